@@ -1,0 +1,72 @@
+# Small helpers that keep the module and test CMakeLists short.
+
+# sieve_set_warnings(<target>): our warning set, PRIVATE, never on consumers.
+function(sieve_set_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow)
+  if(SIEVE_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()
+
+# sieve_add_library(<module> SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
+# Creates target sieve_<module>, alias sieve::<module>, exported as sieve::<module>. Headers are
+# included from the repository root ("filter/bloom_filter.h") and installed under include/<module>/.
+function(sieve_add_library module)
+  cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  set(target sieve_${module})
+  add_library(${target} ${ARG_SOURCES})
+  add_library(sieve::${module} ALIAS ${target})
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${module} OUTPUT_NAME sieve_${module})
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  target_include_directories(${target} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_link_libraries(${target} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+  sieve_set_warnings(${target})
+  set_property(GLOBAL APPEND PROPERTY SIEVE_LIBRARIES ${target})
+  install(TARGETS ${target} EXPORT sieveTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${module}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${module}
+    FILES_MATCHING PATTERN "*.h")
+endfunction()
+
+# sieve_add_test(<name> SOURCES ... [LIBS ...] [LABELS ...] [TIMEOUT s])
+# One executable, one ctest entry. Labels: unit, integration (loopback servers), slow, tsan, and
+# the module name.
+function(sieve_add_test name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gmock GTest::gtest_main)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
+  sieve_set_warnings(${name})
+  add_test(NAME ${name} COMMAND ${name})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  if("tsan" IN_LIST ARG_LABELS)
+    add_dependencies(tsan_tests ${name})
+  endif()
+  set_tests_properties(${name} PROPERTIES
+    LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
+    ENVIRONMENT "SIEVE_SHARED_TESTDATA=${PROJECT_SOURCE_DIR}/../shared/testdata")
+endfunction()
+
+# sieve_add_bench(<name> SOURCES ... [LIBS ...])
+# A Google Benchmark program, plus a short smoke run in ctest (label bench) so it keeps compiling
+# and running.
+function(sieve_add_bench name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;SMOKE_ARGS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} benchmark::benchmark)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
+  sieve_set_warnings(${name})
+  if(SIEVE_BUILD_TESTS)
+    if(NOT ARG_SMOKE_ARGS)
+      set(ARG_SMOKE_ARGS --benchmark_min_time=0.01)
+    endif()
+    add_test(NAME ${name}_smoke COMMAND ${name} ${ARG_SMOKE_ARGS})
+    set_tests_properties(${name}_smoke PROPERTIES LABELS "bench" TIMEOUT 300
+      ENVIRONMENT "SIEVE_BENCH_SMOKE=1")
+  endif()
+endfunction()

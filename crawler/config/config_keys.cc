@@ -1,0 +1,181 @@
+#include "crawler/config/config_keys.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace sieve {
+namespace {
+
+// A captureless lambda returning a reference to one field; converts to the
+// accessor pointer.
+#define SIEVE_FIELD(member) \
+  [](CrawlConfig & c) -> auto& { return c.member; }
+
+constexpr double kMaxInt = 1e15;
+
+const ConfigKey kKeys[] = {
+    // [crawl]
+    {"crawl.seeds", "seeds", "file of seed URLs, one per line, # comments",
+     SIEVE_FIELD(crawl.seeds)},
+    {"crawl.out", "out",
+     "output directory (pages.jsonl, summary.json, checkpoint)",
+     SIEVE_FIELD(crawl.out)},
+    {"crawl.scope", "scope",
+     "stay on the seeds' hosts, their registrable domains, or anywhere",
+     SIEVE_FIELD(crawl.scope), 0, 0, "host|domain|any"},
+    {"crawl.max_pages", "max-pages",
+     "stop after this many fetched pages (0 = no limit)",
+     SIEVE_FIELD(crawl.max_pages), 0, kMaxInt},
+    {"crawl.max_depth", "max-depth",
+     "links followed from a seed (0 = no limit)", SIEVE_FIELD(crawl.max_depth),
+     0, kMaxInt},
+    {"crawl.max_pages_per_host", "max-pages-per-host",
+     "pages fetched per host (0 = no limit)",
+     SIEVE_FIELD(crawl.max_pages_per_host), 0, kMaxInt},
+    {"crawl.max_run_seconds", "max-run-time",
+     "stop after this many seconds (0 = no limit)",
+     SIEVE_FIELD(crawl.max_run_seconds), 0, 1e9},
+    {"crawl.allow", "", "RE2 patterns; when set, a URL must match one",
+     SIEVE_FIELD(crawl.allow)},
+    {"crawl.deny", "", "RE2 patterns; a URL matching one is skipped",
+     SIEVE_FIELD(crawl.deny)},
+    {"crawl.max_url_length", "", "longer URLs are skipped (trap control)",
+     SIEVE_FIELD(crawl.max_url_length), 16, 1 << 20},
+    {"crawl.max_path_segment_repeats", "",
+     "URLs repeating one path segment more are skipped",
+     SIEVE_FIELD(crawl.max_path_segment_repeats), 1, 1000},
+    {"crawl.max_outlinks_per_page", "",
+     "links taken from one page (0 = no limit)",
+     SIEVE_FIELD(crawl.max_outlinks_per_page), 0, kMaxInt},
+    {"crawl.obey_nofollow", "",
+     "obey rel=nofollow, meta robots and X-Robots-Tag",
+     SIEVE_FIELD(crawl.obey_nofollow)},
+    {"crawl.parser_threads", "", "HTML parser threads (0 = one per core)",
+     SIEVE_FIELD(crawl.parser_threads), 0, 256},
+    {"crawl.checkpoint_seconds", "", "seconds between frontier checkpoints",
+     SIEVE_FIELD(crawl.checkpoint_seconds), 1, 1e6},
+    {"crawl.max_redirects", "", "longer redirect chains are recorded as errors",
+     SIEVE_FIELD(crawl.max_redirects), 0, 50},
+    // [politeness]
+    {"politeness.delay", "delay", "seconds between requests to one host",
+     SIEVE_FIELD(politeness.delay), 0, 3600},
+    {"politeness.per_host_connections", "per-host-connections",
+     "requests in flight per host",
+     SIEVE_FIELD(politeness.per_host_connections), 1, 64},
+    {"politeness.max_crawl_delay", "",
+     "cap on a robots.txt Crawl-delay, seconds",
+     SIEVE_FIELD(politeness.max_crawl_delay), 0, 86400},
+    {"politeness.adaptive_delay_factor", "",
+     "delay at least this multiple of the host's last response time (0 = off)",
+     SIEVE_FIELD(politeness.adaptive_delay_factor), 0, 100},
+    {"politeness.backoff_initial", "",
+     "seconds a host is blocked after a 429/503 (doubles)",
+     SIEVE_FIELD(politeness.backoff_initial), 0, 86400},
+    {"politeness.backoff_max", "", "longest back-off, seconds",
+     SIEVE_FIELD(politeness.backoff_max), 0, 86400},
+    // [fetch]
+    {"fetch.concurrency", "concurrency", "transfers in flight overall",
+     SIEVE_FIELD(fetch.concurrency), 1, 10000},
+    {"fetch.user_agent", "user-agent",
+     "User-Agent header, also the robots.txt product token",
+     SIEVE_FIELD(fetch.user_agent)},
+    {"fetch.connect_timeout", "", "seconds to connect",
+     SIEVE_FIELD(fetch.connect_timeout), 0.1, 600},
+    {"fetch.timeout", "", "seconds for a whole transfer",
+     SIEVE_FIELD(fetch.timeout), 0.1, 3600},
+    {"fetch.low_speed_limit", "", "bytes/s below which a transfer is slow",
+     SIEVE_FIELD(fetch.low_speed_limit), 0, kMaxInt},
+    {"fetch.low_speed_time", "",
+     "seconds of slowness before a transfer is aborted",
+     SIEVE_FIELD(fetch.low_speed_time), 0, 3600},
+    {"fetch.max_body_bytes", "",
+     "body bytes kept; the rest is cut and the page marked truncated",
+     SIEVE_FIELD(fetch.max_body_bytes), 1024, kMaxInt},
+    {"fetch.http2", "", "use HTTP/2 when the server offers it",
+     SIEVE_FIELD(fetch.http2)},
+    {"fetch.compressed", "", "ask for compressed responses",
+     SIEVE_FIELD(fetch.compressed)},
+    {"fetch.dns_cache_seconds", "", "DNS cache lifetime, seconds",
+     SIEVE_FIELD(fetch.dns_cache_seconds), 0, 86400},
+    {"fetch.verify_tls", "", "verify TLS certificates",
+     SIEVE_FIELD(fetch.verify_tls)},
+    {"fetch.retries", "", "retries of connection errors, 5xx, 408 and 429",
+     SIEVE_FIELD(fetch.retries), 0, 20},
+    // [sieve]
+    {"sieve.expected_urls", "expected-urls",
+     "URLs the Sieve's filter is sized for", SIEVE_FIELD(sieve.expected_urls),
+     1, 1e13},
+    {"sieve.fp_rate", "fp-rate",
+     "the filter's false-positive rate at expected_urls",
+     SIEVE_FIELD(sieve.fp_rate), 1e-12, 0.5},
+    {"sieve.filter", "", "filter kind", SIEVE_FIELD(sieve.filter), 0, 0,
+     "classic|blocked|counting|scalable"},
+    {"sieve.memory_budget_mb", "",
+     "queued URLs beyond this many MB spill to disk",
+     SIEVE_FIELD(sieve.memory_budget_mb), 1, 1 << 20},
+    {"sieve.verify_positives", "",
+     "lossless mode: confirm 'maybe seen' on disk",
+     SIEVE_FIELD(sieve.verify_positives)},
+    // [url]
+    {"url.strip_query_params", "", "query parameters to drop (glob patterns)",
+     SIEVE_FIELD(url.strip_query_params)},
+    {"url.sort_query", "", "sort query parameters",
+     SIEVE_FIELD(url.sort_query)},
+    {"url.drop_www", "", "treat www.host as host", SIEVE_FIELD(url.drop_www)},
+    // [log]
+    {"log.level", "log-level", "log level", SIEVE_FIELD(log.level), 0, 0,
+     "trace|debug|info|warn|error|off"},
+};
+
+#undef SIEVE_FIELD
+
+std::string QuoteToml(const std::string& s) {
+  return absl::StrCat("\"", s, "\"");
+}
+
+}  // namespace
+
+std::span<const ConfigKey> ConfigKeys() { return kKeys; }
+
+const ConfigKey* FindConfigKeyByFlag(std::string_view flag) {
+  for (const ConfigKey& key : kKeys) {
+    if (!key.flag.empty() && key.flag == flag) return &key;
+  }
+  return nullptr;
+}
+
+std::string FormatConfigValue(const ConfigKey& key, const CrawlConfig& config) {
+  CrawlConfig& c = const_cast<CrawlConfig&>(
+      config);  // Accessors are shared with the loader.
+  struct Formatter {
+    CrawlConfig& c;
+    std::string operator()(bool& (*get)(CrawlConfig&)) const {
+      return get(c) ? "true" : "false";
+    }
+    std::string operator()(int64_t& (*get)(CrawlConfig&)) const {
+      return absl::StrCat(get(c));
+    }
+    std::string operator()(double& (*get)(CrawlConfig&)) const {
+      return absl::StrCat(get(c));
+    }
+    std::string operator()(std::string& (*get)(CrawlConfig&)) const {
+      return QuoteToml(get(c));
+    }
+    std::string operator()(
+        std::vector<std::string>& (*get)(CrawlConfig&)) const {
+      return absl::StrCat("[",
+                          absl::StrJoin(get(c), ", ",
+                                        [](std::string* out, const auto& s) {
+                                          out->append(QuoteToml(s));
+                                        }),
+                          "]");
+    }
+  };
+  return std::visit(Formatter{c}, key.field);
+}
+
+}  // namespace sieve

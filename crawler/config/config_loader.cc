@@ -1,0 +1,219 @@
+#include "crawler/config/config_loader.h"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/commandlineflag.h"
+#include "absl/flags/reflection.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "crawler/config/config_keys.h"
+#include "toml++/toml.h"
+
+namespace sieve {
+namespace {
+
+const char* TomlTypeName(toml::node_type type) {
+  switch (type) {
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a number";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::table:
+      return "a table";
+    default:
+      return "a date or time";
+  }
+}
+
+// Checks a number against the key's range; `where` prefixes the error.
+absl::Status CheckRange(const ConfigKey& key, double value,
+                        const std::string& where) {
+  if (value < key.min) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": must be >= ", key.min, ", got ", value));
+  }
+  if (value > key.max) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": must be <= ", key.max, ", got ", value));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckChoice(const ConfigKey& key, const std::string& value,
+                         const std::string& where) {
+  if (key.choices.empty()) return absl::OkStatus();
+  for (absl::string_view choice :
+       absl::StrSplit(std::string(key.choices), '|')) {
+    if (choice == value) return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat(where, ": must be one of ",
+                   absl::StrReplaceAll(std::string(key.choices), {{"|", ", "}}),
+                   "; got \"", value, "\""));
+}
+
+// Stores one TOML value into the field bound to `key`.
+struct TomlSetter {
+  const ConfigKey& key;
+  const toml::node& node;
+  CrawlConfig& config;
+  std::string where;
+
+  absl::Status WrongType(const char* wanted) const {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": expected ", wanted, ", got ", TomlTypeName(node.type())));
+  }
+  absl::Status operator()(bool& (*get)(CrawlConfig&)) const {
+    std::optional<bool> v = node.value_exact<bool>();
+    if (!v) return WrongType("a boolean");
+    get(config) = *v;
+    return absl::OkStatus();
+  }
+  absl::Status operator()(int64_t& (*get)(CrawlConfig&)) const {
+    std::optional<int64_t> v = node.value_exact<int64_t>();
+    if (!v) return WrongType("an integer");
+    if (absl::Status s = CheckRange(key, static_cast<double>(*v), where);
+        !s.ok())
+      return s;
+    get(config) = *v;
+    return absl::OkStatus();
+  }
+  absl::Status operator()(double& (*get)(CrawlConfig&)) const {
+    if (!node.is_number()) return WrongType("a number");
+    double v = node.value<double>().value_or(0);
+    if (absl::Status s = CheckRange(key, v, where); !s.ok()) return s;
+    get(config) = v;
+    return absl::OkStatus();
+  }
+  absl::Status operator()(std::string& (*get)(CrawlConfig&)) const {
+    std::optional<std::string> v = node.value_exact<std::string>();
+    if (!v) return WrongType("a string");
+    if (absl::Status s = CheckChoice(key, *v, where); !s.ok()) return s;
+    get(config) = *v;
+    return absl::OkStatus();
+  }
+  absl::Status operator()(
+      std::vector<std::string>& (*get)(CrawlConfig&)) const {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) return WrongType("an array of strings");
+    std::vector<std::string> values;
+    for (const toml::node& element : *array) {
+      std::optional<std::string> v = element.value_exact<std::string>();
+      if (!v) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where, ": expected an array of strings, found ",
+                         TomlTypeName(element.type())));
+      }
+      values.push_back(*v);
+    }
+    get(config) = std::move(values);
+    return absl::OkStatus();
+  }
+};
+
+const ConfigKey* FindKeyByPath(std::string_view path) {
+  for (const ConfigKey& key : ConfigKeys()) {
+    if (key.path == path) return &key;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+absl::Status ApplyConfigToml(std::string_view toml_text,
+                             std::string_view source, CrawlConfig& config) {
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, source);
+  } catch (const toml::parse_error& e) {
+    const toml::source_position& at = e.source().begin;
+    return absl::InvalidArgumentError(
+        absl::StrCat(std::string(source), ":", at.line, ":", at.column,
+                     ": TOML syntax error: ", std::string(e.description())));
+  }
+  for (const auto& [table_name, table_node] : root) {
+    const toml::table* table = table_node.as_table();
+    if (table == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          std::string(source), ": key '", std::string(table_name.str()),
+          "': settings belong in a table such as [crawl]"));
+    }
+    for (const auto& [name, node] : *table) {
+      std::string path = absl::StrCat(std::string(table_name.str()), ".",
+                                      std::string(name.str()));
+      const ConfigKey* key = FindKeyByPath(path);
+      if (key == nullptr) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(std::string(source), ": unknown key '", path,
+                         "' (see config/default.toml)"));
+      }
+      std::string where =
+          absl::StrCat(std::string(source), ": key '", path, "'");
+      if (absl::Status s =
+              std::visit(TomlSetter{*key, node, config, where}, key->field);
+          !s.ok()) {
+        return s;
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ApplyConfigFile(const std::string& path, CrawlConfig& config) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::NotFoundError(absl::StrCat(path, ": cannot open config file"));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ApplyConfigToml(text.str(), path, config);
+}
+
+absl::Status ApplyFlagOverrides(
+    const absl::flat_hash_set<std::string>& specified, CrawlConfig& config) {
+  for (const ConfigKey& key : ConfigKeys()) {
+    if (key.flag.empty() || !specified.contains(std::string(key.flag)))
+      continue;
+    absl::CommandLineFlag* flag = absl::FindCommandLineFlag(
+        absl::StrReplaceAll(std::string(key.flag), {{"-", "_"}}));
+    if (flag == nullptr) continue;  // Bound but not defined in this binary.
+    std::string where = absl::StrCat("--", std::string(key.flag));
+    absl::Status status = std::visit(
+        [&](auto get) -> absl::Status {
+          using T = std::remove_reference_t<decltype(get(config))>;
+          auto value = flag->TryGet<T>();
+          if (!value)
+            return absl::InternalError(
+                absl::StrCat(where, ": flag has the wrong type"));
+          if constexpr (std::is_same_v<T, int64_t> ||
+                        std::is_same_v<T, double>) {
+            if (absl::Status s =
+                    CheckRange(key, static_cast<double>(*value), where);
+                !s.ok()) {
+              return s;
+            }
+          } else if constexpr (std::is_same_v<T, std::string>) {
+            if (absl::Status s = CheckChoice(key, *value, where); !s.ok())
+              return s;
+          }
+          get(config) = *std::move(value);
+          return absl::OkStatus();
+        },
+        key.field);
+    if (!status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace sieve

@@ -1,0 +1,90 @@
+// crawler/config/crawl_config.h: every setting of `sieve crawl`, with its
+// built-in default.
+//
+// The defaults here are the documented defaults of config/default.toml (a test
+// checks that the file and this struct agree). Only crawler/ knows this struct:
+// it maps it into each library's own Options (FetchOptions, SieveOptions,
+// FrontierOptions, UrlOptions), so no library depends on the configuration
+// format.
+#ifndef SIEVE_CRAWLER_CONFIG_CRAWL_CONFIG_H_
+#define SIEVE_CRAWLER_CONFIG_CRAWL_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sieve {
+
+struct CrawlConfig {
+  struct Crawl {
+    std::string seeds;               // File of seed URLs, one per line.
+    std::string out = "crawl-out";   // Output directory.
+    std::string scope = "host";      // host | domain | any.
+    int64_t max_pages = 0;           // 0 = no limit.
+    int64_t max_depth = 0;           // 0 = no limit; seeds have depth 0.
+    int64_t max_pages_per_host = 0;  // 0 = no limit.
+    double max_run_seconds = 0;      // 0 = no limit.
+    std::vector<std::string>
+        allow;  // RE2 patterns; when non-empty a URL must match one.
+    std::vector<std::string>
+        deny;  // RE2 patterns; a URL matching one is skipped.
+    int64_t max_url_length = 2048;
+    int64_t max_path_segment_repeats = 3;
+    int64_t max_outlinks_per_page = 1000;
+    bool obey_nofollow = true;   // rel=nofollow, meta robots, X-Robots-Tag.
+    int64_t parser_threads = 0;  // 0 = one per core.
+    double checkpoint_seconds = 30;
+    int64_t max_redirects =
+        5;  // Longer redirect chains are recorded as errors.
+  } crawl;
+
+  struct Politeness {
+    double delay = 1.0;                // Seconds between requests to one host.
+    int64_t per_host_connections = 1;  // Requests in flight per host.
+    double max_crawl_delay = 30;  // Cap on robots.txt Crawl-delay, seconds.
+    double adaptive_delay_factor =
+        0;  // Delay >= factor x last response time; 0 = off.
+    double backoff_initial =
+        5;  // Seconds a host is blocked after 429/503, doubling.
+    double backoff_max = 600;
+  } politeness;
+
+  struct Fetch {
+    int64_t concurrency = 64;  // Transfers in flight overall.
+    std::string user_agent = "SieveBot/0.1";
+    double connect_timeout = 10;
+    double timeout = 30;
+    int64_t low_speed_limit =
+        100;  // Bytes/s; slower for low_speed_time aborts.
+    double low_speed_time = 20;
+    int64_t max_body_bytes = 10 << 20;
+    bool http2 = true;
+    bool compressed = true;
+    double dns_cache_seconds = 60;
+    bool verify_tls = true;
+    int64_t retries = 2;
+  } fetch;
+
+  struct SieveSettings {
+    int64_t expected_urls = 10'000'000;  // The filter's designed capacity.
+    double fp_rate = 0.001;
+    std::string filter = "blocked";  // classic | blocked | counting | scalable.
+    int64_t memory_budget_mb = 256;  // Queued URLs beyond this spill to disk.
+    bool verify_positives = false;   // Lossless mode.
+  } sieve;
+
+  struct Url {
+    std::vector<std::string>
+        strip_query_params;  // Glob patterns, e.g. "utm_*".
+    bool sort_query = false;
+    bool drop_www = false;
+  } url;
+
+  struct Log {
+    std::string level = "info";  // trace | debug | info | warn | error | off.
+  } log;
+};
+
+}  // namespace sieve
+
+#endif  // SIEVE_CRAWLER_CONFIG_CRAWL_CONFIG_H_

@@ -1,0 +1,150 @@
+// `sieve`'s command line as a user meets it: help exits 0, usage errors exit 2
+// with one clear line.
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct Run {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together.
+};
+
+Run RunSieve(const std::string& args) {
+  std::string command = std::string(SIEVE_BINARY) + " " + args + " 2>&1";
+  Run run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    run.output.append(buffer.data(), n);
+  int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+std::string WriteTempFile(const std::string& name, const std::string& text) {
+  std::filesystem::path path = std::filesystem::path(testing::TempDir()) / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+TEST(CliTest, HelpListsTheCommandsAndExitsZero) {
+  Run run = RunSieve("--help");
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_THAT(run.output, HasSubstr("crawl"));
+  EXPECT_THAT(run.output, HasSubstr("study"));
+  EXPECT_THAT(run.output, HasSubstr("version"));
+}
+
+TEST(CliTest, HelpCrawlDescribesEveryCrawlFlagAndExitsZero) {
+  Run run = RunSieve("help crawl");
+  EXPECT_EQ(run.exit_code, 0);
+  for (const char* flag :
+       {"--seeds", "--config", "--out", "--resume", "--demo", "--scope",
+        "--max-pages", "--max-depth", "--delay", "--per-host-connections",
+        "--concurrency", "--user-agent", "--expected-urls", "--fp-rate",
+        "--log-level"}) {
+    EXPECT_THAT(run.output, HasSubstr(flag));
+  }
+}
+
+TEST(CliTest, CommandHelpFlagEqualsHelpCommand) {
+  Run run = RunSieve("crawl --help");
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.output, RunSieve("help crawl").output);
+}
+
+TEST(CliTest, UnknownFlagIsOneLineAndExitsTwo) {
+  Run run = RunSieve("crawl --no-such-flag");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(
+      run.output,
+      "sieve crawl: unknown flag --no-such-flag (try 'sieve help crawl')\n");
+}
+
+TEST(CliTest, FlagOfAnotherCommandIsUnknown) {
+  Run run = RunSieve("version --max-pages=3");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("unknown flag --max-pages"));
+}
+
+TEST(CliTest, BadFlagValueNamesTheFlagAndExitsTwo) {
+  Run run = RunSieve("crawl --max-pages=many");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("--max-pages"));
+  EXPECT_THAT(run.output, HasSubstr("'many'"));
+}
+
+TEST(CliTest, OutOfRangeFlagValueExitsTwo) {
+  Run run = RunSieve("crawl --seeds=x --concurrency=0");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("--concurrency: must be >= 1, got 0"));
+}
+
+TEST(CliTest, UnknownCommandExitsTwo) {
+  Run run = RunSieve("crawlx");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.output,
+            "sieve: unknown command 'crawlx' (try 'sieve --help')\n");
+}
+
+TEST(CliTest, NoCommandPrintsUsageAndExitsTwo) {
+  Run run = RunSieve("");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("Usage: sieve COMMAND"));
+}
+
+TEST(CliTest, BadConfigFileNamesFileKeyAndProblemAndExitsTwo) {
+  std::string path =
+      WriteTempFile("bad.toml", "[fetch]\nconcurrency = \"lots\"\n");
+  Run run = RunSieve("crawl --seeds=x --config=" + path);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(
+      run.output,
+      "sieve crawl: " + path +
+          ": key 'fetch.concurrency': expected an integer, got a string\n");
+}
+
+TEST(CliTest, ConfigSyntaxErrorNamesFileAndLine) {
+  std::string path = WriteTempFile("syntax.toml", "[crawl]\nmax_pages = = 3\n");
+  Run run = RunSieve("crawl --seeds=x --config=" + path);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr(path + ":2:"));
+  EXPECT_THAT(run.output, HasSubstr("TOML syntax error"));
+}
+
+TEST(CliTest, MissingConfigFileExitsTwo) {
+  Run run = RunSieve("crawl --seeds=x --config=/nonexistent/sieve.toml");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output,
+              HasSubstr("/nonexistent/sieve.toml: cannot open config file"));
+}
+
+TEST(CliTest, BadLogLevelExitsTwo) {
+  Run run = RunSieve("crawl --seeds=x --log-level=loud");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output,
+              HasSubstr("--log-level: must be one of trace, debug"));
+  EXPECT_THAT(run.output, Not(HasSubstr("Segmentation")));
+}
+
+TEST(CliTest, VersionPrintsTheVersion) {
+  Run run = RunSieve("version");
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_THAT(run.output, HasSubstr("sieve "));
+}
+
+}  // namespace

@@ -1,0 +1,120 @@
+#include "crawler/config/config_loader.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "crawler/config/config_keys.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace sieve {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(ConfigLoaderTest, DefaultTomlMatchesBuiltInDefaults) {
+  CrawlConfig from_file;
+  ASSERT_TRUE(ApplyConfigFile(SIEVE_DEFAULT_TOML, from_file).ok());
+  const CrawlConfig built_in;
+  for (const ConfigKey& key : ConfigKeys()) {
+    EXPECT_EQ(FormatConfigValue(key, from_file),
+              FormatConfigValue(key, built_in))
+        << key.path;
+  }
+}
+
+TEST(ConfigLoaderTest, DefaultTomlDocumentsEveryKeyWithAComment) {
+  std::vector<std::string> lines =
+      absl::StrSplit(ReadFile(SIEVE_DEFAULT_TOML), '\n');
+  for (const ConfigKey& key : ConfigKeys()) {
+    std::string name(key.path.substr(key.path.find('.') + 1));
+    auto line =
+        std::find_if(lines.begin(), lines.end(), [&](const std::string& l) {
+          return absl::StartsWith(l, name + " = ");
+        });
+    ASSERT_NE(line, lines.end()) << key.path << " is missing from default.toml";
+    // Above the key, past any keys grouped with it, stands a comment.
+    auto above = line;
+    while (above != lines.begin() && absl::StrContains(*(above - 1), " = "))
+      --above;
+    ASSERT_NE(above, lines.begin()) << key.path;
+    EXPECT_TRUE(absl::StartsWith(*(above - 1), "#"))
+        << key.path << " has no comment";
+  }
+}
+
+TEST(ConfigLoaderTest, FileValuesOverrideDefaults) {
+  CrawlConfig config;
+  ASSERT_TRUE(
+      ApplyConfigToml("[crawl]\nmax_pages = 7\nallow = [\"^http://a/\"]\n"
+                      "[politeness]\ndelay = 2\n",
+                      "t.toml", config)
+          .ok());
+  EXPECT_EQ(config.crawl.max_pages, 7);
+  EXPECT_EQ(config.politeness.delay,
+            2.0);  // An integer is accepted where a number is wanted.
+  EXPECT_THAT(config.crawl.allow, ::testing::ElementsAre("^http://a/"));
+  EXPECT_EQ(config.fetch.concurrency, CrawlConfig{}.fetch.concurrency);
+}
+
+TEST(ConfigLoaderTest, UnknownKeyIsAnError) {
+  CrawlConfig config;
+  absl::Status s =
+      ApplyConfigToml("[crawl]\nmax_pagez = 7\n", "t.toml", config);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(s.message()),
+              HasSubstr("t.toml: unknown key 'crawl.max_pagez'"));
+}
+
+TEST(ConfigLoaderTest, WrongTypeNamesKeyAndTypes) {
+  CrawlConfig config;
+  absl::Status s = ApplyConfigToml("[fetch]\nhttp2 = 1\n", "t.toml", config);
+  EXPECT_EQ(std::string(s.message()),
+            "t.toml: key 'fetch.http2': expected a boolean, got an integer");
+}
+
+TEST(ConfigLoaderTest, OutOfRangeValueIsAnError) {
+  CrawlConfig config;
+  absl::Status s =
+      ApplyConfigToml("[sieve]\nfp_rate = 1.5\n", "t.toml", config);
+  EXPECT_EQ(std::string(s.message()),
+            "t.toml: key 'sieve.fp_rate': must be <= 0.5, got 1.5");
+}
+
+TEST(ConfigLoaderTest, ValueOutsideChoicesListsTheChoices) {
+  CrawlConfig config;
+  absl::Status s =
+      ApplyConfigToml("[crawl]\nscope = \"planet\"\n", "t.toml", config);
+  EXPECT_EQ(std::string(s.message()),
+            "t.toml: key 'crawl.scope': must be one of host, domain, any; got "
+            "\"planet\"");
+}
+
+TEST(ConfigLoaderTest, KeyOutsideATableIsAnError) {
+  CrawlConfig config;
+  absl::Status s = ApplyConfigToml("max_pages = 3\n", "t.toml", config);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("t.toml: key 'max_pages'"));
+}
+
+TEST(ConfigLoaderTest, ArrayOfNonStringsIsAnError) {
+  CrawlConfig config;
+  absl::Status s =
+      ApplyConfigToml("[crawl]\ndeny = [1, 2]\n", "t.toml", config);
+  EXPECT_THAT(std::string(s.message()),
+              HasSubstr("expected an array of strings"));
+}
+
+}  // namespace
+}  // namespace sieve
