@@ -16,14 +16,14 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-struct Run {
+struct SieveRun {
   int exit_code = -1;
   std::string output;  // stdout and stderr together.
 };
 
-Run RunSieve(const std::string& args) {
+SieveRun RunSieve(const std::string& args) {
   std::string command = std::string(SIEVE_BINARY) + " " + args + " 2>&1";
-  Run run;
+  SieveRun run;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return run;
   std::array<char, 4096> buffer;
@@ -42,7 +42,7 @@ std::string WriteTempFile(const std::string& name, const std::string& text) {
 }
 
 TEST(CliTest, HelpListsTheCommandsAndExitsZero) {
-  Run run = RunSieve("--help");
+  SieveRun run = RunSieve("--help");
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_THAT(run.output, HasSubstr("crawl"));
   EXPECT_THAT(run.output, HasSubstr("study"));
@@ -50,7 +50,7 @@ TEST(CliTest, HelpListsTheCommandsAndExitsZero) {
 }
 
 TEST(CliTest, HelpCrawlDescribesEveryCrawlFlagAndExitsZero) {
-  Run run = RunSieve("help crawl");
+  SieveRun run = RunSieve("help crawl");
   EXPECT_EQ(run.exit_code, 0);
   for (const char* flag :
        {"--seeds", "--config", "--out", "--resume", "--demo", "--scope",
@@ -62,13 +62,13 @@ TEST(CliTest, HelpCrawlDescribesEveryCrawlFlagAndExitsZero) {
 }
 
 TEST(CliTest, CommandHelpFlagEqualsHelpCommand) {
-  Run run = RunSieve("crawl --help");
+  SieveRun run = RunSieve("crawl --help");
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_EQ(run.output, RunSieve("help crawl").output);
 }
 
 TEST(CliTest, UnknownFlagIsOneLineAndExitsTwo) {
-  Run run = RunSieve("crawl --no-such-flag");
+  SieveRun run = RunSieve("crawl --no-such-flag");
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(
       run.output,
@@ -76,33 +76,33 @@ TEST(CliTest, UnknownFlagIsOneLineAndExitsTwo) {
 }
 
 TEST(CliTest, FlagOfAnotherCommandIsUnknown) {
-  Run run = RunSieve("version --max-pages=3");
+  SieveRun run = RunSieve("version --max-pages=3");
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output, HasSubstr("unknown flag --max-pages"));
 }
 
 TEST(CliTest, BadFlagValueNamesTheFlagAndExitsTwo) {
-  Run run = RunSieve("crawl --max-pages=many");
+  SieveRun run = RunSieve("crawl --max-pages=many");
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output, HasSubstr("--max-pages"));
   EXPECT_THAT(run.output, HasSubstr("'many'"));
 }
 
 TEST(CliTest, OutOfRangeFlagValueExitsTwo) {
-  Run run = RunSieve("crawl --seeds=x --concurrency=0");
+  SieveRun run = RunSieve("crawl --seeds=x --concurrency=0");
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output, HasSubstr("--concurrency: must be >= 1, got 0"));
 }
 
 TEST(CliTest, UnknownCommandExitsTwo) {
-  Run run = RunSieve("crawlx");
+  SieveRun run = RunSieve("crawlx");
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(run.output,
             "sieve: unknown command 'crawlx' (try 'sieve --help')\n");
 }
 
 TEST(CliTest, NoCommandPrintsUsageAndExitsTwo) {
-  Run run = RunSieve("");
+  SieveRun run = RunSieve("");
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output, HasSubstr("Usage: sieve COMMAND"));
 }
@@ -110,7 +110,7 @@ TEST(CliTest, NoCommandPrintsUsageAndExitsTwo) {
 TEST(CliTest, BadConfigFileNamesFileKeyAndProblemAndExitsTwo) {
   std::string path =
       WriteTempFile("bad.toml", "[fetch]\nconcurrency = \"lots\"\n");
-  Run run = RunSieve("crawl --seeds=x --config=" + path);
+  SieveRun run = RunSieve("crawl --seeds=x --config=" + path);
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(
       run.output,
@@ -120,21 +120,21 @@ TEST(CliTest, BadConfigFileNamesFileKeyAndProblemAndExitsTwo) {
 
 TEST(CliTest, ConfigSyntaxErrorNamesFileAndLine) {
   std::string path = WriteTempFile("syntax.toml", "[crawl]\nmax_pages = = 3\n");
-  Run run = RunSieve("crawl --seeds=x --config=" + path);
+  SieveRun run = RunSieve("crawl --seeds=x --config=" + path);
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output, HasSubstr(path + ":2:"));
   EXPECT_THAT(run.output, HasSubstr("TOML syntax error"));
 }
 
 TEST(CliTest, MissingConfigFileExitsTwo) {
-  Run run = RunSieve("crawl --seeds=x --config=/nonexistent/sieve.toml");
+  SieveRun run = RunSieve("crawl --seeds=x --config=/nonexistent/sieve.toml");
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output,
               HasSubstr("/nonexistent/sieve.toml: cannot open config file"));
 }
 
 TEST(CliTest, BadLogLevelExitsTwo) {
-  Run run = RunSieve("crawl --seeds=x --log-level=loud");
+  SieveRun run = RunSieve("crawl --seeds=x --log-level=loud");
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output,
               HasSubstr("--log-level: must be one of trace, debug"));
@@ -142,7 +142,7 @@ TEST(CliTest, BadLogLevelExitsTwo) {
 }
 
 TEST(CliTest, VersionPrintsTheVersion) {
-  Run run = RunSieve("version");
+  SieveRun run = RunSieve("version");
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_THAT(run.output, HasSubstr("sieve "));
 }
