@@ -1,0 +1,100 @@
+// CreateFilter / DeserializeFilter: route by kind to the concrete classes,
+// wrapped in FilterAdapter.
+#include "filter/filter.h"
+
+#include "absl/strings/str_cat.h"
+#include "filter/bloom_filter.h"
+#include "filter/internal/bit_filter_core.h"
+#include "filter/internal/filter_adapter.h"
+#include "filter/internal/image_format.h"
+
+namespace sieve {
+
+using filter_internal::Wrap;
+
+std::string_view FilterKindName(FilterKind kind) {
+  switch (kind) {
+    case FilterKind::kClassic:
+      return "classic";
+    case FilterKind::kBlocked:
+      return "blocked";
+    case FilterKind::kCounting:
+      return "counting";
+    case FilterKind::kScalable:
+      return "scalable";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<FilterKind> ParseFilterKind(std::string_view name) {
+  for (FilterKind kind : {FilterKind::kClassic, FilterKind::kBlocked,
+                          FilterKind::kCounting, FilterKind::kScalable}) {
+    if (name == FilterKindName(kind)) return kind;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown filter kind \"", std::string(name),
+                   "\"; expected classic, blocked, counting or scalable"));
+}
+
+absl::StatusOr<std::unique_ptr<Filter>> CreateFilter(
+    const FilterOptions& options) {
+  switch (options.kind) {
+    case FilterKind::kClassic:
+      return Wrap(BloomFilter::Create(options));
+    case FilterKind::kBlocked:
+    case FilterKind::kCounting:
+    case FilterKind::kScalable:
+      return absl::UnimplementedError(absl::StrCat(
+          std::string(FilterKindName(options.kind)), " filter not built yet"));
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown filter kind ", static_cast<int>(options.kind)));
+}
+
+namespace {
+
+absl::StatusOr<std::unique_ptr<Filter>> FromSource(
+    const filter_internal::ImageSource& source) {
+  // Decode once without the checksum just to learn the kind; the kind's own
+  // loader verifies.
+  absl::StatusOr<filter_internal::DecodedImage> image =
+      filter_internal::DecodeImage(source.bytes, /*verify_checksum=*/false);
+  if (!image.ok()) return image.status();
+  switch (image->header.kind) {
+    case FilterKind::kClassic:
+      return Wrap(BloomFilter::FromSource(source));
+    default:
+      return absl::UnimplementedError("kind not built yet");
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Filter>> DeserializeFilter(
+    std::string_view bytes) {
+  return DeserializeFilter(bytes, LoadOptions{});
+}
+
+absl::StatusOr<std::unique_ptr<Filter>> DeserializeFilter(
+    std::string_view bytes, const LoadOptions& options) {
+  return FromSource(
+      filter_internal::ImageSource{.bytes = bytes,
+                                   .owner = nullptr,
+                                   .verify_checksum = options.verify_checksum,
+                                   .concurrent = options.concurrent});
+}
+
+absl::StatusOr<std::unique_ptr<Filter>> LoadFilterFromFile(
+    const std::string& path) {
+  return LoadFilterFromFile(path, LoadOptions{});
+}
+
+absl::StatusOr<std::unique_ptr<Filter>> LoadFilterFromFile(
+    const std::string& path, const LoadOptions& options) {
+  absl::StatusOr<filter_internal::ImageSource> source =
+      filter_internal::SourceFromFile(path, options);
+  if (!source.ok()) return source.status();
+  return FromSource(*source);
+}
+
+}  // namespace sieve

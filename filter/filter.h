@@ -1,0 +1,163 @@
+// filter/filter.h: the interface every Bloom filter kind shares, so the
+// frontier can hold any of them, and the factory that builds one from options
+// (for untrusted input such as a config file).
+//
+// Surprises first:
+//   - A filter may answer "maybe present" for a key never added (a false
+//   positive, at roughly the
+//     rate it was sized for); it never answers "absent" for a key that was
+//     added (no false negatives), except that CountingBloomFilter::Remove of a
+//     key never added can cause them.
+//   - Not thread-safe unless built with `FilterOptions::concurrent`, which
+//   makes `Add` and
+//     `MayContain` safe to call from several threads at once (atomic fetch-or
+//     on 64-bit words).
+//   - Calls through this interface are virtual. For speed, use the concrete
+//   classes directly
+//     (BloomFilter, BlockedBloomFilter, CountingBloomFilter,
+//     ScalableBloomFilter).
+//
+// Example:
+//   absl::StatusOr<std::unique_ptr<sieve::Filter>> f = sieve::CreateFilter(
+//       {.kind = sieve::FilterKind::kBlocked, .capacity = 1'000'000, .fp_rate =
+//       0.01});
+//   if (!f.ok()) return f.status();
+//   bool fresh = (*f)->Add("http://a/");   // true the first time, false after
+#ifndef SIEVE_FILTER_FILTER_H_
+#define SIEVE_FILTER_FILTER_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "filter/key_hash.h"
+
+namespace sieve {
+
+enum class FilterKind : uint8_t {
+  kClassic = 1,  // BloomFilter: one bit array, k probes anywhere in it.
+  kBlocked = 2,  // BlockedBloomFilter: all k probes in one 64-byte cache line.
+  kCounting =
+      3,  // CountingBloomFilter: 4-bit saturating counters, supports Remove.
+  kScalable = 4,  // ScalableBloomFilter: grows by chaining filters (Almeida et
+                  // al. 2007).
+};
+
+// "classic", "blocked", "counting", "scalable".
+std::string_view FilterKindName(FilterKind kind);
+// Inverse of FilterKindName; an InvalidArgument error names the accepted
+// values.
+absl::StatusOr<FilterKind> ParseFilterKind(std::string_view name);
+
+// What OnCapacityExceeded reports: the filter's estimated item count, the
+// capacity it was designed for, and the false-positive rate it has at this
+// fill.
+struct CapacityEvent {
+  double estimated_count = 0;
+  uint64_t capacity = 0;
+  double estimated_fp_rate = 0;
+};
+using CapacityCallback = std::function<void(const CapacityEvent&)>;
+
+struct FilterOptions {
+  // Default: kClassic.
+  FilterKind kind = FilterKind::kClassic;
+  // Items the filter is designed to hold at `fp_rate` (the scalable kind's
+  // initial capacity). REQUIRES: > 0. Default: 1'000'000.
+  uint64_t capacity = 1'000'000;
+  // Target false-positive rate at `capacity` items. REQUIRES: 0 < fp_rate < 1.
+  // Default: 0.01.
+  double fp_rate = 0.01;
+  // Make Add/MayContain safe to call concurrently. Default: false.
+  bool concurrent = false;
+  // Seed of the key hash. Filters combine (UnionWith) only with the same seed.
+  // Default: kDefaultFilterSeed.
+  uint64_t seed = kDefaultFilterSeed;
+};
+
+// How a saved filter is read back (DeserializeFilter, LoadFilterFromFile,
+// T::LoadFromFile).
+struct LoadOptions {
+  // LoadFromFile only: use the file's pages in place through a private
+  // (copy-on-write) mmap instead of reading a copy, so a 1 GB filter opens
+  // without a 1 GB read and pages load as they are touched. REQUIRES: the file
+  // is not truncated while loaded (SIGBUS). Default: false.
+  bool memory_map = false;
+  // Verify the checksum over header and bits (reads every page once). Default:
+  // true.
+  bool verify_checksum = true;
+  // As FilterOptions::concurrent. Default: false.
+  bool concurrent = false;
+};
+
+class Filter {
+ public:
+  virtual ~Filter() = default;
+
+  virtual FilterKind kind() const = 0;
+
+  // Adds `key`; returns true when it was (probably) absent before: test-and-set
+  // in one pass. Cost: one hash of the key and k probes (one cache line for the
+  // blocked kind).
+  virtual bool Add(std::string_view key) = 0;
+  // False: `key` was never added. True: it probably was.
+  virtual bool MayContain(std::string_view key) const = 0;
+
+  // Batch forms: hash every key, prefetch their cache lines, then probe; much
+  // faster than one at a time on filters larger than the CPU cache. REQUIRES:
+  // out.size() == keys.size(). `fresh[i]` is what Add(keys[i]) would have
+  // returned, in order.
+  virtual void AddMany(std::span<const std::string_view> keys,
+                       std::span<bool> fresh) = 0;
+  virtual void MayContainMany(std::span<const std::string_view> keys,
+                              std::span<bool> out) const = 0;
+
+  // Swamidass & Baldi (2007) estimate of the number of distinct keys added.
+  // O(1): the set-bit count is kept up to date as bits are set.
+  virtual double EstimatedCount() const = 0;
+  // False-positive rate at the current fill.
+  virtual double EstimatedFalsePositiveRate() const = 0;
+  // Fraction of bits (counters) set, in [0, 1].
+  virtual double FillRatio() const = 0;
+  // Bytes the filter owns (its bit array and bookkeeping).
+  virtual uint64_t MemoryBytes() const = 0;
+  // Designed capacity (the scalable kind: its initial capacity).
+  virtual uint64_t capacity() const = 0;
+
+  // Installs `callback`, called once when EstimatedCount() first exceeds
+  // capacity() and again at each further doubling (2x, 4x, ...), from the
+  // thread that called Add. Replaces any earlier one.
+  virtual void OnCapacityExceeded(CapacityCallback callback) = 0;
+
+  // The filter as bytes: header (magic, version, kind, m, k, seed, capacity,
+  // count) + bits + checksum. DeserializeFilter() reads any kind back.
+  virtual std::string Serialize() const = 0;
+  // Writes Serialize()'s bytes to `path` (written to a temporary file, fsynced,
+  // then renamed).
+  virtual absl::Status SaveToFile(const std::string& path) const = 0;
+};
+
+// Builds a filter of `options.kind`. InvalidArgument for capacity 0, fp_rate
+// outside (0, 1), or a size past what the machine can address.
+absl::StatusOr<std::unique_ptr<Filter>> CreateFilter(
+    const FilterOptions& options);
+
+// Reads bytes written by Serialize() of any kind. An error names what is wrong:
+// truncated, bad magic, unknown version or kind, checksum mismatch.
+absl::StatusOr<std::unique_ptr<Filter>> DeserializeFilter(
+    std::string_view bytes);
+absl::StatusOr<std::unique_ptr<Filter>> DeserializeFilter(
+    std::string_view bytes, const LoadOptions& options);
+absl::StatusOr<std::unique_ptr<Filter>> LoadFilterFromFile(
+    const std::string& path);
+absl::StatusOr<std::unique_ptr<Filter>> LoadFilterFromFile(
+    const std::string& path, const LoadOptions& options);
+
+}  // namespace sieve
+
+#endif  // SIEVE_FILTER_FILTER_H_

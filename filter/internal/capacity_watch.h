@@ -1,0 +1,65 @@
+// filter/internal/capacity_watch.h: fires a filter's CapacityCallback once when
+// its estimated count first exceeds the designed capacity, and once more at
+// each further doubling.
+//
+// Fast path: one compare of a cheap fill measure (set bits, or items inserted)
+// against the smallest measure at which the next threshold can be crossed; only
+// past it is the estimate computed. Safe to call from several threads at once;
+// the callback runs outside the lock, on the thread whose Add crossed the
+// threshold, exactly once per threshold.
+#ifndef SIEVE_FILTER_INTERNAL_CAPACITY_WATCH_H_
+#define SIEVE_FILTER_INTERNAL_CAPACITY_WATCH_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+
+#include "absl/synchronization/mutex.h"
+#include "filter/filter.h"
+
+namespace sieve::filter_internal {
+
+class CapacityWatch {
+ public:
+  // Smallest fill measure at which the estimated count can exceed `count`;
+  // UINT64_MAX if never.
+  using MeasureForCount = std::function<uint64_t(double count)>;
+
+  // Starts watching; the first threshold is `capacity`. Replaces an earlier
+  // callback.
+  void Install(CapacityCallback callback, uint64_t capacity,
+               MeasureForCount measure_for_count);
+
+  // Call after the fill measure grows to `measure`. `make_event()` returns the
+  // current estimates.
+  template <typename MakeEvent>
+  void Observe(uint64_t measure, MakeEvent&& make_event) {
+    if (state_ == nullptr ||
+        measure < state_->next_measure.load(std::memory_order_relaxed)) {
+      return;
+    }
+    const CapacityEvent event = make_event();
+    if (event.estimated_count >
+        state_->next_count.load(std::memory_order_relaxed))
+      Fire(event);
+  }
+
+ private:
+  struct State {
+    absl::Mutex mu;
+    CapacityCallback callback;
+    uint64_t capacity = 0;
+    MeasureForCount measure_for_count;
+    std::atomic<double> next_count{0};
+    std::atomic<uint64_t> next_measure{std::numeric_limits<uint64_t>::max()};
+  };
+  void Fire(const CapacityEvent& event);
+
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace sieve::filter_internal
+
+#endif  // SIEVE_FILTER_INTERNAL_CAPACITY_WATCH_H_
