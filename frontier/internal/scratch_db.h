@@ -1,0 +1,69 @@
+// frontier/internal/scratch_db.h: the Sieve's private RocksDB, in a fresh
+// directory that is deleted with it. Two column families: "queue" (spilled
+// records keyed by a big-endian 64-bit sequence number, so key order is FIFO
+// order) and "seen" (lossless mode's 64-bit URL fingerprints, big-endian keys,
+// empty values).
+//
+// Writes skip the write-ahead log: the store is scratch space and durability
+// comes from the Sieve's Checkpoint, which flushes the memtables before linking
+// the files.
+#ifndef SIEVE_FRONTIER_INTERNAL_SCRATCH_DB_H_
+#define SIEVE_FRONTIER_INTERNAL_SCRATCH_DB_H_
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "rocksdb/db.h"
+
+namespace sieve::internal {
+
+class ScratchDb {
+ public:
+  // Makes a fresh directory under `parent` (the system temp directory if empty)
+  // and opens a database there. If `seed` is non-empty it names a RocksDB
+  // checkpoint whose files are copied in first (table files hard-linked when
+  // possible), so the seed is never modified.
+  static absl::StatusOr<std::unique_ptr<ScratchDb>> Open(
+      const std::filesystem::path& parent, const std::filesystem::path& seed);
+  ~ScratchDb();  // Closes the database and deletes its directory.
+  ScratchDb(const ScratchDb&) = delete;
+  ScratchDb& operator=(const ScratchDb&) = delete;
+
+  rocksdb::DB* db() const { return db_.get(); }
+  rocksdb::ColumnFamilyHandle* queue_cf() const { return queue_cf_; }
+  rocksdb::ColumnFamilyHandle* seen_cf() const { return seen_cf_; }
+  // WAL disabled (see the file comment).
+  const rocksdb::WriteOptions& write_options() const { return write_options_; }
+  const std::filesystem::path& dir() const { return dir_; }
+  // Bytes of files in the directory now.
+  uint64_t DiskBytes() const;
+
+  // Flushes the memtables and writes a RocksDB checkpoint (hard links where
+  // possible) at `target`, which must not exist.
+  absl::Status CheckpointTo(const std::filesystem::path& target) const;
+
+ private:
+  ScratchDb() = default;
+
+  std::filesystem::path dir_;
+  std::unique_ptr<rocksdb::DB> db_;
+  rocksdb::ColumnFamilyHandle* queue_cf_ = nullptr;
+  rocksdb::ColumnFamilyHandle* seen_cf_ = nullptr;
+  rocksdb::ColumnFamilyHandle* default_cf_ = nullptr;
+  rocksdb::WriteOptions write_options_;
+};
+
+// Converts a RocksDB status, prefixing `context`.
+absl::Status FromRocks(const rocksdb::Status& s, std::string_view context);
+
+// 8-byte big-endian key: bytewise order equals numeric order.
+std::string BigEndianKey(uint64_t value);
+uint64_t ParseBigEndianKey(const rocksdb::Slice& key);
+
+}  // namespace sieve::internal
+
+#endif  // SIEVE_FRONTIER_INTERNAL_SCRATCH_DB_H_

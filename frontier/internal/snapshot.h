@@ -1,0 +1,66 @@
+// frontier/internal/snapshot.h: the files of one Sieve checkpoint and their
+// encoding.
+//
+//   <dir>/CURRENT             "snap-<n>\n": the published snapshot (replaced by
+//   rename) <dir>/snap-<n>/MANIFEST   text, one "key value" per line: format,
+//   options, counters, queue
+//                             layout (disk_begin, disk_end, head and tail
+//                             record counts)
+//   <dir>/snap-<n>/filter.bin Filter::SaveToFile
+//   <dir>/snap-<n>/ram_queue  the in-RAM records: head then tail, each varint32
+//   length + bytes <dir>/snap-<n>/db/        RocksDB checkpoint of the scratch
+//   store (absent if never opened)
+//
+// Changing any of this (or frontier/internal/record.h) needs a new
+// kSnapshotFormatVersion.
+#ifndef SIEVE_FRONTIER_INTERNAL_SNAPSHOT_H_
+#define SIEVE_FRONTIER_INTERNAL_SNAPSHOT_H_
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace sieve::internal {
+
+inline constexpr uint64_t kSnapshotFormatVersion = 1;
+
+struct SnapshotManifest {
+  uint64_t format = kSnapshotFormatVersion;
+  bool verify_positives = false;
+  uint64_t pushed = 0;
+  uint64_t queued = 0;
+  uint64_t dropped_as_seen = 0;
+  uint64_t false_positives_caught = 0;
+  uint64_t store_lookups = 0;
+  uint64_t popped = 0;
+  uint64_t spilled = 0;
+  uint64_t disk_begin = 0;
+  uint64_t disk_end = 0;
+  uint64_t head_records = 0;
+  uint64_t tail_records = 0;
+  bool has_store = false;
+};
+
+std::string EncodeManifest(const SnapshotManifest& manifest);
+// InvalidArgument/DataLoss naming the missing or bad key, or an unknown format.
+absl::StatusOr<SnapshotManifest> DecodeManifest(std::string_view text);
+
+std::string EncodeRamQueue(const std::deque<std::string>& head,
+                           const std::deque<std::string>& tail);
+struct RamQueue {
+  std::vector<std::string> head;
+  std::vector<std::string> tail;
+};
+// DataLoss unless the bytes hold exactly `head_records` + `tail_records`
+// records.
+absl::StatusOr<RamQueue> DecodeRamQueue(std::string_view bytes,
+                                        uint64_t head_records,
+                                        uint64_t tail_records);
+
+}  // namespace sieve::internal
+
+#endif  // SIEVE_FRONTIER_INTERNAL_SNAPSHOT_H_

@@ -1,0 +1,210 @@
+// frontier/sieve.h: the Sieve, a FIFO of URLs guarded by a Bloom filter (the
+// seed design).
+//
+// Push(url) asks the filter whether `url` was seen; if it (probably) was, the
+// URL is dropped and Push returns false, otherwise the URL is added to the
+// filter and appended to the queue. Pop() returns the oldest queued URL. The
+// queue keeps at most `memory_budget_bytes` of records in RAM; the rest goes to
+// an on-disk store (RocksDB) and comes back in order.
+//
+// Surprises first:
+//   - False positives: in the default mode a URL never pushed before is dropped
+//   with probability
+//     about `fp_rate` (more once the filter is past `expected_urls`). Set
+//     `verify_positives` to confirm every "maybe seen" against an exact on-disk
+//     store of 64-bit URL fingerprints: then nothing is lost (barring a 64-bit
+//     fingerprint collision, ~n²/2⁶⁵ for n URLs).
+//   - Thread-safe: every call takes one internal mutex, so Push may be called
+//   from several
+//     threads while another Pops. `filter()` is the exception (see there).
+//   - The on-disk store is scratch space, written without a write-ahead log: a
+//   crash loses it.
+//     Durability comes from Checkpoint(), which writes filter, queue and
+//     counters as one snapshot.
+//   - The Sieve does not parse or normalise URLs: "http://a/" and "HTTP://a"
+//   are different keys.
+//
+// Example:
+//   sieve::Sieve s(sieve::SieveOptions{.expected_urls = 1'000'000, .fp_rate =
+//   0.01}); s.OnCapacityExceeded([](const sieve::CapacityEvent& e) { /* log
+//   e.estimated_fp_rate */ }); bool queued = s.Push("http://a/");        //
+//   false when (probably) seen before std::optional<std::string> next =
+//   s.Pop();  // "http://a/"
+#ifndef SIEVE_FRONTIER_SIEVE_H_
+#define SIEVE_FRONTIER_SIEVE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "filter/filter.h"
+
+namespace sieve {
+
+namespace internal {
+class SpillQueue;
+class SeenStore;
+class ScratchDb;
+}  // namespace internal
+
+struct SieveOptions {
+  // URLs the filter is designed for (its capacity); past it the capacity
+  // warning fires and the false-positive rate climbs. REQUIRES: > 0. Default:
+  // 1'000'000.
+  uint64_t expected_urls = 1'000'000;
+  // Target false-positive rate at `expected_urls`. REQUIRES: 0 < fp_rate < 1.
+  // Default: 0.01.
+  double fp_rate = 0.01;
+  // Any of the filter module's kinds. Default: kClassic.
+  FilterKind filter_kind = FilterKind::kClassic;
+  // Bytes of queued records kept in RAM (URL + payload + ~40 bytes of
+  // bookkeeping each); past it, records go to disk in batches of about half the
+  // budget. Below 64 KiB spills get small and slow. Default: 64 MiB.
+  size_t memory_budget_bytes = size_t{64} << 20;
+  // Lossless mode: confirm each "maybe seen" answer of the filter against an
+  // exact store of 64-bit URL fingerprints on disk; a false positive caught
+  // there is queued after all and counted in
+  // SieveStats::false_positives_caught. "Definitely new" answers touch no disk.
+  // Default: false.
+  bool verify_positives = false;
+  // Directory under which the Sieve creates its private scratch store (a fresh
+  // subdirectory, deleted with the Sieve). Nothing is opened on disk until the
+  // queue first spills or, in lossless mode, until the first push. Default:
+  // empty, meaning the system temp directory.
+  std::filesystem::path work_dir = {};
+};
+
+// One queued record: the URL and the opaque payload pushed with it (empty if
+// none).
+struct SieveEntry {
+  std::string url = {};
+  std::string payload = {};
+};
+
+// Counters since construction (carried across Checkpoint/Restore) and the
+// current state.
+struct SieveStats {
+  uint64_t pushed = 0;           // Push calls.
+  uint64_t queued = 0;           // Push calls that returned true.
+  uint64_t dropped_as_seen = 0;  // Push calls that returned false.
+  uint64_t false_positives_caught =
+      0;  // Lossless mode: "maybe seen" answers the store refuted.
+  uint64_t store_lookups =
+      0;                 // Lossless mode: "maybe seen" answers checked on disk.
+  uint64_t popped = 0;   // Records returned by Pop/PopEntry.
+  uint64_t spilled = 0;  // Records ever written to the on-disk queue.
+  uint64_t size = 0;     // Records queued now (RAM + disk).
+  uint64_t records_on_disk = 0;  // Of which on disk now.
+  uint64_t queue_bytes_in_memory =
+      0;  // Budgeted bytes of the in-RAM records now.
+  double filter_estimated_count = 0;    // Filter::EstimatedCount().
+  uint64_t filter_capacity = 0;         // Filter::capacity().
+  double filter_estimated_fp_rate = 0;  // Filter::EstimatedFalsePositiveRate().
+  uint64_t filter_bytes = 0;            // Filter::MemoryBytes().
+  uint64_t store_bytes_on_disk =
+      0;  // Files of the scratch store now (queue + fingerprints).
+};
+
+class Sieve {
+ public:
+  // REQUIRES: `options` valid (see each option); aborts with a message
+  // otherwise. Use Create() for options from untrusted input such as a config
+  // file.
+  explicit Sieve(SieveOptions options);
+  // Checked construction: InvalidArgument names the bad option.
+  [[nodiscard]] static absl::StatusOr<std::unique_ptr<Sieve>> Create(
+      SieveOptions options);
+  ~Sieve();
+  Sieve(const Sieve&) = delete;
+  Sieve& operator=(const Sieve&) = delete;
+
+  // Queues `url` unless the filter says it was (probably) seen; returns whether
+  // it was queued. Cost: one filter Add (k probes); amortised one RocksDB batch
+  // write per half budget of spilled records; in lossless mode, one fingerprint
+  // lookup on disk per "maybe seen" answer.
+  bool Push(std::string_view url);
+  // Same, and `payload` comes back with the URL from PopEntry().
+  bool Push(std::string_view url, std::string_view payload);
+
+  // The oldest queued URL (payload discarded), or nullopt when empty.
+  std::optional<std::string> Pop();
+  // The oldest queued record with its payload, or nullopt when empty. Cost:
+  // O(1) amortised; a RocksDB scan of about half the budget each time the
+  // in-RAM head runs dry.
+  std::optional<SieveEntry> PopEntry();
+
+  // Whether `url` would be dropped by Push, without adding it. In lossless mode
+  // a "maybe" of the filter is confirmed against the store (one disk lookup),
+  // so the answer is exact.
+  bool MaybeSeen(std::string_view url) const;
+
+  size_t size() const;
+  SieveStats stats() const;
+  // The first error of the on-disk store, OK if none. After an error the queue
+  // keeps everything in RAM (past the budget) and lossless mode treats
+  // unconfirmable "maybe seen" URLs as new, so no URL is lost; a duplicate may
+  // be queued.
+  absl::Status status() const;
+
+  // Installs `callback`, called when the filter's estimated count first exceeds
+  // expected_urls and again at each doubling (the filter's own event). It runs
+  // on the thread whose Push crossed the threshold, after the Sieve's mutex is
+  // released, so it may call the Sieve.
+  void OnCapacityExceeded(CapacityCallback callback);
+
+  // Writes filter, queue (RAM and disk) and counters as one consistent snapshot
+  // into `dir` (created if missing): into a new subdirectory that is fsynced,
+  // then published by atomically renaming a CURRENT file; older snapshots there
+  // are then deleted. A crash at any moment leaves the previous snapshot
+  // readable. Blocks Push/Pop for its duration. Cost: writes the in-RAM records
+  // and the filter, flushes RocksDB and hard-links its files.
+  [[nodiscard]] absl::Status Checkpoint(const std::filesystem::path& dir) const;
+  // Brings back the last snapshot written to `dir`. The filter kind and size
+  // and lossless mode come from the snapshot; from `options` only
+  // memory_budget_bytes and work_dir are used, and InvalidArgument if
+  // options.verify_positives differs from the snapshot's. The snapshot is not
+  // modified (its store is copied into the new scratch directory), so it can be
+  // restored again.
+  [[nodiscard]] static absl::StatusOr<std::unique_ptr<Sieve>> Restore(
+      const std::filesystem::path& dir, SieveOptions options);
+
+  // The filter, for progress reports (EstimatedCount, capacity,
+  // EstimatedFalsePositiveRate). Not synchronised: REQUIRES no concurrent Push.
+  // From other threads use stats().
+  const Filter& filter() const { return *filter_; }
+
+ private:
+  Sieve(SieveOptions options, std::unique_ptr<Filter> filter);
+  // Opens the scratch store on first need. REQUIRES: mu_ held.
+  absl::Status EnsureStore() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Sieve decision for one URL; returns whether it should be queued. REQUIRES:
+  // mu_ held.
+  bool AdmitLocked(std::string_view url) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void NoteError(const absl::Status& s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Calls the user's callback for the events the filter raised during a Push.
+  void DeliverCapacityEvents(std::vector<CapacityEvent> events);
+
+  const SieveOptions options_;
+  mutable absl::Mutex mu_;
+  std::unique_ptr<Filter> filter_ ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<internal::ScratchDb> db_ ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<internal::SpillQueue> queue_ ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<internal::SeenStore> seen_ ABSL_GUARDED_BY(mu_);
+  SieveStats counters_ ABSL_GUARDED_BY(mu_);
+  absl::Status status_ ABSL_GUARDED_BY(mu_);
+  std::vector<CapacityEvent> pending_events_ ABSL_GUARDED_BY(mu_);
+  CapacityCallback user_callback_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace sieve
+
+#endif  // SIEVE_FRONTIER_SIEVE_H_
