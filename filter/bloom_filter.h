@@ -1,7 +1,7 @@
 // filter/bloom_filter.h: the classic Bloom filter (Bloom 1970): one array of m
 // bits, k probes per key anywhere in it. Sized by
 // BloomMath::OptimalParams: 9.59 bits per key at 1 % false positives, 14.38 at
-// 0.1 %. Each probe is a random memory access, so on a filter much larger than
+// 0.1 %. Each probe is a random memory access, so on a filter far larger than
 // the CPU cache a key costs up to k cache misses; BlockedBloomFilter costs one.
 //
 // Surprises first:
@@ -11,10 +11,11 @@
 //   - Not thread-safe unless created with `FilterOptions::concurrent`: then
 //   Add, MayContain and
 //     the batch calls may run from several threads at once (atomic fetch-or on
-//     64-bit words; no false negatives once the Adds have returned). Everything
-//     else still needs one caller.
-//   - Move-only. A filter loaded with LoadOptions::memory_map uses the file's
-//   pages in place.
+//     64-bit words; no false negatives once the Adds have returned; two threads
+//     adding the same new key at the same moment may both be told it was
+//     fresh). Every other call still needs a single caller.
+//   - Move-only. A filter loaded with LoadOptions::memory_map works on the
+//   file's pages in place.
 //
 // Example:
 //   sieve::BloomFilter f = sieve::BloomFilter::ForCapacity(1'000'000, 0.01);
@@ -22,129 +23,81 @@
 //   after bool maybe = f.MayContain("http://a/");   // true absl::Status s =
 //   f.SaveToFile("/var/lib/sieve/seen.bloom");
 //
-// Measured (bench/filter, 10^6 keys): see /tmp/sieve/readme-filter.md.
+// Calls shared with the other kinds (Add, MayContain, AddMany, MayContainMany,
+// EstimatedCount, FillRatio, MemoryBytes, bit_count, hash_count, capacity,
+// OnCapacityExceeded, Serialize, Deserialize, SaveToFile, LoadFromFile,
+// UnionWith, IntersectWith) are documented in
+// filter/internal/bit_filter_base.h.
 #ifndef SIEVE_FILTER_BLOOM_FILTER_H_
 #define SIEVE_FILTER_BLOOM_FILTER_H_
 
 #include <cstdint>
-#include <span>
-#include <string>
-#include <string_view>
 
-#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "filter/filter.h"
-#include "filter/internal/bit_filter_core.h"
+#include "filter/internal/bit_filter_base.h"
 #include "filter/key_hash.h"
 
 namespace sieve {
 
-class BloomFilter {
+class BloomFilter : public filter_internal::BitFilterBase<BloomFilter> {
  public:
   static constexpr FilterKind kKind = FilterKind::kClassic;
+  static constexpr uint32_t kSlotBits = 1;
+  static constexpr uint64_t kSlotGranularity = 64;
 
   // A filter for `capacity` keys at `fp_rate`. For trusted arguments: aborts
   // with a message on capacity 0, fp_rate outside (0, 1), or a size the machine
   // cannot address or allocate.
   static BloomFilter ForCapacity(uint64_t capacity, double fp_rate);
-  // Same from options (kind is ignored: this class is the classic kind); errors
-  // instead of abort.
+  // The same from options (options.kind is ignored: this class is the classic
+  // kind); returns an error instead of aborting. For untrusted input such as a
+  // config file.
   [[nodiscard]] static absl::StatusOr<BloomFilter> Create(
       const FilterOptions& options);
-  // A filter of exactly `bit_count` bits (rounded up to a multiple of 64) and
+  // Exactly `bit_count` bits (rounded up to whole 64-bit words) and
   // `hash_count` hashes; options.capacity is the capacity reported and watched,
-  // options.fp_rate is ignored.
+  // options.fp_rate only recorded.
   [[nodiscard]] static absl::StatusOr<BloomFilter> CreateWithSize(
       uint64_t bit_count, uint32_t hash_count,
       const FilterOptions& options = {});
 
-  BloomFilter(BloomFilter&&) = default;
-  BloomFilter& operator=(BloomFilter&&) = default;
-
-  // Adds `key`; true when it was (probably) absent: test-and-set in one pass.
-  // Cost: one XXH3-128 and k bit probes (k random cache lines).
-  bool Add(std::string_view key) { return AddHash(HashKey(key, core_.seed())); }
-  // False: `key` was never added. True: it probably was. Cost: as Add, stops at
-  // the first 0 bit.
-  bool MayContain(std::string_view key) const {
-    return MayContainHash(HashKey(key, core_.seed()));
-  }
-  // The same from a precomputed HashKey(key, seed()).
+  // Add / MayContain from a precomputed HashKey(key, seed()). Cost: k bit
+  // probes, each a random cache line; MayContainHash stops at the first clear
+  // bit.
   bool AddHash(const KeyHash& hash);
   bool MayContainHash(const KeyHash& hash) const;
+  // Prefetches the k cache lines `hash` probes.
+  void PrefetchHash(const KeyHash& hash, bool for_write) const;
 
-  // Batch forms: hash a group of keys, prefetch all their probe lines, then
-  // probe, so the misses overlap. `fresh[i]` / `out[i]` are what Add /
-  // MayContain would return, in order. REQUIRES: keys.size() == fresh.size()
-  // (out.size()).
-  void AddMany(std::span<const std::string_view> keys, std::span<bool> fresh);
-  void MayContainMany(std::span<const std::string_view> keys,
-                      std::span<bool> out) const;
-
-  // Swamidass–Baldi estimate of distinct keys added, from the set-bit count
-  // (kept as bits are set, so O(1)).
-  double EstimatedCount() const { return core_.EstimatedCount(); }
   // False-positive rate at the current fill: FillRatio()^k.
   double EstimatedFalsePositiveRate() const;
-  double FillRatio() const { return core_.FillRatio(); }
-  uint64_t MemoryBytes() const { return core_.MemoryBytes(); }
-  uint64_t bit_count() const { return core_.bit_count(); }
-  uint32_t hash_count() const { return core_.hash_count(); }
-  uint64_t capacity() const { return core_.capacity(); }
-  double fp_rate() const { return core_.fp_rate(); }
-  uint64_t seed() const { return core_.seed(); }
-  bool concurrent() const { return core_.concurrent(); }
-  // Bits currently set.
-  uint64_t set_bit_count() const { return core_.set_count(); }
 
-  // Calls `callback` once when EstimatedCount() first exceeds capacity(), then
-  // at 2x, 4x, ... From the thread whose Add crossed the threshold. REQUIRES:
-  // the callback does not Add.
-  void OnCapacityExceeded(CapacityCallback callback);
-
-  // The saved form (filter/internal/image_format.h). Cost: O(m), one copy of
-  // the bits.
-  std::string Serialize() const;
-  // Reads Serialize()'s bytes (copies them). Errors name the problem
-  // (truncated, bad magic, version, kind, checksum, inconsistent sizes).
-  [[nodiscard]] static absl::StatusOr<BloomFilter> Deserialize(
-      std::string_view bytes, const LoadOptions& options = {});
-  // Serialize() to `path` via a temporary file, fsync and rename; the bits are
-  // not copied.
-  [[nodiscard]] absl::Status SaveToFile(const std::string& path) const;
-  // Reads a file written by SaveToFile. With options.memory_map the bit array
-  // is the file's private (copy-on-write) mapping: nothing is copied and pages
-  // load as they are touched.
-  [[nodiscard]] static absl::StatusOr<BloomFilter> LoadFromFile(
-      const std::string& path, const LoadOptions& options = {});
-
-  // Bitwise OR / AND of `other` into this filter. FailedPrecondition unless
-  // both have the same m, k and seed. The union equals the filter built from
-  // both key sets, bit for bit; the intersection may hold more bits than the
-  // filter of the common keys. Cost: O(m) (recounts set bits). REQUIRES: no
-  // concurrent calls on either filter.
-  [[nodiscard]] absl::Status UnionWith(const BloomFilter& other);
-  [[nodiscard]] absl::Status IntersectWith(const BloomFilter& other);
-
-  // Internal (DeserializeFilter, ScalableBloomFilter): reads one image from
-  // `source`; FromSource requires it to be the whole of source.bytes, FromImage
-  // reports the bytes used.
-  static absl::StatusOr<BloomFilter> FromSource(
-      const filter_internal::ImageSource& source);
-  static absl::StatusOr<BloomFilter> FromImage(
-      const filter_internal::ImageSource& source, uint64_t* consumed);
-  const filter_internal::BitFilterCore& core() const { return core_; }
+  static void UnionWords(uint64_t* into, const uint64_t* from, uint64_t count) {
+    filter_internal::OrWords(into, from, count);
+  }
+  static void IntersectWords(uint64_t* into, const uint64_t* from,
+                             uint64_t count) {
+    filter_internal::AndWords(into, from, count);
+  }
+  static uint64_t CountSetSlots(const uint64_t* words, uint64_t count) {
+    return filter_internal::PopCount(words, count);
+  }
+  static uint64_t CountSetSlotsOfUnion(const uint64_t* a, const uint64_t* b,
+                                       uint64_t count) {
+    return filter_internal::PopCountOr(a, b, count);
+  }
 
  private:
+  friend class filter_internal::BitFilterBase<BloomFilter>;
   explicit BloomFilter(filter_internal::BitFilterCore core)
-      : core_(std::move(core)) {}
-
-  filter_internal::BitFilterCore core_;
+      : BitFilterBase(std::move(core)) {}
 };
 
-// Swamidass–Baldi estimates of |A ∪ B| and |A ∩ B| = n(A) + n(B) − n(A ∪ B)
-// from the bits of A|B. FailedPrecondition unless a and b have the same m, k
-// and seed. Cost: O(m), no allocation.
+// Swamidass–Baldi estimates from the bits of A|B: n̂(A ∪ B) = −(m/k) ln(1 −
+// X∪/m) and n̂(A ∩ B) = n̂(A) + n̂(B) − n̂(A ∪ B). FailedPrecondition unless a and
+// b have the same m, k and seed. Cost: O(m), no allocation. Overloads for the
+// other kinds sit in their headers.
 [[nodiscard]] absl::StatusOr<double> EstimateUnionCount(const BloomFilter& a,
                                                         const BloomFilter& b);
 [[nodiscard]] absl::StatusOr<double> EstimateIntersectionCount(

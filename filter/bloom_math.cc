@@ -129,7 +129,7 @@ double BloomMath::EstimateCount(uint64_t bits, uint32_t hashes,
 
 double BloomMath::ExpectedSetBits(uint64_t bits, uint32_t hashes, double keys) {
   const double m = static_cast<double>(bits);
-  return -m * std::expm1(-hashes * keys / m);
+  return -m * std::expm1(-static_cast<double>(hashes) * keys / m);
 }
 
 }  // namespace sieve

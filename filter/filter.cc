@@ -3,10 +3,13 @@
 #include "filter/filter.h"
 
 #include "absl/strings/str_cat.h"
+#include "filter/blocked_bloom_filter.h"
 #include "filter/bloom_filter.h"
+#include "filter/counting_bloom_filter.h"
 #include "filter/internal/bit_filter_core.h"
 #include "filter/internal/filter_adapter.h"
 #include "filter/internal/image_format.h"
+#include "filter/scalable_bloom_filter.h"
 
 namespace sieve {
 
@@ -63,9 +66,14 @@ absl::StatusOr<std::unique_ptr<Filter>> FromSource(
   switch (image->header.kind) {
     case FilterKind::kClassic:
       return Wrap(BloomFilter::FromSource(source));
-    default:
-      return absl::UnimplementedError("kind not built yet");
+    case FilterKind::kBlocked:
+      return Wrap(BlockedBloomFilter::FromSource(source));
+    case FilterKind::kCounting:
+      return Wrap(CountingBloomFilter::FromSource(source));
+    case FilterKind::kScalable:
+      return Wrap(ScalableBloomFilter::FromSource(source));
   }
+  return absl::InvalidArgumentError("unknown filter kind");
 }
 
 }  // namespace

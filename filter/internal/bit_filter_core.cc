@@ -49,8 +49,8 @@ absl::StatusOr<BitFilterCore> BitFilterCore::Create(
 }
 
 absl::StatusOr<BitFilterCore> BitFilterCore::FromImage(
-    FilterKind kind, uint32_t slot_bits, const DecodedImage& image,
-    const ImageSource& source) {
+    FilterKind kind, uint32_t slot_bits, uint64_t granularity,
+    const DecodedImage& image, const ImageSource& source) {
   const ImageHeader& h = image.header;
   if (h.kind != kind) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -58,6 +58,7 @@ absl::StatusOr<BitFilterCore> BitFilterCore::FromImage(
         " filter, not a ", std::string(FilterKindName(kind)), " one"));
   }
   if (h.bit_count == 0 || h.bit_count > BloomMath::kMaxBits / slot_bits ||
+      h.bit_count % granularity != 0 ||
       WordsFor(h.bit_count, slot_bits) * 8 != h.payload_bytes ||
       h.hash_count == 0 || h.hash_count > 1024 || h.count > h.bit_count ||
       h.capacity == 0) {

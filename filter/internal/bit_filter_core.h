@@ -32,8 +32,10 @@ class BitFilterCore {
   // From a decoded image of `kind`; borrows the payload when source.owner is
   // set and the payload is 8-byte aligned, else copies it. Checks the sizes are
   // consistent.
+  // m must be a multiple of `granularity` (whole words, or whole blocks).
   static absl::StatusOr<BitFilterCore> FromImage(FilterKind kind,
                                                  uint32_t slot_bits,
+                                                 uint64_t granularity,
                                                  const DecodedImage& image,
                                                  const ImageSource& source);
 

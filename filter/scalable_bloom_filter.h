@@ -1,0 +1,156 @@
+// filter/scalable_bloom_filter.h: a scalable Bloom filter (Almeida, Baquero,
+// Preguiça & Hutchison, "Scalable Bloom Filters", IPL 2007): a chain of classic
+// filters. When the newest stage holds its capacity, a new one is opened,
+// kGrowthFactor times larger and with its rate tightened by kTighteningRatio,
+// so the compound false-positive rate stays under fp_rate however many keys
+// arrive: stage i has capacity n0·2^i and rate p0·r^i with p0 = fp_rate·(1 −
+// r), and 1 − Π(1 − p0·r^i) ≤ Σ p0·r^i = fp_rate.
+//
+// What it costs: a lookup probes every stage (MayContain is ~stage_count()
+// times a classic one) and bits per key grow slowly with the number of stages.
+// Use it when the key count is unknown; size a BloomFilter or
+// BlockedBloomFilter when it is known.
+//
+// Surprises first:
+//   - capacity() is the first stage's capacity; OnCapacityExceeded fires, as
+//   for every kind,
+//     when EstimatedCount() passes capacity() and at each doubling, even though
+//     the filter grows and its rate stays under fp_rate. hash_count() is the
+//     first stage's k.
+//   - With FilterOptions::concurrent, Add takes an exclusive lock and
+//   MayContain a shared one
+//     (a new stage cannot be opened under lock-free readers). Move-only.
+//
+// Example:
+//   sieve::ScalableBloomFilter f =
+//   sieve::ScalableBloomFilter::ForCapacity(1'000'000, 0.01); for (const
+//   std::string& url : urls) f.Add(url);   // any number of them; FPR stays <=
+//   1 %
+#ifndef SIEVE_FILTER_SCALABLE_BLOOM_FILTER_H_
+#define SIEVE_FILTER_SCALABLE_BLOOM_FILTER_H_
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "filter/bloom_filter.h"
+#include "filter/filter.h"
+#include "filter/internal/capacity_watch.h"
+#include "filter/key_hash.h"
+
+namespace sieve {
+
+class ScalableBloomFilter {
+ public:
+  static constexpr FilterKind kKind = FilterKind::kScalable;
+  // r: each stage's rate is r times the previous one (Almeida et al. advise
+  // 0.8-0.9).
+  static constexpr double kTighteningRatio = 0.85;
+  // s: each stage holds twice the keys of the previous one.
+  static constexpr uint64_t kGrowthFactor = 2;
+  // Stages at most (2^40 times the first capacity: unreachable in practice).
+  static constexpr uint32_t kMaxStages = 40;
+
+  // First stage for `initial_capacity` keys; compound rate <= `fp_rate` at any
+  // size. Aborts with a message on invalid arguments.
+  static ScalableBloomFilter ForCapacity(uint64_t initial_capacity,
+                                         double fp_rate);
+  // The same from options (options.kind is ignored); returns an error instead
+  // of aborting.
+  [[nodiscard]] static absl::StatusOr<ScalableBloomFilter> Create(
+      const FilterOptions& options);
+
+  ScalableBloomFilter(ScalableBloomFilter&&) = default;
+  ScalableBloomFilter& operator=(ScalableBloomFilter&&) = default;
+
+  // Adds `key`; true when no stage (probably) held it. Opens a new stage when
+  // the newest is full. Cost: one hash, a probe of every stage, k bits set in
+  // the newest.
+  bool Add(std::string_view key) { return AddHash(HashKey(key, seed_)); }
+  // False: never added. True: probably added. Cost: one hash, up to k probes
+  // per stage.
+  bool MayContain(std::string_view key) const {
+    return MayContainHash(HashKey(key, seed_));
+  }
+  bool AddHash(const KeyHash& hash);
+  bool MayContainHash(const KeyHash& hash) const;
+  // Batch forms (hash, prefetch in the newest stage, probe in order). REQUIRES:
+  // equal sizes.
+  void AddMany(std::span<const std::string_view> keys, std::span<bool> fresh);
+  void MayContainMany(std::span<const std::string_view> keys,
+                      std::span<bool> out) const;
+
+  // Sum of the stages' Swamidass–Baldi estimates.
+  double EstimatedCount() const;
+  // 1 − Π(1 − stage rate at its current fill).
+  double EstimatedFalsePositiveRate() const;
+  // Set bits over all bits, all stages together.
+  double FillRatio() const;
+  uint64_t MemoryBytes() const;
+  // Bits in all stages.
+  uint64_t bit_count() const;
+  uint32_t hash_count() const;
+  uint64_t capacity() const { return capacity_; }
+  double fp_rate() const { return fp_rate_; }
+  uint64_t seed() const { return seed_; }
+  bool concurrent() const { return concurrent_; }
+  size_t stage_count() const;
+  // Keys added that were fresh (Add returned true).
+  uint64_t inserted_count() const;
+
+  // As for the other kinds: once past capacity(), then at 2x, 4x, ... of
+  // EstimatedCount().
+  void OnCapacityExceeded(CapacityCallback callback);
+
+  // The saved form: an image of kind kScalable whose payload holds the stages'
+  // images.
+  std::string Serialize() const;
+  [[nodiscard]] static absl::StatusOr<ScalableBloomFilter> Deserialize(
+      std::string_view bytes, const LoadOptions& options = {});
+  [[nodiscard]] absl::Status SaveToFile(const std::string& path) const;
+  [[nodiscard]] static absl::StatusOr<ScalableBloomFilter> LoadFromFile(
+      const std::string& path, const LoadOptions& options = {});
+  static absl::StatusOr<ScalableBloomFilter> FromSource(
+      const filter_internal::ImageSource& source);
+
+  // Stage by stage OR / AND. FailedPrecondition unless both have the same
+  // stages (sizes, k, seed). REQUIRES: no concurrent calls on either filter.
+  [[nodiscard]] absl::Status UnionWith(const ScalableBloomFilter& other);
+  [[nodiscard]] absl::Status IntersectWith(const ScalableBloomFilter& other);
+
+ private:
+  struct Stage {
+    BloomFilter filter;
+    uint64_t capacity;
+    uint64_t inserted;
+  };
+  ScalableBloomFilter() = default;
+  absl::Status OpenStage();
+  bool AddHashLocked(const KeyHash& hash);
+  bool MayContainHashLocked(const KeyHash& hash) const;
+  double EstimatedCountLocked() const;
+  double EstimatedFalsePositiveRateLocked() const;
+  uint64_t PayloadBytes() const;
+  uint64_t BitCountLocked() const;
+  void WriteImage(filter_internal::ByteSink sink) const;
+  absl::Status CheckSameStages(const ScalableBloomFilter& other) const;
+
+  uint64_t capacity_ = 0;
+  double fp_rate_ = 0;
+  uint64_t seed_ = 0;
+  bool concurrent_ = false;
+  uint64_t inserted_ = 0;
+  std::vector<Stage> stages_;
+  filter_internal::CapacityWatch watch_;
+  std::unique_ptr<absl::Mutex> mu_ =
+      std::make_unique<absl::Mutex>();  // used when concurrent_
+};
+
+}  // namespace sieve
+
+#endif  // SIEVE_FILTER_SCALABLE_BLOOM_FILTER_H_
