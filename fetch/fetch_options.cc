@@ -1,0 +1,50 @@
+#include "fetch/fetch_options.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+
+namespace sieve {
+namespace {
+
+absl::Status Invalid(absl::string_view option, absl::string_view rule) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("FetchOptions.", option, " must be ", rule));
+}
+
+}  // namespace
+
+absl::Status ValidateFetchOptions(const FetchOptions& o) {
+  if (o.max_concurrent_transfers < 1)
+    return Invalid("max_concurrent_transfers", ">= 1");
+  if (o.max_connections_per_host < 0)
+    return Invalid("max_connections_per_host", ">= 0");
+  if (o.connect_timeout <= absl::ZeroDuration())
+    return Invalid("connect_timeout", "> 0");
+  if (o.total_timeout <= absl::ZeroDuration())
+    return Invalid("total_timeout", "> 0");
+  if (o.low_speed_limit < 0) return Invalid("low_speed_limit", ">= 0");
+  if (o.low_speed_limit > 0 && o.low_speed_time < absl::Seconds(1)) {
+    return Invalid("low_speed_time", ">= 1 s");
+  }
+  if (o.max_body_bytes <= 0) return Invalid("max_body_bytes", "> 0");
+  if (o.dns_cache_lifetime < absl::ZeroDuration())
+    return Invalid("dns_cache_lifetime", ">= 0");
+  for (const std::string& line : o.extra_headers) {
+    if (line.find(':') == std::string::npos ||
+        line.find_first_of("\r\n") != std::string::npos) {
+      return Invalid("extra_headers", "\"Name: value\" lines without CR or LF");
+    }
+  }
+  const RetryOptions& r = o.retry;
+  if (r.max_retries < 0) return Invalid("retry.max_retries", ">= 0");
+  if (r.initial_backoff <= absl::ZeroDuration())
+    return Invalid("retry.initial_backoff", "> 0");
+  if (r.max_backoff < r.initial_backoff) {
+    return Invalid("retry.max_backoff", ">= retry.initial_backoff");
+  }
+  if (r.max_retry_after < absl::ZeroDuration())
+    return Invalid("retry.max_retry_after", ">= 0");
+  return absl::OkStatus();
+}
+
+}  // namespace sieve

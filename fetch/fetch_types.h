@@ -1,0 +1,116 @@
+// fetch/fetch_types.h: what goes into a Fetcher (FetchRequest) and what comes
+// out (FetchResponse).
+//
+// Surprises first:
+//   - A 3xx is a successful response, not an error: unless the request asked
+//   curl to follow
+//     redirects, `redirect_url` holds the Location resolved against the request
+//     URL, and the caller decides whether to fetch it (the crawler pushes it
+//     through the Sieve first). A Location whose scheme is not http or https is
+//     refused: `redirect_url` stays empty and `error` is kProtocol.
+//   - `truncated` is not an error: the body holds the first
+//   FetchOptions::max_body_bytes bytes.
+//   - `status` may be set even when `error` is set (for instance kTooLarge
+//   after the headers).
+//
+// Example:
+//   fetcher.Submit({.id = 7, .url = "https://example.com/"});
+//   for (sieve::FetchResponse& r : fetcher.Poll(absl::Seconds(1))) {
+//     if (!r.ok()) { Log(r.id, sieve::FetchErrorName(r.error),
+//     r.error_message); continue; } if (!r.redirect_url.empty())
+//     frontier.Push(r.redirect_url);
+//   }
+#ifndef SIEVE_FETCH_FETCH_TYPES_H_
+#define SIEVE_FETCH_FETCH_TYPES_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+
+namespace sieve {
+
+struct FetchRequest {
+  // Caller's cookie, copied into the response so it can be matched; the Fetcher
+  // never reads it.
+  uint64_t id = 0;
+  // Absolute http:// or https:// URL. Anything else fails with kProtocol or
+  // kInvalidUrl.
+  std::string url;
+  // Redirects curl follows itself before answering; each hop must be http or
+  // https. 0 (the default) returns the 3xx to the caller. robots.txt fetches
+  // use 5 (RFC 9309 2.3.1.2).
+  int max_redirects = 0;
+};
+
+// Why a transfer failed. The curl codes behind each kind are listed in
+// fetch/internal/transfer.cc.
+enum class FetchError : uint8_t {
+  kNone = 0,
+  kInvalidUrl,  // The URL does not parse.
+  kDns,         // The host name did not resolve.
+  kConnect,     // TCP connection refused or unreachable.
+  kTimeout,   // connect_timeout, total_timeout, or the low-speed limit was hit.
+  kTls,       // TLS handshake or certificate verification failed.
+  kTooLarge,  // Content-Length above max_body_bytes; the body was not read.
+  kProtocol,  // Broken HTTP, bad content encoding, a scheme other than
+              // http/https, or too many redirects.
+  kReset,  // Connection reset or closed before the response was complete.
+  kOther,  // Anything else (out of memory, internal curl errors).
+};
+
+// "none", "invalid_url", "dns", "connect", "timeout", "tls", "too_large",
+// "protocol", "reset", "other".
+absl::string_view FetchErrorName(FetchError error);
+
+// Headers of the last response received (after any redirect curl followed).
+// Empty when absent; a header sent several times has its values joined with ",
+// ".
+struct ResponseHeaders {
+  std::string content_type;
+  std::string location;  // As sent; see FetchResponse::redirect_url for the
+                         // resolved form.
+  std::string retry_after;
+  std::string x_robots_tag;
+  std::optional<int64_t> content_length;
+};
+
+// Times from the start of the transfer to the end of each phase (curl's
+// CURLINFO_*_TIME_T), so each is >= the one before it. The redirects curl
+// followed are included.
+struct FetchTimings {
+  absl::Duration dns;         // Name resolved.
+  absl::Duration connect;     // TCP connected.
+  absl::Duration tls;         // TLS handshake done (0 for http://).
+  absl::Duration first_byte;  // First response byte received.
+  absl::Duration total;
+};
+
+struct FetchResponse {
+  uint64_t id = 0;            // FetchRequest::id.
+  std::string url;            // FetchRequest::url.
+  std::string effective_url;  // Last URL fetched (differs from url after
+                              // followed redirects).
+  int status = 0;  // HTTP status of the last response; 0 if none arrived.
+  ResponseHeaders headers;
+  // For a 3xx not followed: the Location resolved against effective_url
+  // (http/https only).
+  std::string redirect_url;
+  std::string body;  // Decoded (gzip, deflate, ...), at most max_body_bytes.
+  bool truncated = false;
+  FetchTimings timings;
+  // Header and body bytes received on the wire, before decoding (last attempt
+  // only).
+  int64_t wire_bytes = 0;
+  int attempts = 1;  // 1 + retries made inside the Fetcher.
+  FetchError error = FetchError::kNone;
+  std::string error_message;  // curl's own words when error != kNone.
+
+  bool ok() const { return error == FetchError::kNone; }
+};
+
+}  // namespace sieve
+
+#endif  // SIEVE_FETCH_FETCH_TYPES_H_

@@ -1,0 +1,122 @@
+// fetch/fetcher.h: many HTTP transfers at once on one libcurl multi handle,
+// driven by the caller's loop through a non-blocking Submit/Poll interface.
+//
+// Surprises first:
+//   - Not thread-safe: Submit, Poll, in_flight and the destructor must be
+//   called from one thread
+//     (the crawl loop). Only Wakeup may be called from any thread, to interrupt
+//     a Poll.
+//   - Redirects are not followed unless the request asks
+//   (FetchRequest::max_redirects); a 3xx comes
+//     back with its resolved FetchResponse::redirect_url. Only http and https
+//     are ever fetched, for the request and for every redirect.
+//   - Failed attempts are retried inside the Fetcher (FetchOptions::retry, rule
+//   in
+//     fetch/retry_policy.h): a response that needs retries comes back later,
+//     after its backoff.
+//   - Transfers make progress only inside Poll: a loop that stops calling Poll
+//   stalls them (and
+//     their timeouts fire when it resumes).
+//   - Destroying the Fetcher aborts every transfer still in flight, without a
+//   response.
+//
+// The loop is curl's docs/examples/10-at-a-time.c: at most
+// max_concurrent_transfers easy handles in the multi handle, each carrying its
+// context in CURLOPT_PRIVATE; Poll runs curl_multi_perform ->
+// curl_multi_info_read -> curl_multi_poll until something completes.
+//
+// Example:
+//   absl::StatusOr<std::unique_ptr<sieve::Fetcher>> fetcher =
+//   sieve::Fetcher::Create({}); if (!fetcher.ok()) return fetcher.status();
+//   (*fetcher)->Submit({.id = 1, .url = "https://example.com/"});
+//   while ((*fetcher)->in_flight() > 0) {
+//     for (sieve::FetchResponse& r : (*fetcher)->Poll(absl::Seconds(1)))
+//     Handle(r);
+//   }
+#ifndef SIEVE_FETCH_FETCHER_H_
+#define SIEVE_FETCH_FETCHER_H_
+
+#include <atomic>
+#include <cstddef>
+#include <deque>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/random/random.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "fetch/fetch_options.h"
+#include "fetch/fetch_types.h"
+#include "fetch/internal/curl_handles.h"
+
+namespace sieve {
+
+namespace fetch_internal {
+class Transfer;
+}  // namespace fetch_internal
+
+class Fetcher {
+ public:
+  // Validates `options` (InvalidArgument), initialises libcurl once per process
+  // (see fetch/curl_init.h) and creates the multi handle.
+  [[nodiscard]] static absl::StatusOr<std::unique_ptr<Fetcher>> Create(
+      FetchOptions options);
+
+  Fetcher(const Fetcher&) = delete;
+  Fetcher& operator=(const Fetcher&) = delete;
+  // Aborts transfers in flight and frees every handle and socket. O(transfers
+  // in flight).
+  ~Fetcher();
+
+  // Queues a request; it starts during a later Poll, once fewer than
+  // max_concurrent_transfers are running (FIFO). Never blocks, never fails:
+  // every submitted request produces exactly one response from Poll, errors
+  // included (unless the Fetcher is destroyed first). O(1).
+  void Submit(FetchRequest request);
+
+  // Runs transfers until at least one completes, `max_wait` passes, or Wakeup
+  // is called; returns the completed ones (possibly none), in completion order.
+  // Waits in curl_multi_poll, so an idle Fetcher costs no CPU. A Poll with
+  // max_wait = 0 does the pending work without waiting.
+  std::vector<FetchResponse> Poll(absl::Duration max_wait);
+
+  // Makes the current Poll return early, or the next one if none is running.
+  // Thread-safe.
+  void Wakeup();
+
+  // Requests submitted whose response Poll has not returned yet: queued,
+  // running, or waiting for a retry.
+  size_t in_flight() const;
+  // Transfers inside curl right now (<= max_concurrent_transfers).
+  size_t running() const { return running_.size(); }
+
+ private:
+  Fetcher(FetchOptions options, fetch_internal::CurlMultiPtr multi,
+          fetch_internal::CurlSlistPtr extra_headers);
+
+  void PromoteDueRetries(absl::Time now);
+  void StartQueued(std::vector<FetchResponse>* out);
+  void CollectCompleted(std::vector<FetchResponse>* out);
+
+  const FetchOptions options_;
+  // Declared before the transfers so it outlives their easy handles, which
+  // point at it.
+  const fetch_internal::CurlSlistPtr extra_headers_;
+  // Declared before the transfers; the destructor removes every easy handle
+  // from it first.
+  const fetch_internal::CurlMultiPtr multi_;
+  std::deque<std::unique_ptr<fetch_internal::Transfer>> queued_;
+  absl::flat_hash_map<fetch_internal::Transfer*,
+                      std::unique_ptr<fetch_internal::Transfer>>
+      running_;
+  std::multimap<absl::Time, std::unique_ptr<fetch_internal::Transfer>>
+      waiting_retry_;
+  absl::BitGen jitter_;
+  std::atomic<bool> woken_{false};
+};
+
+}  // namespace sieve
+
+#endif  // SIEVE_FETCH_FETCHER_H_

@@ -1,0 +1,294 @@
+#include "fetch/internal/transfer.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace sieve::fetch_internal {
+namespace {
+
+constexpr char kWebProtocols[] = "http,https";
+
+long ToMillis(absl::Duration d) {
+  return static_cast<long>(absl::ToInt64Milliseconds(d));
+}
+
+// Every value of the header `name` in the last response, joined with ", " (RFC
+// 9110 5.3 allows combining field lines this way). Empty when absent.
+std::string HeaderValue(CURL* easy, const char* name) {
+  curl_header* header = nullptr;
+  if (curl_easy_header(easy, name, 0, CURLH_HEADER, -1, &header) != CURLHE_OK)
+    return "";
+  std::string value = header->value;
+  const size_t amount =
+      header->amount;  // `header` is overwritten by the next call.
+  for (size_t i = 1; i < amount; ++i) {
+    if (curl_easy_header(easy, name, i, CURLH_HEADER, -1, &header) ==
+        CURLHE_OK) {
+      absl::StrAppend(&value, ", ", header->value);
+    }
+  }
+  return value;
+}
+
+absl::Duration InfoDuration(CURL* easy, CURLINFO info) {
+  curl_off_t micros = 0;
+  if (curl_easy_getinfo(easy, info, &micros) != CURLE_OK)
+    return absl::ZeroDuration();
+  return absl::Microseconds(micros);
+}
+
+}  // namespace
+
+FetchError ClassifyCurlCode(CURLcode code) {
+  switch (code) {
+    case CURLE_OK:
+      return FetchError::kNone;
+    case CURLE_URL_MALFORMAT:
+      return FetchError::kInvalidUrl;
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+      return FetchError::kDns;
+    case CURLE_COULDNT_CONNECT:
+      return FetchError::kConnect;
+    case CURLE_OPERATION_TIMEDOUT:  // Also the low-speed limit ("Operation too
+                                    // slow").
+      return FetchError::kTimeout;
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_CLIENTCERT:
+    case CURLE_SSL_SHUTDOWN_FAILED:
+    case CURLE_USE_SSL_FAILED:
+      return FetchError::kTls;
+    case CURLE_FILESIZE_EXCEEDED:
+      return FetchError::kTooLarge;
+    case CURLE_UNSUPPORTED_PROTOCOL:
+    case CURLE_WEIRD_SERVER_REPLY:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+    case CURLE_HTTP3:
+    case CURLE_BAD_CONTENT_ENCODING:
+    case CURLE_TOO_MANY_REDIRECTS:
+      return FetchError::kProtocol;
+    case CURLE_GOT_NOTHING:
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_PARTIAL_FILE:
+      return FetchError::kReset;
+    default:
+      return FetchError::kOther;
+  }
+}
+
+bool HasWebScheme(const char* url) {
+  CurlUrlPtr parsed(curl_url());
+  if (parsed == nullptr ||
+      curl_url_set(parsed.get(), CURLUPART_URL, url,
+                   CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK) {
+    return false;
+  }
+  char* scheme = nullptr;
+  if (curl_url_get(parsed.get(), CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK)
+    return false;
+  const bool web = absl::EqualsIgnoreCase(scheme, "http") ||
+                   absl::EqualsIgnoreCase(scheme, "https");
+  curl_free(scheme);
+  return web;
+}
+
+Transfer::Transfer(FetchRequest request, const FetchOptions& options,
+                   const curl_slist* extra_headers)
+    : request_(std::move(request)),
+      options_(options),
+      extra_headers_(extra_headers) {}
+
+absl::Status Transfer::Configure() {
+  easy_.reset(curl_easy_init());
+  if (easy_ == nullptr)
+    return absl::ResourceExhaustedError("curl_easy_init failed");
+  CURL* e = easy_.get();
+  CURLcode rc = CURLE_OK;
+  auto check = [&rc](CURLcode code) {
+    if (rc == CURLE_OK) rc = code;
+  };
+  check(curl_easy_setopt(e, CURLOPT_PRIVATE, this));
+  check(curl_easy_setopt(e, CURLOPT_URL, request_.url.c_str()));
+  check(curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &Transfer::OnBody));
+  check(curl_easy_setopt(e, CURLOPT_WRITEDATA, this));
+  check(curl_easy_setopt(e, CURLOPT_ERRORBUFFER, error_buffer_));
+  check(curl_easy_setopt(e, CURLOPT_NOSIGNAL,
+                         1L));  // Threads: no SIGALRM for DNS timeouts.
+  check(curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, kWebProtocols));
+  check(curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, kWebProtocols));
+  if (request_.max_redirects > 0) {
+    check(curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L));
+    check(curl_easy_setopt(e, CURLOPT_MAXREDIRS,
+                           static_cast<long>(request_.max_redirects)));
+  }
+  check(curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
+                         ToMillis(options_.connect_timeout)));
+  check(curl_easy_setopt(e, CURLOPT_TIMEOUT_MS,
+                         ToMillis(options_.total_timeout)));
+  if (options_.low_speed_limit > 0) {
+    // curl counts whole seconds; round up so the bound is never shorter than
+    // asked.
+    const int64_t seconds = absl::ToInt64Seconds(
+        absl::Ceil(options_.low_speed_time, absl::Seconds(1)));
+    check(curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT,
+                           static_cast<long>(options_.low_speed_limit)));
+    check(curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME,
+                           static_cast<long>(seconds)));
+  }
+  // Refuses a declared Content-Length above the limit before reading the body;
+  // bodies without one (or growing past it after decoding) are cut in OnBody
+  // instead.
+  check(curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
+                         static_cast<curl_off_t>(options_.max_body_bytes)));
+  check(curl_easy_setopt(e, CURLOPT_USERAGENT, options_.user_agent.c_str()));
+  if (extra_headers_ != nullptr) {
+    // curl reads the list but its API takes a non-const pointer.
+    check(curl_easy_setopt(e, CURLOPT_HTTPHEADER,
+                           const_cast<curl_slist*>(extra_headers_)));
+  }
+  check(curl_easy_setopt(
+      e, CURLOPT_HTTP_VERSION,
+      options_.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1));
+  // With HTTP/2, wait for a connection that can multiplex rather than opening
+  // another one.
+  check(curl_easy_setopt(e, CURLOPT_PIPEWAIT, options_.http2 ? 1L : 0L));
+  // "" = every encoding this libcurl was built to decode.
+  if (options_.compressed)
+    check(curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, ""));
+  check(curl_easy_setopt(
+      e, CURLOPT_DNS_CACHE_TIMEOUT,
+      static_cast<long>(absl::ToInt64Seconds(options_.dns_cache_lifetime))));
+  check(curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER,
+                         options_.verify_tls ? 1L : 0L));
+  check(curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST,
+                         options_.verify_tls ? 2L : 0L));
+  if (rc != CURLE_OK) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("curl_easy_setopt: ", curl_easy_strerror(rc)));
+  }
+  return absl::OkStatus();
+}
+
+void Transfer::PrepareRetry() {
+  body_.clear();
+  truncated_ = false;
+  error_buffer_[0] = '\0';
+}
+
+size_t Transfer::OnBody(char* data, size_t size, size_t count, void* self) {
+  auto* transfer = static_cast<Transfer*>(self);
+  const size_t bytes = size * count;
+  const size_t room = static_cast<size_t>(transfer->options_.max_body_bytes) -
+                      transfer->body_.size();
+  if (bytes > room) {
+    // Keep what fits, then stop: returning less than `bytes` makes curl abort
+    // the transfer with CURLE_WRITE_ERROR, which Finish turns back into success
+    // with `truncated` set.
+    transfer->body_.append(data, room);
+    transfer->truncated_ = true;
+    return 0;
+  }
+  transfer->body_.append(data, bytes);
+  return bytes;
+}
+
+void Transfer::ReadHeaders(ResponseHeaders* headers) const {
+  CURL* e = easy_.get();
+  headers->content_type = HeaderValue(e, "Content-Type");
+  headers->location = HeaderValue(e, "Location");
+  headers->retry_after = HeaderValue(e, "Retry-After");
+  headers->x_robots_tag = HeaderValue(e, "X-Robots-Tag");
+  int64_t length = 0;
+  if (absl::SimpleAtoi(HeaderValue(e, "Content-Length"), &length) &&
+      length >= 0) {
+    headers->content_length = length;
+  }
+}
+
+void Transfer::ReadTimings(FetchTimings* timings) const {
+  CURL* e = easy_.get();
+  timings->dns = InfoDuration(e, CURLINFO_NAMELOOKUP_TIME_T);
+  timings->connect = InfoDuration(e, CURLINFO_CONNECT_TIME_T);
+  timings->tls = InfoDuration(e, CURLINFO_APPCONNECT_TIME_T);
+  timings->first_byte = InfoDuration(e, CURLINFO_STARTTRANSFER_TIME_T);
+  timings->total = InfoDuration(e, CURLINFO_TOTAL_TIME_T);
+}
+
+FetchResponse Transfer::Finish(CURLcode code) {
+  CURL* e = easy_.get();
+  FetchResponse response;
+  response.id = request_.id;
+  response.url = request_.url;
+  response.attempts = attempts_;
+  char* effective_url = nullptr;
+  if (curl_easy_getinfo(e, CURLINFO_EFFECTIVE_URL, &effective_url) ==
+          CURLE_OK &&
+      effective_url != nullptr) {
+    response.effective_url = effective_url;
+  }
+  long status = 0;
+  curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+  response.status = static_cast<int>(status);
+  ReadHeaders(&response.headers);
+  ReadTimings(&response.timings);
+  long header_bytes = 0;
+  curl_off_t body_bytes = 0;
+  curl_easy_getinfo(e, CURLINFO_HEADER_SIZE, &header_bytes);
+  curl_easy_getinfo(e, CURLINFO_SIZE_DOWNLOAD_T, &body_bytes);
+  response.wire_bytes = header_bytes + body_bytes;
+  response.truncated = truncated_;
+  response.body = std::move(body_);
+  body_.clear();
+
+  if (code == CURLE_WRITE_ERROR && truncated_)
+    code = CURLE_OK;  // We stopped it on purpose.
+  response.error = ClassifyCurlCode(code);
+  if (response.error != FetchError::kNone) {
+    response.error_message =
+        error_buffer_[0] != '\0' ? error_buffer_ : curl_easy_strerror(code);
+    return response;
+  }
+  // A redirect curl did not follow: resolve Location against the URL fetched
+  // (curl does it, RFC 3986 5.2) and refuse schemes other than http/https.
+  char* redirect_url = nullptr;
+  if (curl_easy_getinfo(e, CURLINFO_REDIRECT_URL, &redirect_url) == CURLE_OK &&
+      redirect_url != nullptr) {
+    if (HasWebScheme(redirect_url)) {
+      response.redirect_url = redirect_url;
+    } else {
+      response.error = FetchError::kProtocol;
+      response.error_message = absl::StrCat(
+          "redirect to a scheme other than http/https refused: ", redirect_url);
+    }
+  }
+  return response;
+}
+
+FetchResponse Transfer::FailedResponse(const absl::Status& status) const {
+  FetchResponse response;
+  response.id = request_.id;
+  response.url = request_.url;
+  response.attempts = std::max(attempts_, 1);
+  response.error = status.code() == absl::StatusCode::kResourceExhausted
+                       ? FetchError::kOther
+                       : FetchError::kInvalidUrl;
+  response.error_message = std::string(status.message());
+  return response;
+}
+
+}  // namespace sieve::fetch_internal

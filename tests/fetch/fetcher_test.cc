@@ -1,0 +1,272 @@
+// Fetcher against a well-behaved cpp-httplib server: statuses, headers,
+// redirects, limits.
+#include "fetch/fetcher.h"
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/fetch/test_servers.h"
+
+namespace sieve {
+namespace {
+
+using fetch_test::FetchOne;
+using fetch_test::HttpServer;
+using fetch_test::TestOptions;
+using testing::HasSubstr;
+
+class FetcherTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    httplib::Server& s = server_.server();
+    s.Get("/ok", [](const httplib::Request&, httplib::Response& res) {
+      res.set_header("X-Robots-Tag", "noindex");
+      res.set_header("X-Robots-Tag", "nofollow");
+      res.set_content("hello", "text/plain; charset=utf-8");
+    });
+    s.Get("/status/(\\d+)",
+          [](const httplib::Request& req, httplib::Response& res) {
+            res.status = std::stoi(req.matches[1]);
+            // Not text/*, which cpp-httplib would gzip, changing
+            // Content-Length.
+            res.set_content("status body", "application/octet-stream");
+          });
+    s.Get("/echo-headers",
+          [](const httplib::Request& req, httplib::Response& res) {
+            std::string out;
+            for (const auto& [name, value] : req.headers)
+              absl::StrAppend(&out, name, ": ", value, "\n");
+            res.set_content(out, "text/plain");
+          });
+    s.Get("/big", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content(std::string(100'000, 'x'), "application/octet-stream");
+    });
+    s.Get("/exact", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content(std::string(1000, 'y'), "application/octet-stream");
+    });
+    server_.Start();
+  }
+
+  std::unique_ptr<Fetcher> MakeFetcher(FetchOptions options = TestOptions()) {
+    absl::StatusOr<std::unique_ptr<Fetcher>> fetcher =
+        Fetcher::Create(std::move(options));
+    EXPECT_TRUE(fetcher.ok()) << fetcher.status();
+    return fetcher.ok() ? std::move(*fetcher) : nullptr;
+  }
+
+  HttpServer server_;
+};
+
+TEST_F(FetcherTest, Returns200WithBodyHeadersAndTimings) {
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher();
+  const FetchResponse r =
+      FetchOne(*fetcher, {.id = 42, .url = server_.Url("/ok")});
+  ASSERT_TRUE(r.ok()) << r.error_message;
+  EXPECT_EQ(r.id, 42u);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, "hello");
+  EXPECT_FALSE(r.truncated);
+  EXPECT_EQ(r.url, server_.Url("/ok"));
+  EXPECT_EQ(r.effective_url, server_.Url("/ok"));
+  EXPECT_EQ(r.headers.content_type, "text/plain; charset=utf-8");
+  EXPECT_EQ(r.headers.x_robots_tag, "noindex, nofollow");
+  EXPECT_TRUE(r.redirect_url.empty());
+  EXPECT_EQ(r.attempts, 1);
+  EXPECT_GT(r.wire_bytes, 0);
+  EXPECT_GT(r.timings.total, absl::ZeroDuration());
+  EXPECT_LE(r.timings.dns, r.timings.connect);
+  EXPECT_LE(r.timings.connect, r.timings.first_byte);
+  EXPECT_LE(r.timings.first_byte, r.timings.total);
+  EXPECT_EQ(fetcher->in_flight(), 0u);
+}
+
+class StatusTest : public FetcherTest,
+                   public testing::WithParamInterface<int> {};
+
+TEST_P(StatusTest, ReportsTheStatusWithItsBody) {
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher();
+  const FetchResponse r = FetchOne(
+      *fetcher,
+      {.id = 1, .url = server_.Url(absl::StrCat("/status/", GetParam()))});
+  ASSERT_TRUE(r.ok())
+      << r.error_message;  // An HTTP error status is not a transfer error.
+  EXPECT_EQ(r.status, GetParam());
+  EXPECT_EQ(r.body, "status body");
+  EXPECT_EQ(r.headers.content_length, 11);
+}
+
+INSTANTIATE_TEST_SUITE_P(Statuses, StatusTest,
+                         testing::Values(200, 404, 410, 500, 503));
+
+TEST_F(FetcherTest, RetriesA500UpToTheConfiguredCount) {
+  std::atomic<int> hits{0};
+  server_.server().Get(
+      "/flaky500", [&hits](const httplib::Request&, httplib::Response& res) {
+        ++hits;
+        res.status = 500;
+      });
+  FetchOptions options = TestOptions();
+  options.retry.max_retries = 2;
+  options.retry.initial_backoff = absl::Milliseconds(10);
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(options);
+  const FetchResponse r =
+      FetchOne(*fetcher, {.id = 1, .url = server_.Url("/flaky500")});
+  EXPECT_EQ(r.status, 500);
+  EXPECT_EQ(r.attempts, 3);
+  EXPECT_EQ(hits, 3);
+}
+
+TEST_F(FetcherTest, SendsUserAgentAndExtraHeaders) {
+  FetchOptions options = TestOptions();
+  options.user_agent = "SieveTest/1.0";
+  options.extra_headers = {"Accept-Language: en", "X-Probe: 7"};
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(options);
+  const FetchResponse r =
+      FetchOne(*fetcher, {.id = 1, .url = server_.Url("/echo-headers")});
+  ASSERT_TRUE(r.ok()) << r.error_message;
+  EXPECT_THAT(r.body, HasSubstr("User-Agent: SieveTest/1.0\n"));
+  EXPECT_THAT(r.body, HasSubstr("Accept-Language: en\n"));
+  EXPECT_THAT(r.body, HasSubstr("X-Probe: 7\n"));
+  EXPECT_THAT(r.body, HasSubstr("Accept-Encoding: "));
+}
+
+TEST_F(FetcherTest, RefusesABodyWhoseContentLengthExceedsTheLimit) {
+  FetchOptions options = TestOptions();
+  options.max_body_bytes = 10'000;
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(options);
+  const FetchResponse r =
+      FetchOne(*fetcher, {.id = 1, .url = server_.Url("/big")});
+  EXPECT_EQ(r.error, FetchError::kTooLarge) << r.error_message;
+  EXPECT_TRUE(r.body.empty());
+}
+
+TEST_F(FetcherTest, KeepsABodyExactlyAtTheLimitWhole) {
+  FetchOptions options = TestOptions();
+  options.max_body_bytes = 1000;
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(options);
+  const FetchResponse r =
+      FetchOne(*fetcher, {.id = 1, .url = server_.Url("/exact")});
+  ASSERT_TRUE(r.ok()) << r.error_message;
+  EXPECT_EQ(r.body.size(), 1000u);
+  EXPECT_FALSE(r.truncated);
+}
+
+TEST_F(FetcherTest, RefusesSchemesOtherThanHttpAndHttps) {
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher();
+  for (const char* url :
+       {"file:///etc/passwd", "gopher://127.0.0.1/1", "ftp://127.0.0.1/"}) {
+    const FetchResponse r = FetchOne(*fetcher, {.id = 1, .url = url});
+    EXPECT_EQ(r.error, FetchError::kProtocol) << url << ": " << r.error_message;
+    EXPECT_TRUE(r.body.empty()) << url;
+  }
+}
+
+TEST_F(FetcherTest, ReportsAMalformedUrl) {
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher();
+  const FetchResponse r = FetchOne(*fetcher, {.id = 1, .url = "http://[::1"});
+  EXPECT_EQ(r.error, FetchError::kInvalidUrl) << r.error_message;
+  EXPECT_FALSE(r.error_message.empty());
+}
+
+// A port nothing listens on: bind one, note it, close it.
+int ClosedPort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof(address);
+  bind(fd, reinterpret_cast<sockaddr*>(&address), length);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+TEST_F(FetcherTest, ReportsARefusedConnectionAfterRetryingIt) {
+  FetchOptions options = TestOptions();
+  options.retry.max_retries = 2;
+  options.retry.initial_backoff = absl::Milliseconds(10);
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(options);
+  const FetchResponse r = FetchOne(
+      *fetcher,
+      {.id = 9, .url = absl::StrCat("http://127.0.0.1:", ClosedPort(), "/")});
+  EXPECT_EQ(r.error, FetchError::kConnect) << r.error_message;
+  EXPECT_EQ(r.attempts, 3);
+  EXPECT_EQ(r.status, 0);
+}
+
+TEST_F(FetcherTest, ReportsTlsFailureAgainstAPlainHttpServer) {
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher();
+  const FetchResponse r = FetchOne(
+      *fetcher,
+      {.id = 1,
+       .url = absl::StrCat("https://127.0.0.1:", server_.port(), "/ok")});
+  EXPECT_EQ(r.error, FetchError::kTls) << r.error_message;
+}
+
+TEST_F(FetcherTest, RetriesA429AfterItsRetryAfter) {
+  absl::Mutex mu;
+  std::vector<absl::Time>
+      hits;  // Guarded by mu: the handler runs on a server thread.
+  server_.server().Get("/limited",
+                       [&](const httplib::Request&, httplib::Response& res) {
+                         absl::MutexLock lock(&mu);
+                         hits.push_back(absl::Now());
+                         if (hits.size() == 1) {
+                           res.status = 429;
+                           res.set_header("Retry-After", "1");
+                           return;
+                         }
+                         res.set_content("finally", "text/plain");
+                       });
+  FetchOptions options = TestOptions();
+  options.retry.max_retries = 3;
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(options);
+  const absl::Time start = absl::Now();
+  const FetchResponse r =
+      FetchOne(*fetcher, {.id = 5, .url = server_.Url("/limited")});
+  ASSERT_TRUE(r.ok()) << r.error_message;
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, "finally");
+  EXPECT_EQ(r.attempts, 2);
+  absl::MutexLock lock(&mu);
+  ASSERT_EQ(hits.size(), 2u);
+  EXPECT_GE(hits[1] - hits[0], absl::Seconds(1));
+  EXPECT_GE(absl::Now() - start, absl::Seconds(1));
+}
+
+TEST_F(FetcherTest, ReturnsA429WhoseRetryAfterIsTooLong) {
+  std::atomic<int> hits{0};
+  server_.server().Get(
+      "/closed", [&hits](const httplib::Request&, httplib::Response& res) {
+        ++hits;
+        res.status = 429;
+        res.set_header("Retry-After", "3600");
+      });
+  FetchOptions options = TestOptions();
+  options.retry.max_retries = 3;
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(options);
+  const FetchResponse r =
+      FetchOne(*fetcher, {.id = 5, .url = server_.Url("/closed")});
+  EXPECT_EQ(r.status, 429);
+  EXPECT_EQ(r.headers.retry_after, "3600");
+  EXPECT_EQ(r.attempts, 1);
+  EXPECT_EQ(hits, 1);
+}
+
+TEST_F(FetcherTest, RejectsInvalidOptions) {
+  FetchOptions options;
+  options.max_concurrent_transfers = 0;
+  EXPECT_EQ(Fetcher::Create(options).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace sieve
