@@ -1,0 +1,311 @@
+#include "frontier/frontier.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "frontier/internal/record.h"
+
+namespace sieve {
+namespace {
+
+// What rides with a URL through the Sieve: varint32(depth) | varint32(host
+// size) | host | metadata. The Sieve stores it opaquely (and in its
+// checkpoints).
+std::string EncodePayload(std::string_view host, uint32_t depth,
+                          std::string_view metadata) {
+  std::string payload;
+  payload.reserve(host.size() + metadata.size() + 10);
+  internal::AppendVarint32(payload, depth);
+  internal::AppendVarint32(payload, static_cast<uint32_t>(host.size()));
+  payload.append(host);
+  payload.append(metadata);
+  return payload;
+}
+
+struct Payload {
+  std::string_view host;
+  uint32_t depth = 0;
+  std::string_view metadata;
+};
+
+std::optional<Payload> DecodePayload(std::string_view payload) {
+  std::optional<uint32_t> depth = internal::ReadVarint32(payload);
+  std::optional<uint32_t> host_size = internal::ReadVarint32(payload);
+  if (!depth || !host_size || *host_size > payload.size()) return std::nullopt;
+  return Payload{payload.substr(0, *host_size), *depth,
+                 payload.substr(*host_size)};
+}
+
+}  // namespace
+
+absl::Status Frontier::Validate(const FrontierOptions& options) {
+  const PolitenessOptions& p = options.politeness;
+  if (p.max_in_flight_per_host < 1) {
+    return absl::InvalidArgumentError("max_in_flight_per_host must be >= 1");
+  }
+  if (p.min_delay < absl::ZeroDuration() ||
+      p.max_crawl_delay < absl::ZeroDuration() ||
+      p.max_adaptive_delay < absl::ZeroDuration() ||
+      p.max_retry_after < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("politeness delays must be >= 0");
+  }
+  if (p.adaptive_delay_multiple < 0 || p.backoff_jitter < 0) {
+    return absl::InvalidArgumentError(
+        "adaptive_delay_multiple and backoff_jitter must be >= 0");
+  }
+  if (p.backoff_base <= absl::ZeroDuration() ||
+      p.backoff_cap < p.backoff_base) {
+    return absl::InvalidArgumentError("need 0 < backoff_base <= backoff_cap");
+  }
+  if (p.max_throttle_retries < 0) {
+    return absl::InvalidArgumentError("max_throttle_retries must be >= 0");
+  }
+  if (options.host_queue_memory_bytes == 0) {
+    return absl::InvalidArgumentError("host_queue_memory_bytes must be > 0");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Create(
+    FrontierOptions options) {
+  if (absl::Status s = Validate(options); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<Sieve>> sieve = Sieve::Create(options.sieve);
+  if (!sieve.ok()) return sieve.status();
+  return std::unique_ptr<Frontier>(
+      new Frontier(std::move(options), std::move(*sieve)));
+}
+
+Frontier::Frontier(FrontierOptions options, std::unique_ptr<Sieve> sieve)
+    : options_(std::move(options)),
+      sieve_(std::move(sieve)),
+      rng_(options_.seed) {}
+
+Frontier::~Frontier() = default;
+
+bool Frontier::IsDropped(std::string_view host) const {
+  absl::ReaderMutexLock lock(&dropped_mu_);
+  return dropped_hosts_.contains(AbslView(host));
+}
+
+bool Frontier::Add(std::string_view url, std::string_view host, uint32_t depth,
+                   std::string_view metadata) {
+  if (IsDropped(host)) {
+    refused_for_dropped_host_.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  return sieve_->Push(url, EncodePayload(host, depth, metadata));
+}
+
+void Frontier::Touch(HostState& host, absl::Time now) {
+  const bool active = !host.queue.empty() || host.in_flight > 0;
+  if (active != host.active) {
+    host.active = active;
+    if (active) {
+      ++hosts_active_;
+    } else {
+      --hosts_active_;
+      idle_hosts_.emplace_back(host.ready_at(), host.name);
+    }
+  }
+  schedule_.Update(host, now, options_.politeness.max_in_flight_per_host);
+}
+
+void Frontier::ForgetIdleHosts(absl::Time now) {
+  while (!idle_hosts_.empty() && idle_hosts_.front().first <= now) {
+    const std::string name = std::move(idle_hosts_.front().second);
+    idle_hosts_.pop_front();
+    HostState* host = hosts_.Find(name);
+    // Forget only what a fresh HostState would equal: idle, past its delays, no
+    // robots delay, no back-off streak, not dropped. Anything else is worth its
+    // few bytes.
+    if (host == nullptr || host->active || host->dropped ||
+        host->ready_at() > now ||
+        host->politeness.crawl_delay > absl::ZeroDuration() ||
+        host->politeness.throttle_streak > 0) {
+      continue;
+    }
+    hosts_.Erase(name);
+  }
+}
+
+bool Frontier::PullOne(absl::Time now) {
+  std::optional<SieveEntry> entry = sieve_->PopEntry();
+  if (!entry.has_value()) return false;
+  std::optional<Payload> payload = DecodePayload(entry->payload);
+  if (!payload.has_value() || IsDropped(payload->host)) {
+    ++counters_.dropped_urls;  // A malformed payload cannot come from Add;
+                               // count, never crash.
+    return true;
+  }
+  HostState& host = hosts_.GetOrCreate(payload->host);
+  hosts_.PushBack(host, QueuedUrl{.url = std::move(entry->url),
+                                  .metadata = std::string(payload->metadata),
+                                  .depth = payload->depth,
+                                  .seq = next_seq_++});
+  Touch(host, now);
+  return true;
+}
+
+NextUrl Frontier::Next(absl::Time now) {
+  absl::MutexLock lock(&mu_);
+  ForgetIdleHosts(now);
+  schedule_.PromoteDue(now);
+  // Pull from the Sieve only while no host is ready: the per-host queues stay
+  // small and the bulk stays in the Sieve, which spills to disk.
+  while (schedule_.ready_count() == 0) {
+    if (hosts_.queued_bytes() >= options_.host_queue_memory_bytes) {
+      if (sieve_->size() > 0) ++counters_.budget_stalls;
+      break;
+    }
+    if (!PullOne(now)) break;
+  }
+
+  NextUrl result;
+  if (HostState* host = schedule_.PopReady(); host != nullptr) {
+    QueuedUrl entry = hosts_.PopFront(*host);
+    ++host->in_flight;
+    host->last_start = now;
+    host->next_allowed =
+        now + DelayBetweenRequests(options_.politeness, host->politeness);
+    result.state = NextUrl::kReady;
+    result.url = FrontierUrl{.url = entry.url,
+                             .host = host->name,
+                             .depth = entry.depth,
+                             .metadata = entry.metadata};
+    std::string key = entry.url;
+    in_flight_.insert_or_assign(std::move(key),
+                                InFlight{std::move(entry), host});
+    ++counters_.dispatched;
+    Touch(*host, now);
+    return result;
+  }
+  if (std::optional<absl::Time> wake = schedule_.NextWakeup();
+      wake.has_value()) {
+    result.state = NextUrl::kWait;
+    result.wait = *wake - now;
+  } else if (!in_flight_.empty() || hosts_.queued_urls() > 0 ||
+             sieve_->size() > 0) {
+    result.state = NextUrl::kWaitForDone;
+  } else {
+    result.state = NextUrl::kEmpty;
+  }
+  return result;
+}
+
+absl::Status Frontier::Done(std::string_view url, const FetchOutcome& outcome,
+                            absl::Time now) {
+  absl::MutexLock lock(&mu_);
+  auto it = in_flight_.find(AbslView(url));
+  if (it == in_flight_.end()) {
+    return absl::NotFoundError(absl::StrCat("not in flight: ", AbslView(url)));
+  }
+  QueuedUrl entry = std::move(it->second.entry);
+  HostState& host = *it->second.host;
+  in_flight_.erase(it);
+  --host.in_flight;
+  ++counters_.done;
+  const PolitenessOptions& p = options_.politeness;
+  switch (outcome.kind) {
+    case FetchOutcome::kSuccess:
+      ++counters_.succeeded;
+      host.politeness.throttle_streak = 0;
+      host.politeness.last_response_time = outcome.response_time;
+      host.next_allowed = std::max(
+          host.next_allowed, now + AdaptiveDelay(p, outcome.response_time));
+      break;
+    case FetchOutcome::kThrottled:
+      ++counters_.throttled;
+      ++host.politeness.throttle_streak;
+      host.blocked_until =
+          std::max(host.blocked_until,
+                   now + ThrottleBackoff(p, host.politeness.throttle_streak,
+                                         outcome.retry_after, rng_));
+      // The URL was not served: it goes back to the head of its host's queue, a
+      // few times.
+      if (!host.dropped && entry.throttle_retries <
+                               static_cast<uint32_t>(p.max_throttle_retries)) {
+        ++entry.throttle_retries;
+        hosts_.PushFront(host, std::move(entry));
+      } else {
+        ++counters_.dropped_urls;
+      }
+      break;
+    case FetchOutcome::kError:
+      ++counters_.failed;
+      break;
+  }
+  Touch(host, now);
+  return absl::OkStatus();
+}
+
+void Frontier::SetCrawlDelay(std::string_view host_name,
+                             absl::Duration crawl_delay) {
+  absl::MutexLock lock(&mu_);
+  HostState& host = hosts_.GetOrCreate(host_name);
+  if (RecordCrawlDelay(options_.politeness, crawl_delay, host.politeness)) {
+    ++counters_.crawl_delays_capped;
+  }
+  // Applies to the gap after the request already started, too.
+  if (host.last_start != absl::InfinitePast()) {
+    host.next_allowed =
+        std::max(host.next_allowed,
+                 host.last_start + DelayBetweenRequests(options_.politeness,
+                                                        host.politeness));
+  }
+  Touch(host,
+        absl::InfinitePast());  // Due hosts are promoted by the next Next.
+}
+
+std::vector<std::pair<std::string, absl::Duration>>
+Frontier::CappedCrawlDelays() const {
+  absl::MutexLock lock(&mu_);
+  std::vector<std::pair<std::string, absl::Duration>> out;
+  hosts_.ForEach([&](const HostState& host) {
+    if (host.politeness.crawl_delay_capped) {
+      out.emplace_back(host.name, host.politeness.crawl_delay);
+    }
+  });
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void Frontier::BlockHost(std::string_view host_name, absl::Time until) {
+  absl::MutexLock lock(&mu_);
+  HostState& host = hosts_.GetOrCreate(host_name);
+  host.blocked_until = std::max(host.blocked_until, until);
+  Touch(host, absl::InfinitePast());
+}
+
+uint64_t Frontier::DropHost(std::string_view host_name) {
+  absl::MutexLock lock(&mu_);
+  {
+    absl::MutexLock dropped_lock(&dropped_mu_);
+    dropped_hosts_.insert(std::string(host_name));
+  }
+  HostState& host = hosts_.GetOrCreate(host_name);
+  host.dropped = true;
+  const uint64_t discarded = hosts_.Clear(host);
+  counters_.dropped_urls += discarded;
+  Touch(host, absl::InfinitePast());
+  return discarded;
+}
+
+FrontierStats Frontier::stats() const {
+  const SieveStats sieve = sieve_->stats();
+  absl::MutexLock lock(&mu_);
+  FrontierStats out = counters_;
+  out.queued_in_sieve = sieve.size;
+  out.queued_in_hosts = hosts_.queued_urls();
+  out.queued = out.queued_in_sieve + out.queued_in_hosts;
+  out.host_queue_bytes = hosts_.queued_bytes();
+  out.in_flight = in_flight_.size();
+  out.hosts_active = hosts_active_;
+  out.hosts_known = hosts_.host_count();
+  out.added = sieve.queued;
+  out.duplicates = sieve.dropped_as_seen;
+  out.dropped_urls += refused_for_dropped_host_.load(std::memory_order_relaxed);
+  return out;
+}
+
+}  // namespace sieve

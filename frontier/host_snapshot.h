@@ -1,0 +1,67 @@
+// frontier/host_snapshot.h: the Frontier's own part of a checkpoint (the Sieve
+// writes its own): per-host queues with the URLs that were in flight put back
+// at their heads, crawl delays, dropped hosts and counters, as one file with a
+// checksum, plus the small file-system helpers the checkpoint needs (write +
+// fsync, directory fsync).
+//
+// File layout (little-endian; "str" is u32 length + bytes):
+//   "SIEVEFRS" | u32 version | u64 next_seq | u32 n | n x u64 counters | u64
+//   hosts | per host: str name | i64 crawl_delay_ns | u8 dropped | u64 urls |
+//             per URL: str url | str metadata | u32 depth | u32
+//             throttle_retries | u64 seq
+//   | u64 XXH3-64 of every byte before it.
+// Changing the layout means bumping kHostSnapshotVersion; readers refuse other
+// versions.
+//
+// Example:
+//   std::string bytes = sieve::EncodeHostSnapshot(snapshot);
+//   absl::StatusOr<sieve::HostSnapshot> back =
+//   sieve::DecodeHostSnapshot(bytes);
+#ifndef SIEVE_FRONTIER_HOST_SNAPSHOT_H_
+#define SIEVE_FRONTIER_HOST_SNAPSHOT_H_
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "frontier/host_table.h"
+
+namespace sieve {
+
+inline constexpr uint32_t kHostSnapshotVersion = 1;
+
+struct HostSnapshot {
+  struct Host {
+    std::string name;
+    absl::Duration crawl_delay = absl::ZeroDuration();
+    bool dropped = false;
+    std::vector<QueuedUrl>
+        urls;  // In flight first (oldest first), then the queue in order.
+  };
+  uint64_t next_seq = 1;
+  // The Frontier's cumulative counters, in an order the Frontier defines; a
+  // reader that knows fewer takes the first ones.
+  std::vector<uint64_t> counters;
+  std::vector<Host> hosts;
+};
+
+std::string EncodeHostSnapshot(const HostSnapshot& snapshot);
+// DataLoss names what is wrong: truncated, bad magic, unknown version, checksum
+// mismatch.
+absl::StatusOr<HostSnapshot> DecodeHostSnapshot(std::string_view bytes);
+
+// Writes `bytes` to a new file at `path` and fsyncs it.
+absl::Status WriteFileSynced(const std::filesystem::path& path,
+                             std::string_view bytes);
+absl::StatusOr<std::string> ReadWholeFile(const std::filesystem::path& path);
+// fsyncs a directory, so renames and creations inside it are durable.
+absl::Status SyncDirectory(const std::filesystem::path& dir);
+
+}  // namespace sieve
+
+#endif  // SIEVE_FRONTIER_HOST_SNAPSHOT_H_

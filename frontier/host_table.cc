@@ -1,0 +1,56 @@
+#include "frontier/host_table.h"
+
+#include <utility>
+
+namespace sieve {
+
+HostState& HostTable::GetOrCreate(std::string_view host) {
+  auto [it, inserted] = hosts_.try_emplace(AbslView(host));
+  if (inserted) {
+    it->second.name = std::string(host);
+    it->second.id = next_id_++;
+  }
+  return it->second;
+}
+
+HostState* HostTable::Find(std::string_view host) {
+  auto it = hosts_.find(AbslView(host));
+  return it == hosts_.end() ? nullptr : &it->second;
+}
+
+const HostState* HostTable::Find(std::string_view host) const {
+  auto it = hosts_.find(AbslView(host));
+  return it == hosts_.end() ? nullptr : &it->second;
+}
+
+void HostTable::Erase(std::string_view host) { hosts_.erase(AbslView(host)); }
+
+void HostTable::PushBack(HostState& host, QueuedUrl url) {
+  queued_bytes_ += BytesOf(url);
+  ++queued_urls_;
+  host.queue.push_back(std::move(url));
+}
+
+void HostTable::PushFront(HostState& host, QueuedUrl url) {
+  queued_bytes_ += BytesOf(url);
+  ++queued_urls_;
+  host.queue.push_front(std::move(url));
+}
+
+QueuedUrl HostTable::PopFront(HostState& host) {
+  QueuedUrl url = std::move(host.queue.front());
+  host.queue.pop_front();
+  queued_bytes_ -= BytesOf(url);
+  --queued_urls_;
+  return url;
+}
+
+uint64_t HostTable::Clear(HostState& host) {
+  const uint64_t n = host.queue.size();
+  for (const QueuedUrl& url : host.queue) queued_bytes_ -= BytesOf(url);
+  queued_urls_ -= n;
+  host.queue.clear();
+  return n;
+}
+
+}  // namespace sieve

@@ -1,0 +1,143 @@
+// frontier/host_table.h: the Frontier's per-host state — each host's FIFO of
+// URLs taken from the Sieve, its requests in flight, when it may next be
+// fetched, and its politeness state — and the table that owns them with the
+// bytes they hold.
+//
+// Surprises first:
+//   - Not thread-safe: the Frontier calls it under its own mutex.
+//   - HostState pointers stay valid until Erase (node-based map), so the
+//   schedule can hold them.
+//   - Memory is an estimate: string bytes plus a fixed per-entry overhead
+//   (kQueuedUrlOverhead).
+//
+// Example:
+//   sieve::HostTable hosts;
+//   sieve::HostState& h = hosts.GetOrCreate("example.com");
+//   hosts.PushBack(h, sieve::QueuedUrl{.url = "http://example.com/", .seq =
+//   1}); sieve::QueuedUrl u = hosts.PopFront(h);
+#ifndef SIEVE_FRONTIER_HOST_TABLE_H_
+#define SIEVE_FRONTIER_HOST_TABLE_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/node_hash_map.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "frontier/politeness.h"
+
+namespace sieve {
+
+// Debian's Abseil 20220623 has its own absl::string_view (not
+// std::string_view): this converts at the calls into Abseil (StrCat, hash-map
+// lookups).
+inline absl::string_view AbslView(std::string_view s) {
+  return {s.data(), s.size()};
+}
+
+// One URL waiting in a host queue (or in flight).
+struct QueuedUrl {
+  std::string url{};
+  std::string metadata{};
+  uint32_t depth = 0;
+  // 429/503 answers this URL has had; see
+  // PolitenessOptions::max_throttle_retries.
+  uint32_t throttle_retries = 0;
+  // Order in which the URL left the Sieve's FIFO; the schedule serves the ready
+  // host whose head has the smallest seq, which keeps the crawl close to
+  // breadth-first across hosts.
+  uint64_t seq = 0;
+};
+
+// Estimated bytes of one QueuedUrl beyond its strings' characters (struct,
+// deque slot, heap headers). Used for the Frontier's in-memory budget.
+inline constexpr uint64_t kQueuedUrlOverhead = sizeof(QueuedUrl) + 32;
+
+// Where a host sits in the HostSchedule.
+enum class HostSlot : uint8_t { kNone, kReady, kWaiting };
+
+struct HostState {
+  std::string name;
+  uint64_t id =
+      0;  // Creation order; breaks ties in the schedule deterministically.
+  std::deque<QueuedUrl> queue;
+  int in_flight = 0;
+  // Earliest start of the next request by politeness delay (min delay,
+  // Crawl-delay, adaptive).
+  absl::Time next_allowed = absl::InfinitePast();
+  // Start of the last request handed out (to re-apply a Crawl-delay learnt
+  // meanwhile).
+  absl::Time last_start = absl::InfinitePast();
+  // Set by 429/503 back-off or Frontier::BlockHost.
+  absl::Time blocked_until = absl::InfinitePast();
+  HostPoliteness politeness;
+  // DropHost was called: queued URLs are discarded and new ones are refused.
+  bool dropped = false;
+
+  // Counted in the Frontier's active hosts (queue non-empty or requests in
+  // flight).
+  bool active = false;
+
+  // HostSchedule bookkeeping: which set the host is in and under which key.
+  HostSlot slot = HostSlot::kNone;
+  absl::Time slot_time;
+  uint64_t slot_seq = 0;
+
+  absl::Time ready_at() const { return std::max(next_allowed, blocked_until); }
+  // True when nothing but the clock stands between this host and a fetch.
+  bool HasWork(int max_in_flight) const {
+    return !dropped && !queue.empty() && in_flight < max_in_flight;
+  }
+};
+
+class HostTable {
+ public:
+  HostTable() = default;
+  HostTable(const HostTable&) = delete;
+  HostTable& operator=(const HostTable&) = delete;
+
+  // The state of `host`, created (empty, never fetched) on first use. Cost: one
+  // hash lookup.
+  HostState& GetOrCreate(std::string_view host);
+  // nullptr when the host is unknown.
+  HostState* Find(std::string_view host);
+  const HostState* Find(std::string_view host) const;
+  // Forgets `host`. REQUIRES: its queue is empty, nothing in flight, not in the
+  // schedule.
+  void Erase(std::string_view host);
+
+  // Queue operations that keep the byte count in step.
+  void PushBack(HostState& host, QueuedUrl url);
+  void PushFront(HostState& host, QueuedUrl url);
+  QueuedUrl PopFront(HostState& host);  // REQUIRES: !host.queue.empty().
+  // Empties the host's queue; returns how many URLs it held.
+  uint64_t Clear(HostState& host);
+
+  uint64_t queued_urls() const { return queued_urls_; }
+  uint64_t queued_bytes() const { return queued_bytes_; }
+  uint64_t host_count() const { return hosts_.size(); }
+
+  // Visits every host (unordered). Cost: O(hosts).
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    for (const auto& [name, state] : hosts_) fn(state);
+  }
+
+  static uint64_t BytesOf(const QueuedUrl& url) {
+    return url.url.size() + url.metadata.size() + kQueuedUrlOverhead;
+  }
+
+ private:
+  absl::node_hash_map<std::string, HostState> hosts_;
+  uint64_t next_id_ = 1;
+  uint64_t queued_urls_ = 0;
+  uint64_t queued_bytes_ = 0;
+};
+
+}  // namespace sieve
+
+#endif  // SIEVE_FRONTIER_HOST_TABLE_H_

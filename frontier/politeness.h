@@ -1,0 +1,107 @@
+// frontier/politeness.h: the per-host politeness rules of the Frontier, as pure
+// functions of a host's state and the clock, so they can be tested alone and
+// read in one place.
+//
+// Surprises first:
+//   - A robots.txt Crawl-delay above `max_crawl_delay` is neither ignored nor
+//   obeyed to the
+//     letter: the cap applies, and the host is marked
+//     (HostState::crawl_delay_capped) and counted by the Frontier, so the crawl
+//     report can name such hosts.
+//   - Back-off jitter comes from the caller's seeded generator: the same seed
+//   gives the same
+//     schedule, so tests are deterministic.
+//   - Retry-After is honoured up to `max_retry_after`; a longer one is clamped
+//   (a server asking for
+//     a week's pause would otherwise stall the host for the whole crawl).
+//
+// Example:
+//   sieve::PolitenessOptions opts{.min_delay = absl::Seconds(1)};
+//   absl::Duration gap = sieve::DelayBetweenRequests(opts, host);  // >= 1 s
+//   absl::Duration pause = sieve::ThrottleBackoff(opts, /*repeat=*/2,
+//   std::nullopt, rng);
+#ifndef SIEVE_FRONTIER_POLITENESS_H_
+#define SIEVE_FRONTIER_POLITENESS_H_
+
+#include <cstdint>
+#include <optional>
+#include <random>
+
+#include "absl/time/time.h"
+
+namespace sieve {
+
+struct PolitenessOptions {
+  // Minimum time between the starts of two requests to one host (the config's
+  // delay). The delay actually used is max(min_delay, robots Crawl-delay capped
+  // at max_crawl_delay). Default: 1 second.
+  absl::Duration min_delay = absl::Seconds(1);
+  // Largest robots.txt Crawl-delay obeyed; a larger one is recorded and this
+  // cap applies. Default: 30 seconds.
+  absl::Duration max_crawl_delay = absl::Seconds(30);
+  // At most this many requests to one host at once. REQUIRES: >= 1. Default: 1.
+  int max_in_flight_per_host = 1;
+  // Adaptive delay: after a response that took `t`, the host waits at least
+  // adaptive_delay_multiple * t before its next request (Heritrix's "delay
+  // factor"), up to max_adaptive_delay. 0 turns it off. REQUIRES: >= 0.
+  // Default: 0 (off).
+  double adaptive_delay_multiple = 0;
+  // Cap on the adaptive delay. Default: 30 seconds.
+  absl::Duration max_adaptive_delay = absl::Seconds(30);
+  // First back-off after a 429 or 503; each repeat doubles it, a success resets
+  // it. Default: 5 seconds.
+  absl::Duration backoff_base = absl::Seconds(5);
+  // Largest back-off (after jitter). Default: 10 minutes.
+  absl::Duration backoff_cap = absl::Minutes(10);
+  // Jitter: the back-off is multiplied by a uniform factor in [1, 1 +
+  // backoff_jitter), so hosts throttled at once do not all come back at once.
+  // REQUIRES: >= 0. Default: 0.25.
+  double backoff_jitter = 0.25;
+  // Longest Retry-After honoured; longer ones are clamped to it. Default: 1
+  // hour.
+  absl::Duration max_retry_after = absl::Hours(1);
+  // A URL answered with 429/503 goes back to the head of its host's queue at
+  // most this many times; after that it is dropped and counted. Default: 3.
+  int max_throttle_retries = 3;
+};
+
+// The politeness state of one host that the rules below read. Owned by the
+// Frontier's HostState.
+struct HostPoliteness {
+  // Crawl-delay from robots.txt, as given (before the cap). Zero: none.
+  absl::Duration crawl_delay = absl::ZeroDuration();
+  // True when crawl_delay was above max_crawl_delay (the cap applies).
+  bool crawl_delay_capped = false;
+  // Duration of the host's last successful response; zero before the first.
+  absl::Duration last_response_time = absl::ZeroDuration();
+  // 429/503 answers in a row since the last success.
+  int throttle_streak = 0;
+};
+
+// Gap between the starts of two requests to the host: max(min_delay,
+// min(crawl_delay, cap)). Cost: O(1).
+absl::Duration DelayBetweenRequests(const PolitenessOptions& options,
+                                    const HostPoliteness& host);
+
+// Pause after a response that took `response_time`: adaptive_delay_multiple *
+// response_time, capped at max_adaptive_delay; zero when adaptive delay is off.
+// Cost: O(1).
+absl::Duration AdaptiveDelay(const PolitenessOptions& options,
+                             absl::Duration response_time);
+
+// Records a robots.txt Crawl-delay on `host`; returns true when it exceeds the
+// cap (and so was capped). A negative or zero value clears it.
+bool RecordCrawlDelay(const PolitenessOptions& options,
+                      absl::Duration crawl_delay, HostPoliteness& host);
+
+// Back-off for the `streak`-th 429/503 in a row (streak >= 1):
+//   min(backoff_cap, backoff_base * 2^(streak-1) * U[1, 1 + backoff_jitter)),
+// and at least min(retry_after, max_retry_after) when the server sent
+// Retry-After. Draws one number from `rng` when jitter is on. Cost: O(1).
+absl::Duration ThrottleBackoff(const PolitenessOptions& options, int streak,
+                               std::optional<absl::Duration> retry_after,
+                               std::mt19937_64& rng);
+
+}  // namespace sieve
+
+#endif  // SIEVE_FRONTIER_POLITENESS_H_

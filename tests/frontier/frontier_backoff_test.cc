@@ -1,0 +1,197 @@
+// 429/503 handling of the Frontier under a fake clock: back-off that doubles
+// per repeat and resets on success, jitter from a seeded generator,
+// Retry-After, the throttled URL's retries, and BlockHost/DropHost.
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "frontier/frontier.h"
+#include "frontier/politeness.h"
+#include "gtest/gtest.h"
+
+namespace sieve {
+namespace {
+
+const absl::Time kStart = absl::FromUnixSeconds(1'700'000'000);
+
+std::unique_ptr<Frontier> MakeFrontier(PolitenessOptions politeness,
+                                       uint64_t seed = 7) {
+  absl::StatusOr<std::unique_ptr<Frontier>> f =
+      Frontier::Create({.sieve = {.expected_urls = 10'000, .fp_rate = 1e-6},
+                        .politeness = politeness,
+                        .seed = seed});
+  EXPECT_TRUE(f.ok()) << f.status();
+  return std::move(*f);
+}
+
+// Takes the next URL at `now`, which must be ready, and reports `outcome` at
+// once.
+std::string FetchNow(Frontier& f, absl::Time now, const FetchOutcome& outcome) {
+  NextUrl next = f.Next(now);
+  EXPECT_EQ(next.state, NextUrl::kReady);
+  EXPECT_TRUE(f.Done(next.url.url, outcome, now).ok());
+  return next.url.url;
+}
+
+TEST(BackoffTest, DoublesPerRepeatUpToTheCapWithoutJitter) {
+  const PolitenessOptions opts{.backoff_base = absl::Seconds(5),
+                               .backoff_cap = absl::Seconds(60),
+                               .backoff_jitter = 0};
+  std::mt19937_64 rng(1);
+  EXPECT_EQ(ThrottleBackoff(opts, 1, std::nullopt, rng), absl::Seconds(5));
+  EXPECT_EQ(ThrottleBackoff(opts, 2, std::nullopt, rng), absl::Seconds(10));
+  EXPECT_EQ(ThrottleBackoff(opts, 3, std::nullopt, rng), absl::Seconds(20));
+  EXPECT_EQ(ThrottleBackoff(opts, 4, std::nullopt, rng), absl::Seconds(40));
+  EXPECT_EQ(ThrottleBackoff(opts, 5, std::nullopt, rng), absl::Seconds(60));
+  EXPECT_EQ(ThrottleBackoff(opts, 500, std::nullopt, rng), absl::Seconds(60));
+}
+
+TEST(BackoffTest, JitterStaysInItsRangeAndRepeatsWithTheSeed) {
+  const PolitenessOptions opts{.backoff_base = absl::Seconds(4),
+                               .backoff_cap = absl::Hours(1),
+                               .backoff_jitter = 0.5};
+  std::mt19937_64 a(42), b(42);
+  bool varied = false;
+  absl::Duration first = ThrottleBackoff(opts, 2, std::nullopt, a);
+  (void)ThrottleBackoff(opts, 2, std::nullopt, b);
+  for (int i = 0; i < 200; ++i) {
+    const absl::Duration x = ThrottleBackoff(opts, 2, std::nullopt, a);
+    EXPECT_EQ(x, ThrottleBackoff(opts, 2, std::nullopt, b));
+    EXPECT_GE(x, absl::Seconds(8));
+    EXPECT_LT(x, absl::Seconds(12));
+    varied |= x != first;
+  }
+  EXPECT_TRUE(varied);
+}
+
+TEST(BackoffTest, RetryAfterIsALowerBoundClampedToItsMaximum) {
+  const PolitenessOptions opts{.backoff_base = absl::Seconds(5),
+                               .backoff_jitter = 0,
+                               .max_retry_after = absl::Minutes(10)};
+  std::mt19937_64 rng(1);
+  EXPECT_EQ(ThrottleBackoff(opts, 1, absl::Seconds(2), rng), absl::Seconds(5));
+  EXPECT_EQ(ThrottleBackoff(opts, 1, absl::Seconds(90), rng),
+            absl::Seconds(90));
+  EXPECT_EQ(ThrottleBackoff(opts, 1, absl::Hours(24), rng), absl::Minutes(10));
+}
+
+TEST(FrontierBackoffTest, ThrottledHostBacksOffDoublingAndResetsOnSuccess) {
+  std::unique_ptr<Frontier> f = MakeFrontier({.min_delay = absl::ZeroDuration(),
+                                              .backoff_base = absl::Seconds(5),
+                                              .backoff_jitter = 0,
+                                              .max_throttle_retries = 100});
+  for (int i = 0; i < 5; ++i)
+    ASSERT_TRUE(f->Add(absl::StrCat("http://a/", i), "a", 0));
+  absl::Time now = kStart;
+  // Three 429s in a row: 5 s, 10 s, 20 s; the URL comes back each time.
+  for (absl::Duration expected :
+       {absl::Seconds(5), absl::Seconds(10), absl::Seconds(20)}) {
+    EXPECT_EQ(FetchNow(*f, now, FetchOutcome::Throttled()), "http://a/0");
+    NextUrl wait = f->Next(now);
+    ASSERT_EQ(wait.state, NextUrl::kWait);
+    EXPECT_EQ(wait.wait, expected);
+    EXPECT_EQ(f->Next(now + expected - absl::Nanoseconds(1)).state,
+              NextUrl::kWait);
+    now += expected;
+  }
+  EXPECT_EQ(FetchNow(*f, now, FetchOutcome::Success(absl::Milliseconds(10))),
+            "http://a/0");
+  // After a success the next 429 starts again at the base.
+  EXPECT_EQ(FetchNow(*f, now, FetchOutcome::Throttled()), "http://a/1");
+  NextUrl wait = f->Next(now);
+  ASSERT_EQ(wait.state, NextUrl::kWait);
+  EXPECT_EQ(wait.wait, absl::Seconds(5));
+  EXPECT_EQ(f->stats().throttled, 4u);
+  EXPECT_EQ(f->stats().succeeded, 1u);
+}
+
+TEST(FrontierBackoffTest, HonoursRetryAfter) {
+  std::unique_ptr<Frontier> f = MakeFrontier({.min_delay = absl::ZeroDuration(),
+                                              .backoff_base = absl::Seconds(5),
+                                              .backoff_jitter = 0});
+  ASSERT_TRUE(f->Add("http://a/0", "a", 0));
+  ASSERT_TRUE(f->Add("http://b/0", "b", 0));
+  FetchNow(*f, kStart, FetchOutcome::Throttled(absl::Seconds(120)));
+  // The other host is not affected.
+  EXPECT_EQ(FetchNow(*f, kStart, FetchOutcome::Success(absl::Milliseconds(1))),
+            "http://b/0");
+  NextUrl wait = f->Next(kStart);
+  ASSERT_EQ(wait.state, NextUrl::kWait);
+  EXPECT_EQ(wait.wait, absl::Seconds(120));
+  EXPECT_EQ(FetchNow(*f, kStart + absl::Seconds(120),
+                     FetchOutcome::Success(absl::Seconds(1))),
+            "http://a/0");
+}
+
+TEST(FrontierBackoffTest, JitteredScheduleRepeatsWithTheSameSeed) {
+  auto schedule = [](uint64_t seed) {
+    std::unique_ptr<Frontier> f = MakeFrontier(
+        {.min_delay = absl::ZeroDuration(), .backoff_jitter = 0.5}, seed);
+    EXPECT_TRUE(f->Add("http://a/0", "a", 0));
+    std::vector<absl::Duration> waits;
+    absl::Time now = kStart;
+    for (int i = 0; i < 3; ++i) {
+      FetchNow(*f, now, FetchOutcome::Throttled());
+      waits.push_back(f->Next(now).wait);
+      now += waits.back();
+    }
+    return waits;
+  };
+  const std::vector<absl::Duration> a = schedule(11);
+  EXPECT_EQ(a, schedule(11));
+  EXPECT_NE(a, schedule(12));
+  // Still doubling under the jitter: each wait is in [5 * 2^i, 7.5 * 2^i)
+  // seconds.
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_GE(a[i], absl::Seconds(5 << i));
+    EXPECT_LT(a[i], absl::Seconds(7.5 * (1 << i)));
+  }
+}
+
+TEST(FrontierBackoffTest, DropsAUrlThrottledMoreThanItsRetries) {
+  std::unique_ptr<Frontier> f = MakeFrontier({.min_delay = absl::ZeroDuration(),
+                                              .backoff_jitter = 0,
+                                              .max_throttle_retries = 2});
+  ASSERT_TRUE(f->Add("http://a/0", "a", 0));
+  absl::Time now = kStart;
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(FetchNow(*f, now, FetchOutcome::Throttled()), "http://a/0");
+    now += absl::Hours(1);
+  }
+  EXPECT_EQ(f->Next(now).state, NextUrl::kEmpty);
+  EXPECT_EQ(f->stats().dropped_urls, 1u);
+}
+
+TEST(FrontierBackoffTest, BlockHostHoldsItBackUntilTheGivenTime) {
+  std::unique_ptr<Frontier> f =
+      MakeFrontier({.min_delay = absl::ZeroDuration()});
+  ASSERT_TRUE(f->Add("http://a/0", "a", 0));
+  f->BlockHost("a", kStart + absl::Minutes(3));
+  NextUrl wait = f->Next(kStart);
+  ASSERT_EQ(wait.state, NextUrl::kWait);
+  EXPECT_EQ(wait.wait, absl::Minutes(3));
+  EXPECT_EQ(f->Next(kStart + absl::Minutes(3)).state, NextUrl::kReady);
+}
+
+TEST(FrontierBackoffTest, DropHostDiscardsItsUrlsNowAndLater) {
+  std::unique_ptr<Frontier> f =
+      MakeFrontier({.min_delay = absl::ZeroDuration()});
+  ASSERT_TRUE(f->Add("http://a/0", "a", 0));
+  ASSERT_TRUE(f->Add("http://a/1", "a", 0));
+  ASSERT_TRUE(f->Add("http://b/0", "b", 0));
+  ASSERT_TRUE(f->Add("http://a/2", "a", 0));
+  EXPECT_EQ(FetchNow(*f, kStart, FetchOutcome::Success(absl::Milliseconds(1))),
+            "http://a/0");
+  f->DropHost(
+      "a");  // a/1 may be in its queue or still in the Sieve: gone either way.
+  EXPECT_FALSE(f->Add("http://a/3", "a", 0));
+  EXPECT_EQ(FetchNow(*f, kStart, FetchOutcome::Success(absl::Milliseconds(1))),
+            "http://b/0");
+  EXPECT_EQ(f->Next(kStart).state, NextUrl::kEmpty);
+  EXPECT_EQ(f->stats().dropped_urls, 3u);  // a/1, a/2, and the refused a/3.
+}
+
+}  // namespace
+}  // namespace sieve

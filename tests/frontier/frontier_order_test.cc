@@ -1,0 +1,219 @@
+// Order and bookkeeping of the Frontier: breadth-first (the Sieve's FIFO)
+// across hosts when no politeness rule intervenes, dedup through the Sieve,
+// depth and metadata carried, the host-queue memory budget, the end of the
+// crawl, and the counters.
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "frontier/frontier.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace sieve {
+namespace {
+
+using ::testing::ElementsAreArray;
+
+const absl::Time kStart = absl::FromUnixSeconds(1'700'000'000);
+
+std::unique_ptr<Frontier> MakeFrontier(PolitenessOptions politeness,
+                                       uint64_t host_queue_bytes = uint64_t{64}
+                                                                   << 20) {
+  absl::StatusOr<std::unique_ptr<Frontier>> f =
+      Frontier::Create({.sieve = {.expected_urls = 100'000, .fp_rate = 1e-6},
+                        .politeness = politeness,
+                        .host_queue_memory_bytes = host_queue_bytes});
+  EXPECT_TRUE(f.ok()) << f.status();
+  return std::move(*f);
+}
+
+// URLs of `hosts` hosts, interleaved irregularly (host i*i % hosts), as a
+// crawler would add them.
+std::vector<std::pair<std::string, std::string>> MixedUrls(int count,
+                                                           int hosts) {
+  std::vector<std::pair<std::string, std::string>> urls;
+  for (int i = 0; i < count; ++i) {
+    const std::string host =
+        absl::StrCat("h", (i * i + i / 3) % hosts, ".example");
+    urls.emplace_back(absl::StrCat("http://", host, "/p", i), host);
+  }
+  return urls;
+}
+
+TEST(FrontierOrderTest,
+     IsBreadthFirstAcrossHostsWhenPolitenessAllowsEverything) {
+  std::unique_ptr<Frontier> f = MakeFrontier(
+      {.min_delay = absl::ZeroDuration(), .max_in_flight_per_host = 1000});
+  std::vector<std::string> added;
+  for (const auto& [url, host] : MixedUrls(500, 7)) {
+    ASSERT_TRUE(f->Add(url, host, 0));
+    added.push_back(url);
+  }
+  std::vector<std::string> served;
+  for (NextUrl n = f->Next(kStart); n.state == NextUrl::kReady;
+       n = f->Next(kStart)) {
+    served.push_back(n.url.url);
+  }
+  EXPECT_THAT(served, ElementsAreArray(added));
+}
+
+TEST(FrontierOrderTest, StaysFifoWhenEachHostTakesOneRequestAtATime) {
+  std::unique_ptr<Frontier> f =
+      MakeFrontier({.min_delay = absl::ZeroDuration()});
+  std::vector<std::string> added;
+  for (const auto& [url, host] : MixedUrls(300, 5)) {
+    ASSERT_TRUE(f->Add(url, host, 0));
+    added.push_back(url);
+  }
+  // Every fetch ends before the next Next: the only constraint left is one per
+  // host at a time.
+  std::vector<std::string> served;
+  for (NextUrl n = f->Next(kStart); n.state == NextUrl::kReady;
+       n = f->Next(kStart)) {
+    served.push_back(n.url.url);
+    ASSERT_TRUE(
+        f->Done(n.url.url, FetchOutcome::Success(absl::Milliseconds(1)), kStart)
+            .ok());
+  }
+  EXPECT_THAT(served, ElementsAreArray(added));
+}
+
+TEST(FrontierOrderTest, ServesTheOldestReadyHostFirst) {
+  std::unique_ptr<Frontier> f = MakeFrontier({.min_delay = absl::Seconds(1)});
+  // a, b, c are fetched at t=0; their second URLs were added in the order c, b,
+  // a, so when all three become ready together at t=1 s, the oldest head goes
+  // first: c, b, a (not host order).
+  for (const char* url : {"http://a/1", "http://b/1", "http://c/1",
+                          "http://c/2", "http://b/2", "http://a/2"}) {
+    ASSERT_TRUE(f->Add(url, std::string(url).substr(7, 1), 0));
+  }
+  std::vector<std::string> served;
+  absl::Time now = kStart;
+  for (int i = 0; i < 20 && served.size() < 6; ++i) {
+    NextUrl n = f->Next(now);
+    if (n.state == NextUrl::kReady) {
+      served.push_back(n.url.url);
+      ASSERT_TRUE(
+          f->Done(n.url.url, FetchOutcome::Success(absl::Milliseconds(1)), now)
+              .ok());
+    } else {
+      ASSERT_EQ(n.state, NextUrl::kWait);
+      now += n.wait;
+    }
+  }
+  EXPECT_THAT(served,
+              ElementsAreArray({"http://a/1", "http://b/1", "http://c/1",
+                                "http://c/2", "http://b/2", "http://a/2"}));
+  EXPECT_EQ(
+      now, kStart + absl::Seconds(1));  // No slot idled while a host was ready.
+}
+
+TEST(FrontierOrderTest, DropsDuplicatesAndCarriesDepthAndMetadata) {
+  std::unique_ptr<Frontier> f =
+      MakeFrontier({.min_delay = absl::ZeroDuration()});
+  EXPECT_TRUE(f->Add("http://a/x", "a", 3, "from=http://a/"));
+  EXPECT_FALSE(f->Add("http://a/x", "a", 4, "again"));
+  NextUrl n = f->Next(kStart);
+  ASSERT_EQ(n.state, NextUrl::kReady);
+  EXPECT_EQ(n.url.url, "http://a/x");
+  EXPECT_EQ(n.url.host, "a");
+  EXPECT_EQ(n.url.depth, 3u);
+  EXPECT_EQ(n.url.metadata, "from=http://a/");
+  EXPECT_EQ(f->Next(kStart).state,
+            NextUrl::kWaitForDone);  // One in flight, nothing queued.
+  ASSERT_TRUE(f->Done("http://a/x", FetchOutcome::Error(), kStart).ok());
+  EXPECT_EQ(f->Next(kStart).state, NextUrl::kEmpty);
+  EXPECT_FALSE(
+      f->Add("http://a/x", "a", 0));  // Seen stays seen after the fetch.
+  EXPECT_TRUE(
+      absl::IsNotFound(f->Done("http://a/x", FetchOutcome::Error(), kStart)));
+}
+
+TEST(FrontierOrderTest, CountsWhatTheProgressLineShows) {
+  std::unique_ptr<Frontier> f = MakeFrontier({.min_delay = absl::Seconds(1)});
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(f->Add(absl::StrCat("http://a/", i), "a", 0));
+    ASSERT_TRUE(f->Add(absl::StrCat("http://b/", i), "b", 0));
+  }
+  ASSERT_FALSE(f->Add("http://a/0", "a", 0));
+  NextUrl a = f->Next(kStart);
+  NextUrl b = f->Next(kStart);
+  ASSERT_EQ(a.state, NextUrl::kReady);
+  ASSERT_EQ(b.state, NextUrl::kReady);
+  EXPECT_EQ(f->stats().hosts_active, 2u);
+  ASSERT_TRUE(
+      f->Done(a.url.url, FetchOutcome::Success(absl::Milliseconds(3)), kStart)
+          .ok());
+  FrontierStats s = f->stats();
+  EXPECT_EQ(s.added, 8u);
+  EXPECT_EQ(s.duplicates, 1u);
+  EXPECT_EQ(s.queued, 6u);
+  EXPECT_EQ(s.queued_in_sieve + s.queued_in_hosts, 6u);
+  EXPECT_EQ(s.in_flight, 1u);
+  EXPECT_EQ(s.hosts_active, 1u);  // a's other URLs are still in the Sieve.
+  EXPECT_EQ(s.dispatched, 2u);
+  EXPECT_EQ(s.done, 1u);
+  EXPECT_EQ(s.succeeded, 1u);
+}
+
+TEST(FrontierOrderTest, PullsFromTheSieveOnlyAsNeeded) {
+  std::unique_ptr<Frontier> f =
+      MakeFrontier({.min_delay = absl::ZeroDuration()});
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(
+        f->Add(absl::StrCat("http://h", i, "/"), absl::StrCat("h", i), 0));
+  }
+  for (int i = 0; i < 10; ++i)
+    ASSERT_EQ(f->Next(kStart).state, NextUrl::kReady);
+  // Each Next found a ready host after one pull: the rest still waits in the
+  // Sieve.
+  EXPECT_EQ(f->stats().queued_in_sieve, 990u);
+  EXPECT_EQ(f->stats().queued_in_hosts, 0u);
+}
+
+TEST(FrontierOrderTest, HostQueuesStayWithinTheirMemoryBudget) {
+  constexpr uint64_t kBudget = 16 << 10;
+  std::unique_ptr<Frontier> f =
+      MakeFrontier({.min_delay = absl::Seconds(1)}, kBudget);
+  // One host with many URLs: everything pulled for it must wait, so Next would
+  // pull the whole Sieve if nothing stopped it.
+  for (int i = 0; i < 5000; ++i)
+    ASSERT_TRUE(f->Add(absl::StrCat("http://a/", i), "a", 0));
+  ASSERT_EQ(f->Next(kStart).state, NextUrl::kReady);
+  EXPECT_EQ(f->Next(kStart).state, NextUrl::kWaitForDone);
+  FrontierStats s = f->stats();
+  EXPECT_LE(s.host_queue_bytes,
+            kBudget + 200);  // At most one record past the budget.
+  EXPECT_GT(s.queued_in_sieve, 4000u);
+  EXPECT_GE(s.budget_stalls, 1u);
+  EXPECT_EQ(s.queued, 4999u);
+}
+
+TEST(FrontierOrderTest, ReportsEmptyOnlyWhenNothingIsQueuedOrInFlight) {
+  std::unique_ptr<Frontier> f = MakeFrontier({});
+  EXPECT_EQ(f->Next(kStart).state, NextUrl::kEmpty);
+  ASSERT_TRUE(f->Add("http://a/", "a", 0));
+  NextUrl n = f->Next(kStart);
+  ASSERT_EQ(n.state, NextUrl::kReady);
+  EXPECT_EQ(f->Next(kStart).state, NextUrl::kWaitForDone);
+  ASSERT_TRUE(
+      f->Done(n.url.url, FetchOutcome::Success(absl::Seconds(1)), kStart).ok());
+  EXPECT_EQ(f->Next(kStart).state, NextUrl::kEmpty);
+}
+
+TEST(FrontierOrderTest, RejectsBadOptions) {
+  EXPECT_FALSE(
+      Frontier::Create({.politeness = {.max_in_flight_per_host = 0}}).ok());
+  EXPECT_FALSE(
+      Frontier::Create({.politeness = {.backoff_base = absl::ZeroDuration()}})
+          .ok());
+  EXPECT_FALSE(
+      Frontier::Create({.politeness = {.adaptive_delay_multiple = -1}}).ok());
+  EXPECT_FALSE(Frontier::Create({.host_queue_memory_bytes = 0}).ok());
+  EXPECT_FALSE(Frontier::Create({.sieve = {.fp_rate = 2}}).ok());
+}
+
+}  // namespace
+}  // namespace sieve
