@@ -85,13 +85,17 @@ absl::StatusOr<UrlComponents> Canonical(std::string_view base,
                                         const UrlOptions& options) {
   absl::StatusOr<UrlComponents> url =
       url_internal::ResolveComponents(base, href);
-  if (!url.ok()) return url.status();
-  ApplyQueryOptions(options, &*url);
-  ApplyHostOptions(options, &*url);
+  if (url.ok()) url_internal::ApplyUrlOptions(options, &*url);
   return url;
 }
 
 }  // namespace
+
+void url_internal::ApplyUrlOptions(const UrlOptions& options,
+                                   UrlComponents* url) {
+  ApplyQueryOptions(options, url);
+  ApplyHostOptions(options, url);
+}
 
 absl::StatusOr<std::string> ResolveUrl(std::string_view base,
                                        std::string_view href,

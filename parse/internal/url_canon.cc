@@ -236,8 +236,22 @@ std::string Preprocess(std::string_view in) {
   return out;
 }
 
+std::string LeadingScheme(std::string_view href) {
+  size_t colon = 0;
+  return SchemeOf(Preprocess(href), &colon);
+}
+
 absl::StatusOr<UrlComponents> ResolveComponents(std::string_view base,
                                                 std::string_view href) {
+  if (base.empty()) {
+    return ResolveAgainst(
+        absl::InvalidArgumentError("relative URL without a base"), href);
+  }
+  return ResolveAgainst(ResolveComponents("", base), href);
+}
+
+absl::StatusOr<UrlComponents> ResolveAgainst(
+    const absl::StatusOr<UrlComponents>& base_url, std::string_view href) {
   std::string ref = Preprocess(href);
   size_t colon = 0;
   const std::string scheme = SchemeOf(ref, &colon);
@@ -247,17 +261,12 @@ absl::StatusOr<UrlComponents> ResolveComponents(std::string_view base,
   if (!scheme.empty()) ref.erase(0, colon + 1);
   BackslashesToSlashes(&ref);
   const bool network_path = ref.size() >= 2 && ref[0] == '/' && ref[1] == '/';
-  if (!scheme.empty() && network_path)
-    return ParseAbsolute(scheme, StripLeadingSlashes(ref));
-
-  absl::StatusOr<UrlComponents> base_url =
-      base.empty() ? absl::InvalidArgumentError("relative URL without a base")
-                   : ResolveComponents("", base);
   if (!scheme.empty()) {
     // "http:foo" is relative to an http base (URL Standard, special relative or
     // authority state); otherwise it is "http://foo".
-    if (base_url.ok() && base_url->scheme == scheme)
+    if (!network_path && base_url.ok() && base_url->scheme == scheme) {
       return ResolveRelative(*base_url, ref);
+    }
     return ParseAbsolute(scheme, StripLeadingSlashes(ref));
   }
   if (!base_url.ok()) return base_url.status();

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "parse/url.h"
 
 namespace sieve::url_internal {
 
@@ -34,6 +35,20 @@ std::string Preprocess(std::string_view in);
 // Both are pre-processed here. Errors: InvalidArgument.
 absl::StatusOr<UrlComponents> ResolveComponents(std::string_view base,
                                                 std::string_view href);
+
+// As ResolveComponents, with the base already parsed (or the error parsing it
+// gave), so a page's links do not re-parse the base each time. `base` is only
+// read for relative references.
+absl::StatusOr<UrlComponents> ResolveAgainst(
+    const absl::StatusOr<UrlComponents>& base, std::string_view href);
+
+// The lower-cased scheme `href` starts with (after Preprocess), or "" for a
+// relative reference.
+std::string LeadingScheme(std::string_view href);
+
+// Applies the UrlOptions extras (query parameter dropping and sorting, "www.").
+// Defined in url.cc.
+void ApplyUrlOptions(const UrlOptions& options, UrlComponents* url);
 
 }  // namespace sieve::url_internal
 

@@ -1,0 +1,217 @@
+#include "parse/charset.h"
+
+#include <errno.h>
+#include <iconv.h>
+
+#include <array>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "parse/internal/meta_prescan.h"
+
+namespace sieve {
+namespace {
+
+constexpr std::string_view kUtf8 = "UTF-8";
+constexpr std::string_view kWindows1252 = "windows-1252";
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
+
+struct Label {
+  std::string_view
+      label;  // lower-case, as in the WHATWG Encoding Standard's table
+  std::string_view canonical;  // the Standard's name
+};
+
+// The labels of the WHATWG Encoding Standard (§4.2) for the encodings crawls
+// meet most.
+constexpr std::array<Label, 66> kLabels = {{
+    {"unicode-1-1-utf-8", kUtf8},
+    {"unicode11utf8", kUtf8},
+    {"unicode20utf8", kUtf8},
+    {"utf-8", kUtf8},
+    {"utf8", kUtf8},
+    {"x-unicode20utf8", kUtf8},
+    {"ansi_x3.4-1968", kWindows1252},
+    {"ascii", kWindows1252},
+    {"cp1252", kWindows1252},
+    {"cp819", kWindows1252},
+    {"csisolatin1", kWindows1252},
+    {"ibm819", kWindows1252},
+    {"iso-8859-1", kWindows1252},
+    {"iso-ir-100", kWindows1252},
+    {"iso8859-1", kWindows1252},
+    {"iso88591", kWindows1252},
+    {"iso_8859-1", kWindows1252},
+    {"iso_8859-1:1987", kWindows1252},
+    {"l1", kWindows1252},
+    {"latin1", kWindows1252},
+    {"us-ascii", kWindows1252},
+    {"windows-1252", kWindows1252},
+    {"x-cp1252", kWindows1252},
+    {"csshiftjis", "Shift_JIS"},
+    {"ms932", "Shift_JIS"},
+    {"ms_kanji", "Shift_JIS"},
+    {"shift-jis", "Shift_JIS"},
+    {"shift_jis", "Shift_JIS"},
+    {"sjis", "Shift_JIS"},
+    {"windows-31j", "Shift_JIS"},
+    {"x-sjis", "Shift_JIS"},
+    {"cseucpkdfmtjapanese", "EUC-JP"},
+    {"euc-jp", "EUC-JP"},
+    {"x-euc-jp", "EUC-JP"},
+    {"csiso2022jp", "ISO-2022-JP"},
+    {"iso-2022-jp", "ISO-2022-JP"},
+    {"chinese", "GBK"},
+    {"csgb2312", "GBK"},
+    {"csiso58gb231280", "GBK"},
+    {"gb2312", "GBK"},
+    {"gb_2312", "GBK"},
+    {"gb_2312-80", "GBK"},
+    {"gbk", "GBK"},
+    {"iso-ir-58", "GBK"},
+    {"x-gbk", "GBK"},
+    {"gb18030", "gb18030"},
+    {"big5", "Big5"},
+    {"big5-hkscs", "Big5"},
+    {"cn-big5", "Big5"},
+    {"csbig5", "Big5"},
+    {"x-x-big5", "Big5"},
+    {"cseuckr", "EUC-KR"},
+    {"csksc56011987", "EUC-KR"},
+    {"euc-kr", "EUC-KR"},
+    {"iso-ir-149", "EUC-KR"},
+    {"korean", "EUC-KR"},
+    {"ks_c_5601-1987", "EUC-KR"},
+    {"ks_c_5601-1989", "EUC-KR"},
+    {"ksc5601", "EUC-KR"},
+    {"ksc_5601", "EUC-KR"},
+    {"windows-949", "EUC-KR"},
+    {"unicodefffe", "UTF-16BE"},
+    {"utf-16be", "UTF-16BE"},
+    {"csunicode", "UTF-16LE"},
+    {"utf-16", "UTF-16LE"},
+    {"utf-16le", "UTF-16LE"},
+}};
+
+// glibc iconv's name for a canonical name where they differ: the WHATWG
+// decoders are the Microsoft supersets (Shift_JIS is CP932, EUC-KR is CP949,
+// GBK decodes as gb18030).
+std::string IconvName(std::string_view canonical) {
+  if (canonical == kWindows1252) return "CP1252";
+  if (canonical == "Shift_JIS") return "CP932";
+  if (canonical == "GBK" || canonical == "gb18030") return "GB18030";
+  if (canonical == "Big5") return "BIG5-HKSCS";
+  if (canonical == "EUC-KR") return "CP949";
+  return std::string(canonical);
+}
+
+class Iconv {
+ public:
+  explicit Iconv(const std::string& from)
+      : cd_(iconv_open("UTF-8", from.c_str())) {}
+  ~Iconv() {
+    if (ok()) iconv_close(cd_);
+  }
+  Iconv(const Iconv&) = delete;
+  Iconv& operator=(const Iconv&) = delete;
+  bool ok() const { return cd_ != reinterpret_cast<iconv_t>(-1); }
+  iconv_t get() const { return cd_; }
+
+ private:
+  iconv_t cd_;
+};
+
+std::string_view StripBom(std::string_view bytes, std::string_view canonical) {
+  if (canonical == kUtf8 && bytes.starts_with("\xEF\xBB\xBF"))
+    return bytes.substr(3);
+  if (canonical == "UTF-16LE" && bytes.starts_with("\xFF\xFE"))
+    return bytes.substr(2);
+  if (canonical == "UTF-16BE" && bytes.starts_with("\xFE\xFF"))
+    return bytes.substr(2);
+  return bytes;
+}
+
+}  // namespace
+
+std::string CanonicalEncodingName(std::string_view label) {
+  std::string lower(label);
+  absl::StripAsciiWhitespace(&lower);
+  absl::AsciiStrToLower(&lower);
+  if (lower.empty()) return "";
+  for (const Label& entry : kLabels) {
+    if (entry.label == lower) return std::string(entry.canonical);
+  }
+  std::string upper = absl::AsciiStrToUpper(lower);
+  if (Iconv(upper).ok())
+    return upper;  // e.g. "WINDOWS-1251", "KOI8-R", "ISO-8859-2"
+  return "";
+}
+
+std::string DetectHtmlEncoding(std::string_view bytes,
+                               std::string_view content_type) {
+  if (bytes.starts_with("\xEF\xBB\xBF")) return std::string(kUtf8);
+  if (bytes.starts_with("\xFF\xFE")) return "UTF-16LE";
+  if (bytes.starts_with("\xFE\xFF")) return "UTF-16BE";
+  std::string from_header =
+      CanonicalEncodingName(charset_internal::CharsetFromContent(content_type));
+  if (!from_header.empty()) return from_header;
+  std::string from_meta = CanonicalEncodingName(
+      charset_internal::PrescanMetaCharset(bytes.substr(0, 1024)));
+  // A <meta> cannot declare UTF-16 (the prescan only ran because the bytes are
+  // ASCII-compatible), and x-user-defined is windows-1252 for our purpose (HTML
+  // Standard §13.2.3.2 step 2.4).
+  if (from_meta == "UTF-16LE" || from_meta == "UTF-16BE")
+    return std::string(kUtf8);
+  if (!from_meta.empty()) return from_meta;
+  return std::string(kWindows1252);
+}
+
+Utf8Text ConvertToUtf8(std::string_view bytes, std::string_view encoding) {
+  Utf8Text result;
+  result.encoding = CanonicalEncodingName(encoding);
+  Iconv converter(IconvName(result.encoding));
+  if (result.encoding.empty() || !converter.ok()) {
+    result.encoding = std::string(kWindows1252);
+    return ConvertToUtf8(bytes, kWindows1252);
+  }
+  bytes = StripBom(bytes, result.encoding);
+  // UTF-8 output needs at most 3 bytes per input byte for the single- and
+  // double-byte encodings we meet; start at 1.5x and grow on E2BIG.
+  result.utf8.resize(bytes.size() + bytes.size() / 2 + 16);
+  char* in = const_cast<char*>(
+      bytes.data());  // iconv's signature; it does not write input.
+  size_t in_left = bytes.size();
+  size_t used = 0;
+  while (true) {
+    char* out = result.utf8.data() + used;
+    size_t out_left = result.utf8.size() - used;
+    const size_t rc = iconv(converter.get(), in_left > 0 ? &in : nullptr,
+                            &in_left, &out, &out_left);
+    used = result.utf8.size() - out_left;
+    if (rc != static_cast<size_t>(-1)) {
+      if (in_left == 0) break;
+      continue;
+    }
+    if (errno == E2BIG) {
+      result.utf8.resize(result.utf8.size() * 2);
+    } else if (errno == EILSEQ || errno == EINVAL) {
+      // EILSEQ: an invalid or unmappable sequence; EINVAL: one cut off by the
+      // end of input. Either way one byte becomes U+FFFD and decoding resumes
+      // at the next byte.
+      if (result.utf8.size() - used < kReplacement.size())
+        result.utf8.resize(used * 2 + 16);
+      result.utf8.replace(used, kReplacement.size(), kReplacement);
+      used += kReplacement.size();
+      ++result.replaced;
+      ++in;
+      --in_left;
+      if (in_left == 0) break;
+    } else {
+      break;
+    }
+  }
+  result.utf8.resize(used);
+  return result;
+}
+
+}  // namespace sieve

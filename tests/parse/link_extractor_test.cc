@@ -1,0 +1,290 @@
+#include "parse/link_extractor.h"
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace sieve {
+namespace {
+
+using ::testing::ElementsAre;
+
+std::vector<std::string> Urls(const ExtractedLinks& page) {
+  std::vector<std::string> urls;
+  for (const Link& link : page.links) urls.push_back(link.url);
+  return urls;
+}
+
+TEST(LinkExtractorTest, ExtractsEveryLinkKindWithItsRel) {
+  const ExtractedLinks page = ExtractLinks(
+      R"(<html><head>
+           <link rel="canonical" href="/canon">
+           <link rel="alternate" hreflang="de" href="/de/">
+           <link rel="next" href="?page=2">
+           <link rel="stylesheet" href="style.css">
+           <meta http-equiv="Refresh" content="5; URL='/moved'">
+         </head><body>
+           <a href="page.html">a</a>
+           <map><area href="/area" alt=""></map>
+           <iframe src="//cdn.example.org/embed"></iframe>
+         </body></html>)",
+      "http://example.com/dir/index.html", "text/html; charset=utf-8");
+  ASSERT_EQ(page.links.size(), 8u);
+  const std::vector<std::pair<LinkKind, std::string>> want = {
+      {LinkKind::kLink, "http://example.com/canon"},
+      {LinkKind::kLink, "http://example.com/de/"},
+      {LinkKind::kLink, "http://example.com/dir/index.html?page=2"},
+      {LinkKind::kLink, "http://example.com/dir/style.css"},
+      {LinkKind::kMetaRefresh, "http://example.com/moved"},
+      {LinkKind::kAnchor, "http://example.com/dir/page.html"},
+      {LinkKind::kArea, "http://example.com/area"},
+      {LinkKind::kIframe, "http://cdn.example.org/embed"}};
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(page.links[i].kind, want[i].first) << i;
+    EXPECT_EQ(page.links[i].url, want[i].second) << i;
+  }
+  EXPECT_EQ(page.links[0].rel, "canonical");
+  EXPECT_TRUE(page.links[2].HasRel("next"));
+  EXPECT_EQ(LinkKindName(page.links[4].kind), "meta-refresh");
+  EXPECT_EQ(page.encoding, "UTF-8");
+}
+
+TEST(LinkExtractorTest, ExtractsFramesOfAFrameset) {
+  const ExtractedLinks page = ExtractLinks(
+      "<html><frameset cols='50%,50%'><frame src='left.html'><frame "
+      "src='/right'></frameset>",
+      "http://a.com/f/", "text/html");
+  ASSERT_EQ(page.links.size(), 2u);
+  EXPECT_EQ(page.links[0].kind, LinkKind::kFrame);
+  EXPECT_THAT(Urls(page),
+              ElementsAre("http://a.com/f/left.html", "http://a.com/right"));
+}
+
+TEST(LinkExtractorTest, FirstBaseHrefChangesTheBaseForEveryLink) {
+  const ExtractedLinks page = ExtractLinks(
+      "<a href='early'>x</a><base href='/other/dir/'><base "
+      "href='http://ignored.com/'>"
+      "<a href='late'>y</a>",
+      "http://a.com/x/y.html", "text/html");
+  EXPECT_EQ(page.base_url, "http://a.com/other/dir/");
+  EXPECT_THAT(Urls(page), ElementsAre("http://a.com/other/dir/early",
+                                      "http://a.com/other/dir/late"));
+}
+
+TEST(LinkExtractorTest, BaseThatDoesNotResolveIsIgnored) {
+  const ExtractedLinks page = ExtractLinks(
+      "<base href='http://[bad/'><a href='z'>z</a>", "http://a.com/d/", "");
+  EXPECT_THAT(Urls(page), ElementsAre("http://a.com/d/z"));
+}
+
+TEST(LinkExtractorTest, RelIsASpaceSeparatedCaseInsensitiveTokenList) {
+  const ExtractedLinks page = ExtractLinks(
+      "<a rel='NoFollow  noopener' href='/1'></a><a rel='nofollowx' "
+      "href='/2'></a>"
+      "<a rel='noopener\tnofollow' href='/3'></a><a href='/4'></a>",
+      "http://a.com/", "");
+  ASSERT_EQ(page.links.size(), 4u);
+  EXPECT_TRUE(page.links[0].nofollow);
+  EXPECT_EQ(page.links[0].rel, "nofollow noopener");
+  EXPECT_FALSE(page.links[1].nofollow);
+  EXPECT_TRUE(page.links[2].nofollow);
+  EXPECT_FALSE(page.links[3].nofollow);
+  EXPECT_EQ(page.links[3].rel, "");
+  EXPECT_FALSE(page.nofollow);
+  EXPECT_FALSE(page.noindex);
+}
+
+struct RobotsCase {
+  const char* html;
+  const char* x_robots_tag;
+  bool nofollow;
+  bool noindex;
+};
+
+class PageRobotsTest : public ::testing::TestWithParam<RobotsCase> {};
+
+TEST_P(PageRobotsTest, ReportsPageLevelDirectives) {
+  LinkOptions options;
+  options.robots_name = "sievebot";
+  const ExtractedLinks page = ExtractLinks(GetParam().html, "http://a.com/", "",
+                                           GetParam().x_robots_tag, options);
+  EXPECT_EQ(page.nofollow, GetParam().nofollow);
+  EXPECT_EQ(page.noindex, GetParam().noindex);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Directives, PageRobotsTest,
+    ::testing::Values(
+        RobotsCase{"<meta name=robots content=nofollow>", "", true, false},
+        RobotsCase{"<META NAME='ROBOTS' CONTENT='NOINDEX'>", "", false, true},
+        RobotsCase{"<meta name=robots content='noindex, nofollow'>", "", true,
+                   true},
+        RobotsCase{"<meta name=robots content=none>", "", true, true},
+        RobotsCase{"<meta name=robots content='index,follow'>", "", false,
+                   false},
+        RobotsCase{"<meta name=otherbot content=noindex>", "", false, false},
+        RobotsCase{"<meta name=sievebot content=nofollow>", "", true, false},
+        RobotsCase{"", "noindex", false, true},
+        RobotsCase{"", "NoFollow, noarchive", true, false},
+        RobotsCase{"", "otherbot: noindex, nofollow", false, false},
+        RobotsCase{"", "SieveBot: noindex", false, true},
+        RobotsCase{"", "unavailable_after: 25 Jun 2010 15:00:00 PST, nofollow",
+                   true, false}));
+
+TEST(LinkExtractorTest, SkipsAndCountsNonHttpAndUnparsableHrefs) {
+  const ExtractedLinks page = ExtractLinks(
+      "<a href='javascript:void(0)'></a><a href='JavaScript:x()'></a><a "
+      "href='mailto:a@b.c'></a>"
+      "<a href='tel:+1555'></a><a href='data:text/html,hi'></a><a "
+      "href='java&#10;script:x'></a>"
+      "<a href='ftp://f.com/'></a><a href='http://exa mple.com/'></a><a "
+      "href='http://[::1/'></a>"
+      "<a href='http://a.com:99999/'></a><a href='/fine'></a><a>no href</a>",
+      "http://a.com/", "");
+  EXPECT_THAT(Urls(page), ElementsAre("http://a.com/fine"));
+  EXPECT_EQ(page.skipped_scheme, 7);
+  EXPECT_EQ(page.skipped_invalid, 3);
+}
+
+TEST(LinkExtractorTest, DecodesEntitiesAndTrimsWhitespace) {
+  const ExtractedLinks page = ExtractLinks(
+      "<a href='/a?x=1&amp;y=2&lt'></a><a href='&#47;b&#x2F;c'></a><a href=\"  "
+      "\n /d\t \"></a>"
+      "<a href='/caf&eacute;'></a>",
+      "http://a.com/", "text/html; charset=utf-8");
+  EXPECT_THAT(Urls(page),
+              ElementsAre("http://a.com/a?x=1&y=2%3C", "http://a.com/b/c",
+                          "http://a.com/d", "http://a.com/caf%C3%A9"));
+}
+
+TEST(LinkExtractorTest, ReadsUppercaseTagsAndAttributes) {
+  const ExtractedLinks page =
+      ExtractLinks("<HTML><BODY><A HREF='/X'>x</A><IFRAME SRC='/Y'></IFRAME>",
+                   "http://A.com/", "");
+  EXPECT_THAT(Urls(page), ElementsAre("http://a.com/X", "http://a.com/Y"));
+}
+
+TEST(LinkExtractorTest, SurvivesUnclosedAndBrokenTags) {
+  const ExtractedLinks page = ExtractLinks(
+      "<p><a href=/1>one<a href=/2>two<div><b><a "
+      "href=/3>three</p></i><table><a href='/4'>"
+      "<a href=\"/5",
+      "http://a.com/", "");
+  // The HTML5 adoption agency algorithm reopens the unclosed <a href=/2> inside
+  // the <div>, so the DOM (a browser's too) holds it twice; the unterminated
+  // last tag is dropped.
+  EXPECT_THAT(Urls(page),
+              ElementsAre("http://a.com/1", "http://a.com/2", "http://a.com/2",
+                          "http://a.com/3", "http://a.com/4"));
+}
+
+TEST(LinkExtractorTest, HandlesAFiveMegabytePage) {
+  std::string html = "<html><body>";
+  int expected = 0;
+  while (html.size() < 5 * 1024 * 1024) {
+    html +=
+        "<div class='item'><p>Some text to make this look like a real page "
+        "&amp; more.</p>";
+    html += "<a href='/item/" + std::to_string(expected) +
+            "?ref=list'>item</a></div>\n";
+    ++expected;
+  }
+  const ExtractedLinks page =
+      ExtractLinks(html, "http://big.example.com/", "text/html");
+  ASSERT_EQ(static_cast<int>(page.links.size()), expected);
+  EXPECT_EQ(page.links.back().url, "http://big.example.com/item/" +
+                                       std::to_string(expected - 1) +
+                                       "?ref=list");
+}
+
+// gumbo 0.10.1 is quadratic in nesting depth (each start tag scans the stack of
+// open elements), so this stays at a depth a test can afford; the tree walk and
+// teardown are loops, not recursion, at any depth.
+TEST(LinkExtractorTest, SurvivesDeeplyNestedElements) {
+  std::string html;
+  for (int i = 0; i < 10000; ++i) html += "<div>";
+  html += "<a href='/deep'>x</a>";
+  const ExtractedLinks page = ExtractLinks(html, "http://a.com/", "text/html");
+  EXPECT_THAT(Urls(page), ElementsAre("http://a.com/deep"));
+}
+
+TEST(LinkExtractorTest, ReadsAnUnlabelledWindows1252Page) {
+  // 0xE9 is "é" and 0x80 is "€" in windows-1252; no charset anywhere, so the
+  // HTML Standard's default applies.
+  const ExtractedLinks page =
+      ExtractLinks("<a href='/caf\xE9'>x</a><a href='/\x80'>y</a>",
+                   "http://a.com/", "text/html");
+  EXPECT_EQ(page.encoding, "windows-1252");
+  EXPECT_THAT(Urls(page),
+              ElementsAre("http://a.com/caf%C3%A9", "http://a.com/%E2%82%AC"));
+}
+
+TEST(LinkExtractorTest, ReadsALatin1LabelledPageAsWindows1252) {
+  const ExtractedLinks page =
+      ExtractLinks("<a href='/\x80'>y</a>", "http://a.com/",
+                   "text/html; charset=ISO-8859-1");
+  EXPECT_EQ(page.encoding, "windows-1252");
+  EXPECT_THAT(Urls(page), ElementsAre("http://a.com/%E2%82%AC"));
+}
+
+// "表" is 0x95 0x5C in Shift_JIS and "本" is 0x96 0x7B: their second bytes are
+// '\' and '{', so a page read as ASCII would turn the first into a '/' path
+// separator.
+constexpr char kShiftJisPage[] =
+    "<html><head><meta "
+    "charset=\"Shift_JIS\"><title>\x93\xFA\x96\x7B</title></head>"
+    "<body><a "
+    "href=\"/\x95\x5C/\x93\xFA\x96\x7B.html\">\x95\x5C</a></body></html>";
+constexpr char kShiftJisLink[] =
+    "http://jp.example/%E8%A1%A8/%E6%97%A5%E6%9C%AC.html";
+
+TEST(LinkExtractorTest, ReadsAShiftJisPageDeclaredInMeta) {
+  const ExtractedLinks page =
+      ExtractLinks(kShiftJisPage, "http://jp.example/", "text/html");
+  EXPECT_EQ(page.encoding, "Shift_JIS");
+  EXPECT_THAT(Urls(page), ElementsAre(kShiftJisLink));
+}
+
+TEST(LinkExtractorTest, ReadsAShiftJisPageDeclaredInContentType) {
+  const std::string page_bytes =
+      "<a href=\"/\x95\x5C/\x93\xFA\x96\x7B.html\">x</a>";
+  const ExtractedLinks page = ExtractLinks(page_bytes, "http://jp.example/",
+                                           "text/html; charset=\"shift_jis\"");
+  EXPECT_EQ(page.encoding, "Shift_JIS");
+  EXPECT_THAT(Urls(page), ElementsAre(kShiftJisLink));
+}
+
+TEST(LinkExtractorTest, ReplacesInvalidUtf8AndKeepsGoing) {
+  const ExtractedLinks page =
+      ExtractLinks("<a href='/\xFF\xFE'>x</a><a href='/ok'>y</a>",
+                   "http://a.com/", "text/html; charset=utf-8");
+  EXPECT_THAT(Urls(page), ElementsAre("http://a.com/%EF%BF%BD%EF%BF%BD",
+                                      "http://a.com/ok"));
+}
+
+TEST(LinkExtractorTest, RelativeLinksNeedAValidDocumentUrl) {
+  const ExtractedLinks page = ExtractLinks(
+      "<a href='/rel'></a><a href='https://abs.com/'></a>", "not a url", "");
+  EXPECT_THAT(Urls(page), ElementsAre("https://abs.com/"));
+  EXPECT_EQ(page.skipped_invalid, 1);
+}
+
+TEST(LinkExtractorTest, AppliesUrlOptionsToEveryLink) {
+  LinkOptions options;
+  options.url.drop_query_params = {"utm_*"};
+  const ExtractedLinks page =
+      ExtractLinks("<a href='/p?utm_source=x&id=1#top'></a>", "http://a.com/",
+                   "", "", options);
+  EXPECT_THAT(Urls(page), ElementsAre("http://a.com/p?id=1"));
+}
+
+TEST(LinkExtractorTest, EmptyAndBinaryInputGiveNoLinks) {
+  EXPECT_TRUE(ExtractLinks("", "http://a.com/", "").links.empty());
+  const std::string binary("\x00\x01\xFF<\x00a href\x00=/x>", 14);
+  EXPECT_NO_FATAL_FAILURE(ExtractLinks(binary, "http://a.com/", "image/png"));
+}
+
+}  // namespace
+}  // namespace sieve
