@@ -45,10 +45,11 @@ absl::StatusOr<std::unique_ptr<Filter>> CreateFilter(
     case FilterKind::kClassic:
       return Wrap(BloomFilter::Create(options));
     case FilterKind::kBlocked:
+      return Wrap(BlockedBloomFilter::Create(options));
     case FilterKind::kCounting:
+      return Wrap(CountingBloomFilter::Create(options));
     case FilterKind::kScalable:
-      return absl::UnimplementedError(absl::StrCat(
-          std::string(FilterKindName(options.kind)), " filter not built yet"));
+      return Wrap(ScalableBloomFilter::Create(options));
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown filter kind ", static_cast<int>(options.kind)));
