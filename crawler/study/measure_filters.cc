@@ -1,0 +1,272 @@
+// The filter module's kinds at one n: built side by side in memory-bounded
+// groups, fed the same stream, probed with the same never-inserted URLs.
+#include <chrono>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "crawler/study/measure.h"
+#include "crawler/study/memory_meter.h"
+#include "filter/blocked_bloom_filter.h"
+#include "filter/bloom_filter.h"
+#include "filter/bloom_math.h"
+#include "filter/counting_bloom_filter.h"
+#include "filter/scalable_bloom_filter.h"
+
+namespace sieve::study {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+// What the study needs of a filter, over the concrete classes (no virtual call
+// per key).
+class FilterUnderTest {
+ public:
+  FilterUnderTest(FilterKind kind, double fp_rate)
+      : kind_(kind), fp_rate_(fp_rate) {}
+  virtual ~FilterUnderTest() = default;
+
+  FilterKind kind() const { return kind_; }
+  double fp_rate() const { return fp_rate_; }
+
+  virtual void AddMany(std::span<const std::string_view> keys,
+                       std::span<bool> fresh) = 0;
+  virtual void MayContainMany(std::span<const std::string_view> keys,
+                              std::span<bool> out) const = 0;
+  virtual uint64_t bits() const = 0;
+  virtual uint64_t hashes() const = 0;
+  virtual uint64_t MemoryBytes() const = 0;
+  virtual double EstimatedCount() const = 0;
+  // The kind's own formula at its m, k and the n distinct keys added.
+  virtual double FormulaFalsePositiveRate(uint64_t n) const = 0;
+  // Records the final shape (a scalable filter grows); call before Release.
+  virtual void Finish() = 0;
+  // Frees the filter's memory (the object stays, for its recorded shape).
+  virtual void Release() = 0;
+
+  // Measurements, filled while running.
+  double insert_seconds = 0;
+  double query_seconds = 0;
+  uint64_t lost_new = 0;
+  uint64_t false_positives = 0;
+
+ private:
+  FilterKind kind_;
+  double fp_rate_;
+};
+
+// Shape of a concrete filter, recorded at creation so Release() can drop the
+// filter itself.
+template <typename F>
+class Concrete : public FilterUnderTest {
+ public:
+  Concrete(FilterKind kind, double fp_rate, F filter)
+      : FilterUnderTest(kind, fp_rate),
+        filter_(std::make_unique<F>(std::move(filter))) {}
+  void AddMany(std::span<const std::string_view> keys,
+               std::span<bool> fresh) override {
+    filter_->AddMany(keys, fresh);
+  }
+  void MayContainMany(std::span<const std::string_view> keys,
+                      std::span<bool> out) const override {
+    filter_->MayContainMany(keys, out);
+  }
+  uint64_t MemoryBytes() const override { return filter_->MemoryBytes(); }
+  double EstimatedCount() const override { return filter_->EstimatedCount(); }
+  void Release() override { filter_.reset(); }
+
+ protected:
+  std::unique_ptr<F> filter_;
+};
+
+// m, k and the formula each kind is sized by (filter/bloom_math.h).
+template <typename F>
+class Shaped : public Concrete<F> {
+ public:
+  Shaped(FilterKind kind, double fp_rate, F filter)
+      : Concrete<F>(kind, fp_rate, std::move(filter)),
+        bits_(this->filter_->bit_count()),
+        hashes_(this->filter_->hash_count()) {}
+  uint64_t bits() const override { return bits_; }
+  uint64_t hashes() const override { return hashes_; }
+  double FormulaFalsePositiveRate(uint64_t n) const override {
+    const double keys = static_cast<double>(n);
+    if constexpr (std::is_same_v<F, BlockedBloomFilter>) {
+      return BloomMath::BlockedFalsePositiveRate(bits_, hashes_, keys);
+    } else if constexpr (std::is_same_v<F, ScalableBloomFilter>) {
+      // Compound rate of the stages at their fill: 1 - prod(1 - p_i).
+      return this->filter_->EstimatedFalsePositiveRate();
+    } else {
+      // Classic, and counting with m counters: (1 - e^(-kn/m))^k.
+      return BloomMath::FalsePositiveRate(bits_, hashes_, keys);
+    }
+  }
+  void Finish() override {
+    bits_ = this->filter_->bit_count();
+    hashes_ = this->filter_->hash_count();
+  }
+
+ private:
+  uint64_t bits_;
+  uint64_t hashes_;
+};
+
+template <typename F>
+absl::StatusOr<std::unique_ptr<FilterUnderTest>> Make(
+    const FilterOptions& options) {
+  absl::StatusOr<F> f = F::Create(options);
+  if (!f.ok()) return f.status();
+  return std::make_unique<Shaped<F>>(options.kind, options.fp_rate,
+                                     std::move(*f));
+}
+
+absl::StatusOr<std::unique_ptr<FilterUnderTest>> MakeFilter(FilterKind kind,
+                                                            uint64_t capacity,
+                                                            double fp_rate) {
+  const FilterOptions options{
+      .kind = kind, .capacity = capacity, .fp_rate = fp_rate};
+  switch (kind) {
+    case FilterKind::kClassic:
+      return Make<BloomFilter>(options);
+    case FilterKind::kBlocked:
+      return Make<BlockedBloomFilter>(options);
+    case FilterKind::kCounting:
+      return Make<CountingBloomFilter>(options);
+    case FilterKind::kScalable:
+      return Make<ScalableBloomFilter>(options);
+  }
+  return absl::InvalidArgumentError("study: unknown filter kind");
+}
+
+ResultRow RowFor(const FilterUnderTest& f, uint64_t n, uint64_t stream_urls,
+                 uint64_t probes, const MeasureContext& context) {
+  ResultRow row;
+  row.family = "filter";
+  row.structure = std::string(FilterKindName(f.kind()));
+  row.fp_rate = f.fp_rate();
+  row.n = n;
+  row.stream_urls = stream_urls;
+  row.bits = f.bits();
+  row.hashes = f.hashes();
+  row.bytes_own = f.MemoryBytes();
+  row.bits_per_url =
+      8.0 * static_cast<double>(row.bytes_own) / static_cast<double>(n);
+  if (f.kind() == FilterKind::kClassic) {
+    // m/n = -ln p / (ln 2)^2 (DESIGN.md): 9.59 bits per URL at 1 %.
+    row.bits_per_url_theory =
+        -std::log(f.fp_rate()) / (std::log(2.0) * std::log(2.0));
+  }
+  row.insert_ns = 1e9 * f.insert_seconds / static_cast<double>(stream_urls);
+  row.query_ns = 1e9 * f.query_seconds / static_cast<double>(probes);
+  row.probes = probes;
+  row.false_positives = f.false_positives;
+  row.fpr_measured =
+      static_cast<double>(f.false_positives) / static_cast<double>(probes);
+  row.fpr_formula = f.FormulaFalsePositiveRate(n);
+  row.estimated_count = f.EstimatedCount();
+  row.lost_new = f.lost_new;
+  row.repeat_share = context.stream.repeat_share;
+  return row;
+}
+
+// Builds, feeds and probes one group of filters; appends their rows.
+absl::Status RunGroup(const MeasureContext& context, uint64_t n,
+                      std::vector<std::unique_ptr<FilterUnderTest>>& group,
+                      std::vector<ResultRow>* rows) {
+  double min_rate = 1;
+  for (const auto& f : group) min_rate = std::min(min_rate, f->fp_rate());
+  const uint64_t probes = ProbeCount(n, min_rate);
+  std::unique_ptr<bool[]> answers(new bool[kBatchUrls]);
+  uint64_t stream_urls = 0;
+
+  FeedStream(context, n, [&](const UrlBatch& batch) {
+    const std::span<const std::string_view> keys(batch.urls());
+    const std::span<bool> out(answers.get(), keys.size());
+    for (auto& f : group) {
+      const Clock::time_point start = Clock::now();
+      f->AddMany(keys, out);
+      f->insert_seconds += Seconds(Clock::now() - start);
+      for (size_t i = 0; i < keys.size(); ++i)
+        f->lost_new += batch.fresh()[i] && !out[i];
+    }
+    stream_urls += keys.size();
+    if (context.progress != nullptr)
+      context.progress->Advance(keys.size() * group.size());
+  });
+  FeedProbes(context, probes, [&](const UrlBatch& batch) {
+    const std::span<const std::string_view> keys(batch.urls());
+    const std::span<bool> out(answers.get(), keys.size());
+    for (auto& f : group) {
+      const Clock::time_point start = Clock::now();
+      f->MayContainMany(keys, out);
+      f->query_seconds += Seconds(Clock::now() - start);
+      for (size_t i = 0; i < keys.size(); ++i) f->false_positives += out[i];
+    }
+    if (context.progress != nullptr)
+      context.progress->Advance(keys.size() * group.size());
+  });
+
+  for (auto& f : group) {
+    f->Finish();
+    ResultRow row = RowFor(*f, n, stream_urls, probes, context);
+    // RSS: what the process gives back when this filter is freed (its pages
+    // were all touched).
+    ReleaseFreeMemory();
+    const uint64_t before = ResidentBytes();
+    f->Release();
+    ReleaseFreeMemory();
+    const uint64_t after = ResidentBytes();
+    row.bytes_rss = before >= after ? static_cast<double>(before - after) : 0.0;
+    rows->push_back(std::move(row));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<ResultRow>> MeasureFilters(
+    const MeasureContext& context, const std::vector<FilterKind>& kinds,
+    const std::vector<double>& fp_rates, uint64_t n,
+    const std::vector<ResultRow>& previous) {
+  std::vector<ResultRow> rows;
+  std::vector<std::unique_ptr<FilterUnderTest>> group;
+  uint64_t group_bytes = 0;
+  for (FilterKind kind : kinds) {
+    for (double rate : fp_rates) {
+      const uint64_t predicted = PredictedFilterBytes(kind, n, rate);
+      if (predicted > context.memory_cap) {
+        const ResultRow* base =
+            LastMeasured(previous, FilterKindName(kind), rate);
+        if (base != nullptr) rows.push_back(Extrapolate(*base, n, context));
+        continue;
+      }
+      if (!group.empty() &&
+          group_bytes + predicted > context.filter_group_budget) {
+        absl::Status s = RunGroup(context, n, group, &rows);
+        if (!s.ok()) return s;
+        group.clear();
+        group_bytes = 0;
+      }
+      const uint64_t capacity =
+          kind == FilterKind::kScalable ? std::max<uint64_t>(1000, n / 8) : n;
+      absl::StatusOr<std::unique_ptr<FilterUnderTest>> f =
+          MakeFilter(kind, capacity, rate);
+      if (!f.ok()) return f.status();
+      group.push_back(std::move(*f));
+      group_bytes += predicted;
+    }
+  }
+  if (!group.empty()) {
+    absl::Status s = RunGroup(context, n, group, &rows);
+    if (!s.ok()) return s;
+  }
+  return rows;
+}
+
+}  // namespace sieve::study
