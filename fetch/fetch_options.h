@@ -53,9 +53,10 @@ struct FetchOptions {
   // Transfers running at once; further Submit()s wait in a FIFO queue.
   // REQUIRES: >= 1. Default: 64.
   int max_concurrent_transfers = 64;
-  // Open connections to one host:port (CURLMOPT_MAX_HOST_CONNECTIONS);
-  // transfers above it wait inside curl for a free connection. 0 means no
-  // limit. REQUIRES: >= 0. Default: 2.
+  // Transfers running at once to one host:port, and so open connections to it
+  // (also set as CURLMOPT_MAX_HOST_CONNECTIONS, which covers redirects curl
+  // follows). The rest wait in the Fetcher's queue, not inside curl, so their
+  // timeouts have not started. 0 means no limit. REQUIRES: >= 0. Default: 2.
   int max_connections_per_host = 2;
   // Time allowed for DNS + TCP connect + TLS handshake
   // (CURLOPT_CONNECTTIMEOUT_MS). REQUIRES: > 0. Default: 10 s.

@@ -57,8 +57,8 @@ enum class FetchError : uint8_t {
   kTooLarge,  // Content-Length above max_body_bytes; the body was not read.
   kProtocol,  // Broken HTTP, bad content encoding, a scheme other than
               // http/https, or too many redirects.
-  kReset,  // Connection reset or closed before the response was complete.
-  kOther,  // Anything else (out of memory, internal curl errors).
+  kReset,     // Connection reset or closed before the response was complete.
+  kOther,     // Anything else (out of memory, internal curl errors).
 };
 
 // "none", "invalid_url", "dns", "connect", "timeout", "tls", "too_large",

@@ -51,7 +51,8 @@ Fetcher::Fetcher(FetchOptions options, CurlMultiPtr multi,
                  CurlSlistPtr extra_headers)
     : options_(std::move(options)),
       extra_headers_(std::move(extra_headers)),
-      multi_(std::move(multi)) {}
+      multi_(std::move(multi)),
+      queue_(options_.max_connections_per_host) {}
 
 Fetcher::~Fetcher() {
   // An easy handle must leave its multi handle before either is cleaned up.
@@ -61,8 +62,8 @@ Fetcher::~Fetcher() {
 }
 
 void Fetcher::Submit(FetchRequest request) {
-  queued_.push_back(std::make_unique<Transfer>(std::move(request), options_,
-                                               extra_headers_.get()));
+  queue_.Push(std::make_unique<Transfer>(std::move(request), options_,
+                                         extra_headers_.get()));
 }
 
 void Fetcher::Wakeup() {
@@ -71,7 +72,7 @@ void Fetcher::Wakeup() {
 }
 
 size_t Fetcher::in_flight() const {
-  return queued_.size() + running_.size() + waiting_retry_.size();
+  return queue_.size() + running_.size() + waiting_retry_.size();
 }
 
 void Fetcher::PromoteDueRetries(absl::Time now) {
@@ -80,29 +81,31 @@ void Fetcher::PromoteDueRetries(absl::Time now) {
   auto due_end = waiting_retry_.upper_bound(now);
   for (auto it = std::make_reverse_iterator(due_end);
        it != waiting_retry_.rend(); ++it) {
-    queued_.push_front(std::move(it->second));
+    queue_.PushFront(std::move(it->second));
   }
   waiting_retry_.erase(waiting_retry_.begin(), due_end);
 }
 
 void Fetcher::StartQueued(std::vector<FetchResponse>* out) {
-  while (!queued_.empty() &&
-         running_.size() <
-             static_cast<size_t>(options_.max_concurrent_transfers)) {
-    std::unique_ptr<Transfer> transfer = std::move(queued_.front());
-    queued_.pop_front();
+  const size_t cap = static_cast<size_t>(options_.max_concurrent_transfers);
+  while (running_.size() < cap) {
+    std::unique_ptr<Transfer> transfer = queue_.PopStartable();
+    if (transfer == nullptr) break;
     transfer->count_attempt();
-    if (transfer->easy() ==
-        nullptr) {  // First attempt: the easy handle is made just in time.
-      if (absl::Status s = transfer->Configure(); !s.ok()) {
-        out->push_back(transfer->FailedResponse(s));
-        continue;
+    absl::Status started = absl::OkStatus();
+    if (transfer->easy() == nullptr) {  // The easy handle is made just in time.
+      started = transfer->Configure();
+    }
+    if (started.ok()) {
+      if (CURLMcode rc = curl_multi_add_handle(multi_.get(), transfer->easy());
+          rc != CURLM_OK) {
+        started = absl::ResourceExhaustedError(
+            absl::StrCat("curl_multi_add_handle: ", curl_multi_strerror(rc)));
       }
     }
-    if (CURLMcode rc = curl_multi_add_handle(multi_.get(), transfer->easy());
-        rc != CURLM_OK) {
-      out->push_back(transfer->FailedResponse(absl::ResourceExhaustedError(
-          absl::StrCat("curl_multi_add_handle: ", curl_multi_strerror(rc)))));
+    if (!started.ok()) {
+      queue_.Release(transfer->host_key());
+      out->push_back(transfer->FailedResponse(started));
       continue;
     }
     Transfer* key = transfer.get();
@@ -124,6 +127,7 @@ void Fetcher::CollectCompleted(std::vector<FetchResponse>* out) {
     auto node = running_.extract(reinterpret_cast<Transfer*>(context));
     if (node.empty()) continue;  // Not ours; cannot happen.
     std::unique_ptr<Transfer> transfer = std::move(node.mapped());
+    queue_.Release(transfer->host_key());
 
     FetchResponse response = transfer->Finish(code);
     const absl::Time now = absl::Now();

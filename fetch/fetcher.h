@@ -38,7 +38,6 @@
 
 #include <atomic>
 #include <cstddef>
-#include <deque>
 #include <map>
 #include <memory>
 #include <vector>
@@ -50,12 +49,9 @@
 #include "fetch/fetch_options.h"
 #include "fetch/fetch_types.h"
 #include "fetch/internal/curl_handles.h"
+#include "fetch/internal/start_queue.h"
 
 namespace sieve {
-
-namespace fetch_internal {
-class Transfer;
-}  // namespace fetch_internal
 
 class Fetcher {
  public:
@@ -107,7 +103,7 @@ class Fetcher {
   // Declared before the transfers; the destructor removes every easy handle
   // from it first.
   const fetch_internal::CurlMultiPtr multi_;
-  std::deque<std::unique_ptr<fetch_internal::Transfer>> queued_;
+  fetch_internal::StartQueue queue_;
   absl::flat_hash_map<fetch_internal::Transfer*,
                       std::unique_ptr<fetch_internal::Transfer>>
       running_;

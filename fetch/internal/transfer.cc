@@ -4,6 +4,7 @@
 #include <cstring>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -107,9 +108,30 @@ bool HasWebScheme(const char* url) {
   return web;
 }
 
+std::string HostKey(const std::string& url) {
+  CurlUrlPtr parsed(curl_url());
+  if (parsed == nullptr ||
+      curl_url_set(parsed.get(), CURLUPART_URL, url.c_str(),
+                   CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK) {
+    return "";
+  }
+  char* host = nullptr;
+  char* port = nullptr;
+  std::string key;
+  if (curl_url_get(parsed.get(), CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+      curl_url_get(parsed.get(), CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) ==
+          CURLUE_OK) {
+    key = absl::StrCat(absl::AsciiStrToLower(host), ":", port);
+  }
+  curl_free(host);
+  curl_free(port);
+  return key;
+}
+
 Transfer::Transfer(FetchRequest request, const FetchOptions& options,
                    const curl_slist* extra_headers)
     : request_(std::move(request)),
+      host_key_(HostKey(request_.url)),
       options_(options),
       extra_headers_(extra_headers) {}
 
@@ -161,12 +183,17 @@ absl::Status Transfer::Configure() {
     check(curl_easy_setopt(e, CURLOPT_HTTPHEADER,
                            const_cast<curl_slist*>(extra_headers_)));
   }
-  check(curl_easy_setopt(
-      e, CURLOPT_HTTP_VERSION,
-      options_.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1));
+  // HTTP/2 only over TLS (ALPN). Plain http:// stays HTTP/1.1 explicitly: with
+  // HTTP/2 wanted, curl would hold every further transfer to the host until the
+  // first response proved the connection cannot multiplex, so one silent server
+  // would serialise the whole host.
+  const bool h2 =
+      options_.http2 && absl::StartsWithIgnoreCase(request_.url, "https:");
+  check(curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
+                         h2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1));
   // With HTTP/2, wait for a connection that can multiplex rather than opening
   // another one.
-  check(curl_easy_setopt(e, CURLOPT_PIPEWAIT, options_.http2 ? 1L : 0L));
+  check(curl_easy_setopt(e, CURLOPT_PIPEWAIT, h2 ? 1L : 0L));
   // "" = every encoding this libcurl was built to decode.
   if (options_.compressed)
     check(curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, ""));

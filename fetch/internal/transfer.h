@@ -24,6 +24,11 @@ FetchError ClassifyCurlCode(CURLcode code);
 // curl's URL API).
 bool HasWebScheme(const char* url);
 
+// "host:port" of `url`, host lower-cased, port defaulted from the scheme: the
+// unit of the per-host connection cap (curl groups connections the same way).
+// Empty when the URL does not parse.
+std::string HostKey(const std::string& url);
+
 class Transfer {
  public:
   // `options` and `extra_headers` must outlive the Transfer (the Fetcher owns
@@ -49,6 +54,8 @@ class Transfer {
   FetchResponse FailedResponse(const absl::Status& status) const;
 
   CURL* easy() const { return easy_.get(); }
+  const FetchRequest& request() const { return request_; }
+  const std::string& host_key() const { return host_key_; }
   int attempts() const { return attempts_; }
   void count_attempt() { ++attempts_; }
 
@@ -58,6 +65,7 @@ class Transfer {
   void ReadTimings(FetchTimings* timings) const;
 
   const FetchRequest request_;
+  const std::string host_key_;
   const FetchOptions& options_;
   const curl_slist* const extra_headers_;
   CurlEasyPtr easy_;

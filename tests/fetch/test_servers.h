@@ -64,6 +64,8 @@ class RawServer {
   int port() const { return port_; }
   std::string Url(absl::string_view path) const;
   int accepted() const { return accepted_.load(); }
+  // Connections open now (accepted, handler not yet returned).
+  int open() const { return open_.load(); }
   // Most connections open at the same time, as seen by the server.
   int max_open() const { return max_open_.load(); }
 
