@@ -61,8 +61,10 @@ absl::Status Frontier::Validate(const FrontierOptions& options) {
   if (p.max_throttle_retries < 0) {
     return absl::InvalidArgumentError("max_throttle_retries must be >= 0");
   }
-  if (options.host_queue_memory_bytes == 0) {
-    return absl::InvalidArgumentError("host_queue_memory_bytes must be > 0");
+  if (options.host_queue_memory_bytes == 0 ||
+      options.max_pulls_past_budget == 0) {
+    return absl::InvalidArgumentError(
+        "host_queue_memory_bytes and max_pulls_past_budget must be > 0");
   }
   return absl::OkStatus();
 }
@@ -79,6 +81,7 @@ absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Create(
 Frontier::Frontier(FrontierOptions options, std::unique_ptr<Sieve> sieve)
     : options_(std::move(options)),
       sieve_(std::move(sieve)),
+      overflow_(options_.sieve.work_dir),
       rng_(options_.seed) {}
 
 Frontier::~Frontier() = default;
@@ -98,7 +101,8 @@ bool Frontier::Add(std::string_view url, std::string_view host, uint32_t depth,
 }
 
 void Frontier::Touch(HostState& host, absl::Time now) {
-  const bool active = !host.queue.empty() || host.in_flight > 0;
+  const bool active =
+      !host.queue.empty() || host.in_flight > 0 || host.overflow_count > 0;
   if (active != host.active) {
     host.active = active;
     if (active) {
@@ -134,17 +138,52 @@ bool Frontier::PullOne(absl::Time now) {
   if (!entry.has_value()) return false;
   std::optional<Payload> payload = DecodePayload(entry->payload);
   if (!payload.has_value() || IsDropped(payload->host)) {
-    ++counters_.dropped_urls;  // A malformed payload cannot come from Add;
-                               // count, never crash.
+    // A malformed payload cannot come from Add: count it, never crash.
+    ++counters_.dropped_urls;
     return true;
   }
   HostState& host = hosts_.GetOrCreate(payload->host);
-  hosts_.PushBack(host, QueuedUrl{.url = std::move(entry->url),
-                                  .metadata = std::string(payload->metadata),
-                                  .depth = payload->depth,
-                                  .seq = next_seq_++});
+  Enqueue(host, QueuedUrl{.url = std::move(entry->url),
+                          .metadata = std::string(payload->metadata),
+                          .depth = payload->depth,
+                          .seq = next_seq_++});
   Touch(host, now);
   return true;
+}
+
+void Frontier::Enqueue(HostState& host, QueuedUrl url) {
+  // A host's disk queue holds only URLs newer than its RAM queue, so a URL
+  // goes to disk if others already wait there, or if RAM is full and the host
+  // has something to fetch in RAM already. Otherwise RAM: so RAM holds the
+  // budget plus at most one URL per host.
+  if (host.overflow_count > 0 || (OverBudget() && !host.queue.empty())) {
+    if (absl::Status s = overflow_.Append(host.id, url); s.ok()) {
+      ++host.overflow_count;
+      return;
+    }
+    ++counters_.overflow_errors;
+    // Kept in RAM. If the host has URLs on disk this one jumps ahead of them:
+    // order suffers, nothing is lost.
+  }
+  hosts_.PushBack(host, std::move(url));
+}
+
+void Frontier::Refill(HostState& host) {
+  if (!host.queue.empty() || host.overflow_count == 0) return;
+  // A batch per disk scan while RAM allows, else one URL at a time.
+  constexpr uint64_t kBatch = 256;
+  const uint64_t count = OverBudget() ? 1 : kBatch;
+  absl::StatusOr<std::vector<QueuedUrl>> urls =
+      overflow_.TakeFront(host.id, count);
+  if (!urls.ok() || urls->empty()) {
+    // Lost track of the disk queue: count it and stop waiting for it.
+    ++counters_.overflow_errors;
+    counters_.dropped_urls += host.overflow_count;
+    host.overflow_count = 0;
+    return;
+  }
+  host.overflow_count -= urls->size();
+  for (QueuedUrl& url : *urls) hosts_.PushBack(host, std::move(url));
 }
 
 NextUrl Frontier::Next(absl::Time now) {
@@ -153,8 +192,9 @@ NextUrl Frontier::Next(absl::Time now) {
   schedule_.PromoteDue(now);
   // Pull from the Sieve only while no host is ready: the per-host queues stay
   // small and the bulk stays in the Sieve, which spills to disk.
+  uint64_t pulls_past_budget = 0;
   while (schedule_.ready_count() == 0) {
-    if (hosts_.queued_bytes() >= options_.host_queue_memory_bytes) {
+    if (OverBudget() && pulls_past_budget++ >= options_.max_pulls_past_budget) {
       if (sieve_->size() > 0) ++counters_.budget_stalls;
       break;
     }
@@ -164,6 +204,7 @@ NextUrl Frontier::Next(absl::Time now) {
   NextUrl result;
   if (HostState* host = schedule_.PopReady(); host != nullptr) {
     QueuedUrl entry = hosts_.PopFront(*host);
+    Refill(*host);
     ++host->in_flight;
     host->last_start = now;
     host->next_allowed =
@@ -185,7 +226,7 @@ NextUrl Frontier::Next(absl::Time now) {
     result.state = NextUrl::kWait;
     result.wait = *wake - now;
   } else if (!in_flight_.empty() || hosts_.queued_urls() > 0 ||
-             sieve_->size() > 0) {
+             overflow_.size() > 0 || sieve_->size() > 0) {
     result.state = NextUrl::kWaitForDone;
   } else {
     result.state = NextUrl::kEmpty;
@@ -285,7 +326,12 @@ uint64_t Frontier::DropHost(std::string_view host_name) {
   }
   HostState& host = hosts_.GetOrCreate(host_name);
   host.dropped = true;
-  const uint64_t discarded = hosts_.Clear(host);
+  uint64_t discarded = hosts_.Clear(host);
+  if (host.overflow_count > 0) {
+    if (!overflow_.Clear(host.id).ok()) ++counters_.overflow_errors;
+    discarded += host.overflow_count;
+    host.overflow_count = 0;
+  }
   counters_.dropped_urls += discarded;
   Touch(host, absl::InfinitePast());
   return discarded;
@@ -297,7 +343,9 @@ FrontierStats Frontier::stats() const {
   FrontierStats out = counters_;
   out.queued_in_sieve = sieve.size;
   out.queued_in_hosts = hosts_.queued_urls();
-  out.queued = out.queued_in_sieve + out.queued_in_hosts;
+  out.queued_on_disk_hosts = overflow_.size();
+  out.queued =
+      out.queued_in_sieve + out.queued_in_hosts + out.queued_on_disk_hosts;
   out.host_queue_bytes = hosts_.queued_bytes();
   out.in_flight = in_flight_.size();
   out.hosts_active = hosts_active_;

@@ -1,44 +1,43 @@
 // frontier/frontier.h: the Frontier, what the crawl loop drives. New URLs go
-// through the Sieve (Bloom-filter dedup, FIFO that spills to disk); the
+// through the Sieve (Bloom-filter dedup, a FIFO that spills to disk); the
 // Frontier pulls them from the Sieve's FIFO into per-host queues only as fetch
-// slots need them (Mercator's front/back queues, Heydon & Najork 1999), and
+// slots need them (Mercator's front and back queues, Heydon & Najork 1999) and
 // hands out URLs whose host may be fetched now under its politeness rules.
 //
 // Surprises first:
 //   - Thread safety: Add may be called from any number of threads at once
-//   (parser threads) while
-//     one loop calls Next/Done; every other call is also safe from any thread.
-//     Add takes only the Sieve's mutex (and a reader lock on the dropped-host
-//     set); Next, Done, Checkpoint and the host calls take the Frontier's
-//     mutex.
+//     (parser threads) while one loop calls Next/Done; every other call is
+//     safe from any thread too. Add takes only the Sieve's mutex (and a reader
+//     lock on the dropped-host set); Next, Done, Checkpoint and the host calls
+//     take the Frontier's mutex.
 //   - The Frontier does not parse URLs (shared/DESIGN.md): the caller passes
-//   the host key with
-//     each URL (the crawler takes it from sieve::parse), and Done names the URL
-//     Next returned.
+//     the host key with each URL (the crawler takes it from sieve::parse), and
+//     Done names the URL that Next returned.
 //   - The clock is injected: Next and Done take `now`; nothing sleeps or reads
-//   the clock.
-//   - Memory: the per-host queues hold at most about `host_queue_memory_bytes`
-//   of URL records; the
-//     bulk waits in the Sieve (which spills to disk). If that budget fills with
-//     URLs of hosts that must wait, Next waits too rather than pull more
-//     (counted in FrontierStats::budget_stalls): raise the budget if that
-//     counter grows.
-//   - Dedup is the Sieve's: a URL the filter thinks it has seen is dropped
-//   (false positives at
-//     about SieveOptions::fp_rate unless verify_positives is set).
+//     the clock.
+//   - Memory: the per-host queues hold about `host_queue_memory_bytes` of URL
+//     records in RAM (plus at most one per host). The bulk waits in the Sieve
+//     (which spills to disk); URLs pulled past the budget wait in per-host
+//     queues on disk (frontier/host_overflow.h), so one huge host that must
+//     wait neither fills RAM nor hides the URLs of other hosts.
+//   - Dedup is the Sieve's: a URL its filter thinks it has seen is dropped
+//     (false positives at about SieveOptions::fp_rate, none with
+//     verify_positives).
 //
 // Example:
-//   auto f = sieve::Frontier::Create({.politeness = {.min_delay =
-//   absl::Seconds(1)}}); if (!f.ok()) return f.status();
+//   auto f = sieve::Frontier::Create(
+//       {.politeness = {.min_delay = absl::Seconds(1)}});
+//   if (!f.ok()) return f.status();
 //   (*f)->Add("http://a.example/", "a.example", /*depth=*/0);
 //   sieve::NextUrl next = (*f)->Next(absl::Now());
 //   if (next.state == sieve::NextUrl::kReady) {
 //     ... fetch next.url.url ...
 //     (void)(*f)->Done(next.url.url,
-//     sieve::FetchOutcome::Success(absl::Milliseconds(80)),
+//                      sieve::FetchOutcome::Success(absl::Milliseconds(80)),
 //                      absl::Now());
-//   } else if (next.state == sieve::NextUrl::kWait) { ... poll for up to
-//   next.wait ... }
+//   } else if (next.state == sieve::NextUrl::kWait) {
+//     ... poll the fetcher for up to next.wait ...
+//   }
 #ifndef SIEVE_FRONTIER_FRONTIER_H_
 #define SIEVE_FRONTIER_FRONTIER_H_
 
@@ -60,6 +59,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "frontier/host_overflow.h"
 #include "frontier/host_schedule.h"
 #include "frontier/host_table.h"
 #include "frontier/politeness.h"
@@ -74,9 +74,15 @@ struct FrontierOptions {
   // Per-host delays, in-flight cap, adaptive delay, 429/503 back-off. Default:
   // see there.
   PolitenessOptions politeness{};
-  // Bytes of URL records held in the per-host queues (in RAM) before Next stops
-  // pulling from the Sieve. Default: 64 MiB.
+  // Bytes of URL records held in the per-host queues in RAM. Past it, a URL
+  // pulled from the Sieve goes to its host's queue on disk (a scratch store
+  // under sieve.work_dir) unless its host has nothing in RAM. Default: 64 MiB.
   uint64_t host_queue_memory_bytes = uint64_t{64} << 20;
+  // While no host is ready, one Next call pulls at most this many records from
+  // the Sieve past the budget, looking for a URL of a host that may be fetched
+  // now (the others go to disk). Bounds the time of one Next call; the search
+  // goes on at the next call. REQUIRES: > 0. Default: 4096.
+  uint64_t max_pulls_past_budget = 4096;
   // Seed of the back-off jitter generator; the same seed gives the same
   // schedule. Default: 0x5eed.
   uint64_t seed = 0x5eed;
@@ -93,32 +99,35 @@ struct FrontierUrl {
 // What Next returns.
 struct NextUrl {
   enum State {
-    kReady,  // `url` may be fetched now; call Done(url.url, ...) when finished.
-    kWait,   // No host is allowed yet; one will be in `wait`.
-    kWaitForDone,  // Every queued URL belongs to a host at its in-flight cap:
-                   // wait for a Done.
-    kEmpty,  // Nothing queued and nothing in flight: the crawl is finished.
+    // `url` may be fetched now; call Done(url.url, ...) when it is finished.
+    kReady,
+    // No host is allowed yet; one will be after `wait`.
+    kWait,
+    // Every queued URL belongs to a host at its in-flight cap: wait for Done.
+    kWaitForDone,
+    // Nothing queued and nothing in flight: the crawl is finished.
+    kEmpty,
   };
   State state = kEmpty;
-  FrontierUrl url{};                             // kReady only.
+  FrontierUrl url{};                           // kReady only.
   absl::Duration wait = absl::ZeroDuration();  // kWait only; > 0.
 };
 
 // How a fetch ended, as Done needs it.
 struct FetchOutcome {
   enum Kind {
-    kSuccess,    // Any answer that is not throttling (2xx, 3xx, 404...): resets
-                 // the back-off.
-    kThrottled,  // 429 or 503: the host backs off; the URL is queued again at
-                 // its host's head.
-    kError,      // Transport error, timeout, other failure: releases the slot,
-                 // nothing else.
+    // Any answer that is not throttling (2xx, 3xx, 404...): resets the
+    // back-off; response_time feeds the adaptive delay.
+    kSuccess,
+    // 429 or 503: the host backs off (honouring retry_after); the URL goes
+    // back to the head of its host's queue.
+    kThrottled,
+    // Transport error, timeout, other failure: releases the slot, no more.
+    kError,
   };
   Kind kind = kSuccess;
-  absl::Duration response_time =
-      absl::ZeroDuration();  // kSuccess: feeds the adaptive delay.
-  std::optional<absl::Duration>
-      retry_after;  // kThrottled: the server's Retry-After.
+  absl::Duration response_time = absl::ZeroDuration();
+  std::optional<absl::Duration> retry_after = std::nullopt;
 
   static FetchOutcome Success(absl::Duration response_time) {
     return {.kind = kSuccess,
@@ -138,30 +147,34 @@ struct FetchOutcome {
   }
 };
 
-// Counters for the progress line. Cumulative ones survive Checkpoint/Restore.
+// Counters for the progress line. The cumulative ones (from `added` down)
+// survive Checkpoint/Restore.
 struct FrontierStats {
-  uint64_t queued = 0;  // URLs waiting: in the Sieve plus in host queues.
-  uint64_t queued_in_sieve =
-      0;  // Of which still in the Sieve's FIFO (RAM or disk).
-  uint64_t queued_in_hosts = 0;   // Of which in per-host queues (RAM).
-  uint64_t host_queue_bytes = 0;  // Estimated RAM of the per-host queues.
-  uint64_t in_flight = 0;         // Handed out by Next, not yet Done.
-  uint64_t hosts_active = 0;  // Hosts with URLs in their queue or in flight.
+  // URLs waiting: in the Sieve plus in per-host queues (RAM and disk).
+  uint64_t queued = 0;
+  uint64_t queued_in_sieve = 0;       // In the Sieve's FIFO (RAM or disk).
+  uint64_t queued_in_hosts = 0;       // In per-host queues in RAM.
+  uint64_t queued_on_disk_hosts = 0;  // In per-host queues on disk.
+  uint64_t host_queue_bytes = 0;      // Estimated RAM of per-host queues.
+  uint64_t in_flight = 0;             // Handed out by Next, not yet Done.
+  uint64_t hosts_active = 0;  // Hosts with URLs queued (RAM/disk) or in flight.
   uint64_t hosts_known = 0;   // Hosts the Frontier holds state for.
-  uint64_t added = 0;         // Add calls that queued the URL.
-  uint64_t duplicates = 0;    // Add calls the Sieve dropped as (probably) seen.
-  uint64_t dispatched =
-      0;  // URLs returned by Next (re-dispatches after 429/503 too).
-  uint64_t done = 0;  // Done calls: succeeded + throttled + failed.
+
+  uint64_t added = 0;       // Add calls that queued the URL.
+  uint64_t duplicates = 0;  // Add calls the Sieve dropped as (probably) seen.
+  uint64_t dispatched = 0;  // URLs returned by Next (re-dispatches included).
+  uint64_t done = 0;        // Done calls: succeeded + throttled + failed.
   uint64_t succeeded = 0;
   uint64_t throttled = 0;
   uint64_t failed = 0;
-  uint64_t dropped_urls =
-      0;  // Discarded: DropHost, dropped hosts, 429/503 past retries.
-  uint64_t crawl_delays_capped =
-      0;  // SetCrawlDelay calls above max_crawl_delay.
-  uint64_t budget_stalls =
-      0;  // Next calls that found no ready host and a full budget.
+  // Discarded: DropHost, URLs of dropped hosts, 429/503 past the retries.
+  uint64_t dropped_urls = 0;
+  uint64_t crawl_delays_capped = 0;  // SetCrawlDelay calls above the cap.
+  // Next calls that stopped after max_pulls_past_budget pulls past the budget
+  // without finding a ready host.
+  uint64_t budget_stalls = 0;
+  // Disk errors of the per-host queues on disk (the URL stays in RAM).
+  uint64_t overflow_errors = 0;
 };
 
 class Frontier {
@@ -189,8 +202,8 @@ class Frontier {
 
   // A URL whose host may be fetched at `now`, the oldest such (breadth-first
   // across hosts); otherwise how long until one may be, or why none will be.
-  // Pulls from the Sieve into host queues while no host is ready and the
-  // host-queue budget allows. Cost: O(log hosts) plus the pulls.
+  // Pulls from the Sieve into host queues only while no host is ready (at most
+  // max_pulls_past_budget past the budget). Cost: O(log hosts) plus the pulls.
   NextUrl Next(absl::Time now);
 
   // Reports the end of the fetch of `url` (as returned by Next) at `now`,
@@ -216,7 +229,8 @@ class Frontier {
   // Writes the Sieve's snapshot and the Frontier's own state (host queues, URLs
   // in flight, crawl delays, dropped hosts, counters) as one consistent
   // snapshot under `dir` (created if missing): a new subdirectory, fsynced,
-  // renamed into place, then published by atomically replacing `dir`/CURRENT;
+  // then published by atomically replacing `dir`/CURRENT (write, fsync,
+  // rename);
   // older snapshots are then removed. A crash at any moment leaves the previous
   // snapshot readable. Blocks Next/Done/Add for its duration.
   [[nodiscard]] absl::Status Checkpoint(const std::filesystem::path& dir);
@@ -236,9 +250,18 @@ class Frontier {
   // `host`.
   void Touch(HostState& host, absl::Time now)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Moves one record from the Sieve to its host queue; false when the Sieve is
-  // empty.
+  // Moves one record from the Sieve to its host's queue; false when the Sieve
+  // is empty.
   bool PullOne(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Appends `url` to `host`'s queue: in RAM, or on disk when the budget is
+  // full and the host already has URLs in RAM (or on disk, to keep order).
+  void Enqueue(HostState& host, QueuedUrl url)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Refills an emptied RAM queue from the host's queue on disk.
+  void Refill(HostState& host) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool OverBudget() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return hosts_.queued_bytes() >= options_.host_queue_memory_bytes;
+  }
   // Forgets idle hosts with nothing worth keeping, so the host table does not
   // grow without bound.
   void ForgetIdleHosts(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -260,6 +283,7 @@ class Frontier {
   mutable absl::Mutex mu_;
   HostTable hosts_ ABSL_GUARDED_BY(mu_);
   HostSchedule schedule_ ABSL_GUARDED_BY(mu_);
+  HostOverflow overflow_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, InFlight> in_flight_ ABSL_GUARDED_BY(mu_);
   // Hosts that went idle, with the time after which they may be forgotten.
   std::deque<std::pair<absl::Time, std::string>> idle_hosts_

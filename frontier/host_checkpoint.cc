@@ -4,11 +4,12 @@
 // that names it.
 //
 // Layout of a checkpoint directory:
-//   CURRENT                   "snapshot-<n>\n": the snapshot to restore
-//   snapshot-<n>/sieve/       Sieve::Checkpoint's output (filter, FIFO,
-//   counters) snapshot-<n>/frontier.state  host queues with in-flight URLs at
-//   their heads, crawl delays,
-//                                dropped hosts, counters
+//   CURRENT                       "snapshot-<n>": the snapshot to restore
+//   snapshot-<n>/sieve/           Sieve::Checkpoint's output (filter, FIFO,
+//                                 counters)
+//   snapshot-<n>/frontier.state   host queues (RAM and disk) with the URLs in
+//                                 flight at their heads, crawl delays, dropped
+//                                 hosts, counters
 // Both halves are taken under the Frontier's mutex (no Next/Done) while
 // Sieve::Checkpoint holds the Sieve's (no Add), so together they describe one
 // instant: every URL is either in the Sieve's part or in a host queue of the
@@ -109,10 +110,12 @@ absl::Status Frontier::Checkpoint(const fs::path& dir) {
   HostSnapshot snapshot;
   snapshot.next_seq = next_seq_;
   snapshot.counters = SnapshotCounters();
+  absl::Status overflow_status;
   hosts_.ForEach([&](const HostState& host) {
     auto flying = in_flight_by_host.find(&host);
-    if (host.queue.empty() && flying == in_flight_by_host.end() &&
-        !host.dropped && host.politeness.crawl_delay == absl::ZeroDuration()) {
+    if (host.queue.empty() && host.overflow_count == 0 &&
+        flying == in_flight_by_host.end() && !host.dropped &&
+        host.politeness.crawl_delay == absl::ZeroDuration()) {
       return;
     }
     HostSnapshot::Host& out = snapshot.hosts.emplace_back();
@@ -126,7 +129,17 @@ absl::Status Frontier::Checkpoint(const fs::path& dir) {
           [](const QueuedUrl& a, const QueuedUrl& b) { return a.seq < b.seq; });
     }
     out.urls.insert(out.urls.end(), host.queue.begin(), host.queue.end());
+    if (host.overflow_count > 0 && overflow_status.ok()) {
+      absl::StatusOr<std::vector<QueuedUrl>> on_disk =
+          overflow_.ReadAll(host.id);
+      if (!on_disk.ok()) {
+        overflow_status = on_disk.status();
+        return;
+      }
+      out.urls.insert(out.urls.end(), on_disk->begin(), on_disk->end());
+    }
   });
+  if (!overflow_status.ok()) return overflow_status;
   std::sort(snapshot.hosts.begin(), snapshot.hosts.end(),
             [](const HostSnapshot::Host& a, const HostSnapshot::Host& b) {
               return a.name < b.name;
@@ -194,8 +207,7 @@ absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Restore(
       absl::MutexLock dropped_lock(&frontier->dropped_mu_);
       frontier->dropped_hosts_.insert(saved.name);
     }
-    for (QueuedUrl& url : saved.urls)
-      frontier->hosts_.PushBack(host, std::move(url));
+    for (QueuedUrl& url : saved.urls) frontier->Enqueue(host, std::move(url));
     frontier->Touch(host, absl::InfinitePast());
   }
   return frontier;

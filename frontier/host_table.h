@@ -65,6 +65,10 @@ struct HostState {
   uint64_t id =
       0;  // Creation order; breaks ties in the schedule deterministically.
   std::deque<QueuedUrl> queue;
+  // Newer URLs of this host kept on disk (HostOverflow) once the RAM budget is
+  // full. Invariant: queue.empty() implies overflow_count == 0 (the queue is
+  // refilled as it empties).
+  uint64_t overflow_count = 0;
   int in_flight = 0;
   // Earliest start of the next request by politeness delay (min delay,
   // Crawl-delay, adaptive).
