@@ -13,14 +13,13 @@
 // Surprises first:
 //   - Not thread-safe: the Frontier calls it under its own mutex.
 //   - Each Append is one RocksDB Put (no WAL); each TakeFront one short range
-//   scan plus one
-//     DeleteRange.
+//     scan plus one DeleteRange.
 //
 // Example:
 //   sieve::HostOverflow overflow(work_dir);
 //   (void)overflow.Append(host.id, url);
 //   absl::StatusOr<std::vector<sieve::QueuedUrl>> back =
-//   overflow.TakeFront(host.id, 64);
+//       overflow.TakeFront(host.id, 64);
 #ifndef SIEVE_FRONTIER_HOST_OVERFLOW_H_
 #define SIEVE_FRONTIER_HOST_OVERFLOW_H_
 

@@ -1,25 +1,28 @@
 // frontier/host_schedule.h: which host the Frontier fetches next. Two ordered
-// sets of hosts that have queued URLs and a free in-flight slot:
-//   ready   — allowed now, ordered by the seq of their head URL (oldest first:
-//   breadth-first
-//             across hosts, as close to the Sieve's FIFO as politeness allows);
-//   waiting — held back by a delay or back-off, ordered by the time they become
-//   allowed.
-// A host with an empty queue, all its slots in flight, or dropped is in neither
-// set, so it costs nothing until Add or Done changes that. This is Mercator's
-// "back-queue heap" (Heydon & Najork 1999) with the ready hosts kept apart, so
-// a host waiting on its delay never holds a slot while another host is ready.
+// sets of the hosts that have queued URLs and a free in-flight slot:
+//   ready    allowed now, ordered by the seq of their head URL (oldest first:
+//            breadth-first across hosts, as close to the Sieve's FIFO as
+//            politeness allows);
+//   waiting  held back by a delay or back-off, ordered by the time they become
+//            allowed.
+// A host with an empty queue, all its slots in flight, or dropped is in
+// neither set, so it costs nothing until Add or Done changes that. This is
+// Mercator's back-queue heap (Heydon & Najork 1999) with the ready hosts kept
+// apart, so a host waiting on its delay never holds a slot while another host
+// is ready.
 //
 // Surprises first:
 //   - Not thread-safe: the Frontier calls it under its own mutex.
-//   - Holds HostState pointers; call Remove before a host is erased from the
-//   HostTable.
+//   - Holds HostState pointers: Remove a host before erasing it from the
+//     HostTable.
 //
 // Example:
 //   sieve::HostSchedule schedule;
-//   schedule.Update(host, now, max_in_flight);   // after any change to the
-//   host schedule.PromoteDue(now); if (sieve::HostState* h =
-//   schedule.PopReady()) { /* dispatch h->queue.front() */ }
+//   schedule.Update(host, now, max_in_flight);  // After any change to host.
+//   schedule.PromoteDue(now);
+//   if (sieve::HostState* h = schedule.PopReady()) {
+//     // Dispatch h->queue.front(), then Update(*h, ...) again.
+//   }
 #ifndef SIEVE_FRONTIER_HOST_SCHEDULE_H_
 #define SIEVE_FRONTIER_HOST_SCHEDULE_H_
 

@@ -1,22 +1,22 @@
 // frontier/host_snapshot.h: the Frontier's own part of a checkpoint (the Sieve
 // writes its own): per-host queues with the URLs that were in flight put back
 // at their heads, crawl delays, dropped hosts and counters, as one file with a
-// checksum, plus the small file-system helpers the checkpoint needs (write +
+// checksum; plus the small file-system helpers the checkpoint needs (write +
 // fsync, directory fsync).
 //
-// File layout (little-endian; "str" is u32 length + bytes):
-//   "SIEVEFRS" | u32 version | u64 next_seq | u32 n | n x u64 counters | u64
-//   hosts | per host: str name | i64 crawl_delay_ns | u8 dropped | u64 urls |
-//             per URL: str url | str metadata | u32 depth | u32
-//             throttle_retries | u64 seq
+// File layout (little-endian; "str" is a u32 length, then the bytes):
+//   "SIEVEFRS" | u32 version | u64 next_seq | u32 n | n x u64 counters |
+//   u64 hosts | per host:
+//     str name | i64 crawl_delay_ns | u8 dropped | u64 urls | per URL:
+//       str url | str metadata | u32 depth | u32 throttle_retries | u64 seq
 //   | u64 XXH3-64 of every byte before it.
-// Changing the layout means bumping kHostSnapshotVersion; readers refuse other
-// versions.
+// Changing the layout means bumping kHostSnapshotVersion; readers refuse
+// other versions.
 //
 // Example:
 //   std::string bytes = sieve::EncodeHostSnapshot(snapshot);
 //   absl::StatusOr<sieve::HostSnapshot> back =
-//   sieve::DecodeHostSnapshot(bytes);
+//       sieve::DecodeHostSnapshot(bytes);
 #ifndef SIEVE_FRONTIER_HOST_SNAPSHOT_H_
 #define SIEVE_FRONTIER_HOST_SNAPSHOT_H_
 

@@ -1,20 +1,20 @@
-// frontier/host_table.h: the Frontier's per-host state — each host's FIFO of
+// frontier/host_table.h: the Frontier's per-host state (each host's FIFO of
 // URLs taken from the Sieve, its requests in flight, when it may next be
-// fetched, and its politeness state — and the table that owns them with the
+// fetched, its politeness state) and the table that owns them, counting the
 // bytes they hold.
 //
 // Surprises first:
 //   - Not thread-safe: the Frontier calls it under its own mutex.
 //   - HostState pointers stay valid until Erase (node-based map), so the
-//   schedule can hold them.
+//     schedule and the in-flight map can hold them.
 //   - Memory is an estimate: string bytes plus a fixed per-entry overhead
-//   (kQueuedUrlOverhead).
+//     (kQueuedUrlOverhead).
 //
 // Example:
 //   sieve::HostTable hosts;
 //   sieve::HostState& h = hosts.GetOrCreate("example.com");
-//   hosts.PushBack(h, sieve::QueuedUrl{.url = "http://example.com/", .seq =
-//   1}); sieve::QueuedUrl u = hosts.PopFront(h);
+//   hosts.PushBack(h, {.url = "http://example.com/", .seq = 1});
+//   sieve::QueuedUrl u = hosts.PopFront(h);
 #ifndef SIEVE_FRONTIER_HOST_TABLE_H_
 #define SIEVE_FRONTIER_HOST_TABLE_H_
 
@@ -82,8 +82,8 @@ struct HostState {
   // DropHost was called: queued URLs are discarded and new ones are refused.
   bool dropped = false;
 
-  // Counted in the Frontier's active hosts (queue non-empty or requests in
-  // flight).
+  // Counted in the Frontier's active hosts (URLs queued in RAM or on disk, or
+  // requests in flight).
   bool active = false;
 
   // HostSchedule bookkeeping: which set the host is in and under which key.

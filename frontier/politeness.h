@@ -4,22 +4,20 @@
 //
 // Surprises first:
 //   - A robots.txt Crawl-delay above `max_crawl_delay` is neither ignored nor
-//   obeyed to the
-//     letter: the cap applies, and the host is marked
-//     (HostState::crawl_delay_capped) and counted by the Frontier, so the crawl
-//     report can name such hosts.
+//     obeyed to the letter: the cap applies, and the host is marked
+//     (HostPoliteness::crawl_delay_capped) and counted by the Frontier, so the
+//     crawl report can name such hosts.
 //   - Back-off jitter comes from the caller's seeded generator: the same seed
-//   gives the same
-//     schedule, so tests are deterministic.
+//     gives the same schedule, so tests are deterministic.
 //   - Retry-After is honoured up to `max_retry_after`; a longer one is clamped
-//   (a server asking for
-//     a week's pause would otherwise stall the host for the whole crawl).
+//     (a server asking for a week's pause would stall the host all crawl).
 //
 // Example:
 //   sieve::PolitenessOptions opts{.min_delay = absl::Seconds(1)};
 //   absl::Duration gap = sieve::DelayBetweenRequests(opts, host);  // >= 1 s
-//   absl::Duration pause = sieve::ThrottleBackoff(opts, /*repeat=*/2,
-//   std::nullopt, rng);
+//   std::mt19937_64 rng(seed);
+//   absl::Duration pause =
+//       sieve::ThrottleBackoff(opts, /*streak=*/2, std::nullopt, rng);
 #ifndef SIEVE_FRONTIER_POLITENESS_H_
 #define SIEVE_FRONTIER_POLITENESS_H_
 
