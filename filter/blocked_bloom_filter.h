@@ -7,21 +7,21 @@
 // What it gives up: keys spread unevenly over blocks, so for the same bits per
 // key its false-positive rate is higher than the classic filter's. It is
 // therefore sized from its own formula (BloomMath::BlockedFalsePositiveRate):
-// ask for p and you get p, for a few more bits. At p = 1 %: 10.0 bits/key and k
-// = 7 (classic: 9.59; RocksDB's 512-bit filter: ~9.9 at ~1 %); at 0.1 %: 15.9
-// bits/key (classic: 14.38). Measured rates: /tmp/sieve/readme-filter.md.
+// ask for p and you get p, for a few more bits:
+//   p = 1 %:   9.90 bits/key, k = 6 (classic 9.59; RocksDB's design 9.9)
+//   p = 0.1 %: 15.49 bits/key, k = 9 (classic 14.38)
+// Measured rates and speed: bench/filter, README (filter section).
 //
 // Surprises first: as BloomFilter (false positives, thread-safety only with
 // FilterOptions::concurrent, move-only). The shared calls are documented in
 // filter/internal/bit_filter_base.h.
 //
 // Example:
-//   sieve::BlockedBloomFilter f =
-//   sieve::BlockedBloomFilter::ForCapacity(100'000'000, 0.01);
+//   auto f = sieve::BlockedBloomFilter::ForCapacity(100'000'000, 0.01);
 //   std::vector<std::string_view> keys = ...;
 //   std::unique_ptr<bool[]> seen(new bool[keys.size()]);
-//   f.MayContainMany(keys, std::span<bool>(seen.get(), keys.size()));  // one
-//   miss per 16 keys
+//   // Hash, prefetch, probe: misses overlap, ~1 miss latency per 16 keys.
+//   f.MayContainMany(keys, std::span<bool>(seen.get(), keys.size()));
 #ifndef SIEVE_FILTER_BLOCKED_BLOOM_FILTER_H_
 #define SIEVE_FILTER_BLOCKED_BLOOM_FILTER_H_
 

@@ -19,9 +19,9 @@
 //
 // Example:
 //   sieve::BloomFilter f = sieve::BloomFilter::ForCapacity(1'000'000, 0.01);
-//   bool fresh = f.Add("http://a/");          // true the first time, false
-//   after bool maybe = f.MayContain("http://a/");   // true absl::Status s =
-//   f.SaveToFile("/var/lib/sieve/seen.bloom");
+//   bool fresh = f.Add("http://a/");         // true the first time only
+//   bool maybe = f.MayContain("http://a/");  // true
+//   absl::Status s = f.SaveToFile("/var/lib/sieve/seen.bloom");
 //
 // Calls shared with the other kinds (Add, MayContain, AddMany, MayContainMany,
 // EstimatedCount, FillRatio, MemoryBytes, bit_count, hash_count, capacity,

@@ -9,10 +9,10 @@
 //
 // Example:
 //   absl::StatusOr<sieve::BloomParams> p =
-//   sieve::BloomMath::OptimalParams(1'000'000, 0.01);
+//       sieve::BloomMath::OptimalParams(1'000'000, 0.01);
 //   // p->bits == 9'585'059, p->hashes == 7
-//   double fpr = sieve::BloomMath::FalsePositiveRate(20'000'000, 10,
-//   1'000'000);  // 8.9e-5
+//   double fpr =  // 8.9e-5
+//       sieve::BloomMath::FalsePositiveRate(20'000'000, 10, 1'000'000);
 #ifndef SIEVE_FILTER_BLOOM_MATH_H_
 #define SIEVE_FILTER_BLOOM_MATH_H_
 

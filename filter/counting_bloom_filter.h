@@ -23,11 +23,10 @@
 //     IntersectWith the minimum.
 //
 // Example:
-//   sieve::CountingBloomFilter f =
-//   sieve::CountingBloomFilter::ForCapacity(100'000, 0.01); f.Add("http://a/");
-//   f.Remove("http://a/");                    // true: it was (probably) there
-//   bool maybe = f.MayContain("http://a/");   // false, unless other keys share
-//   its counters
+//   auto f = sieve::CountingBloomFilter::ForCapacity(100'000, 0.01);
+//   f.Add("http://a/");
+//   f.Remove("http://a/");                   // true: it was (probably) there
+//   bool maybe = f.MayContain("http://a/");  // false (but for collisions)
 #ifndef SIEVE_FILTER_COUNTING_BLOOM_FILTER_H_
 #define SIEVE_FILTER_COUNTING_BLOOM_FILTER_H_
 

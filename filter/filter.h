@@ -19,8 +19,8 @@
 //
 // Example:
 //   absl::StatusOr<std::unique_ptr<sieve::Filter>> f = sieve::CreateFilter(
-//       {.kind = sieve::FilterKind::kBlocked, .capacity = 1'000'000, .fp_rate =
-//       0.01});
+//       {.kind = sieve::FilterKind::kBlocked, .capacity = 1'000'000,
+//        .fp_rate = 0.01});
 //   if (!f.ok()) return f.status();
 //   bool fresh = (*f)->Add("http://a/");   // true the first time, false after
 #ifndef SIEVE_FILTER_FILTER_H_

@@ -11,9 +11,10 @@
 // Example:
 //   sieve::KeyHash h = sieve::HashKey("http://a/");
 //   sieve::ProbeSequence probes(h);
-//   for (uint32_t i = 0; i < k; ++i) SetBit(sieve::ReduceToRange(probes.Next(),
-//   m)); uint64_t fp = sieve::Fingerprint64("http://a/");   // the frontier's
-//   exact-store key
+//   for (uint32_t i = 0; i < k; ++i) {
+//     SetBit(sieve::ReduceToRange(probes.Next(), m));
+//   }
+//   uint64_t fp = sieve::Fingerprint64("http://a/");  // exact-store key
 #ifndef SIEVE_FILTER_KEY_HASH_H_
 #define SIEVE_FILTER_KEY_HASH_H_
 

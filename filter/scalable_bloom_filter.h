@@ -22,10 +22,9 @@
 //     (a new stage cannot be opened under lock-free readers). Move-only.
 //
 // Example:
-//   sieve::ScalableBloomFilter f =
-//   sieve::ScalableBloomFilter::ForCapacity(1'000'000, 0.01); for (const
-//   std::string& url : urls) f.Add(url);   // any number of them; FPR stays <=
-//   1 %
+//   auto f = sieve::ScalableBloomFilter::ForCapacity(1'000'000, 0.01);
+//   for (const std::string& url : urls) f.Add(url);  // any number of them
+//   // f.EstimatedFalsePositiveRate() stays under 1 %
 #ifndef SIEVE_FILTER_SCALABLE_BLOOM_FILTER_H_
 #define SIEVE_FILTER_SCALABLE_BLOOM_FILTER_H_
 
