@@ -50,6 +50,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -225,6 +226,15 @@ class Frontier {
   uint64_t DropHost(std::string_view host);
 
   FrontierStats stats() const;
+  // The Sieve's own counters (filter estimated count and FPR, spill, lossless
+  // mode), for the progress line and the study.
+  SieveStats sieve_stats() const { return sieve_->stats(); }
+  // Installs the Sieve's capacity warning (see Sieve::OnCapacityExceeded): the
+  // filter's estimated count passed expected_urls (and each doubling). Runs on
+  // the thread whose Add crossed the threshold.
+  void OnCapacityExceeded(CapacityCallback callback) {
+    sieve_->OnCapacityExceeded(std::move(callback));
+  }
 
   // Writes the Sieve's snapshot and the Frontier's own state (host queues, URLs
   // in flight, crawl delays, dropped hosts, counters) as one consistent

@@ -197,6 +197,24 @@ TEST(FrontierOrderTest, HostQueuesStayWithinTheirMemoryBudget) {
   EXPECT_EQ(s.queued, 4999u);
 }
 
+TEST(FrontierOrderTest, PassesTheSievesCapacityWarningOn) {
+  absl::StatusOr<std::unique_ptr<Frontier>> made =
+      Frontier::Create({.sieve = {.expected_urls = 100, .fp_rate = 0.01}});
+  ASSERT_TRUE(made.ok()) << made.status();
+  int warnings = 0;
+  double count_at_warning = 0;
+  (*made)->OnCapacityExceeded([&](const CapacityEvent& e) {
+    ++warnings;
+    count_at_warning = e.estimated_count;
+  });
+  for (int i = 0; i < 150; ++i) {
+    (*made)->Add(absl::StrCat("http://h/", i), "h", 0);
+  }
+  EXPECT_EQ(warnings, 1);
+  EXPECT_GT(count_at_warning, 100);
+  EXPECT_EQ((*made)->sieve_stats().filter_capacity, 100u);
+}
+
 TEST(FrontierOrderTest, ReportsEmptyOnlyWhenNothingIsQueuedOrInFlight) {
   std::unique_ptr<Frontier> f = MakeFrontier({});
   EXPECT_EQ(f->Next(kStart).state, NextUrl::kEmpty);
