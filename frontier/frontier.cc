@@ -109,16 +109,16 @@ void Frontier::Touch(HostState& host, absl::Time now) {
       ++hosts_active_;
     } else {
       --hosts_active_;
-      idle_hosts_.emplace_back(host.ready_at(), host.name);
+      idle_hosts_.emplace(host.ready_at(), host.name);
     }
   }
   schedule_.Update(host, now, options_.politeness.max_in_flight_per_host);
 }
 
 void Frontier::ForgetIdleHosts(absl::Time now) {
-  while (!idle_hosts_.empty() && idle_hosts_.front().first <= now) {
-    const std::string name = std::move(idle_hosts_.front().second);
-    idle_hosts_.pop_front();
+  while (!idle_hosts_.empty() && idle_hosts_.top().first <= now) {
+    const std::string name = idle_hosts_.top().second;
+    idle_hosts_.pop();
     HostState* host = hosts_.Find(name);
     // Forget only what a fresh HostState would equal: idle, past its delays, no
     // robots delay, no back-off streak, not dropped. Anything else is worth its

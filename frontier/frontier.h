@@ -43,10 +43,11 @@
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <queue>
 #include <random>
 #include <string>
 #include <string_view>
@@ -296,8 +297,11 @@ class Frontier {
   HostOverflow overflow_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, InFlight> in_flight_ ABSL_GUARDED_BY(mu_);
   // Hosts that went idle, with the time after which they may be forgotten.
-  std::deque<std::pair<absl::Time, std::string>> idle_hosts_
-      ABSL_GUARDED_BY(mu_);
+  // A min-heap by time, so one host blocked for long holds back no other.
+  std::priority_queue<std::pair<absl::Time, std::string>,
+                      std::vector<std::pair<absl::Time, std::string>>,
+                      std::greater<>>
+      idle_hosts_ ABSL_GUARDED_BY(mu_);
   std::mt19937_64 rng_ ABSL_GUARDED_BY(mu_);
   uint64_t next_seq_ ABSL_GUARDED_BY(mu_) = 1;
   uint64_t hosts_active_ ABSL_GUARDED_BY(mu_) = 0;

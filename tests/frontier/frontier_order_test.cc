@@ -215,6 +215,30 @@ TEST(FrontierOrderTest, PassesTheSievesCapacityWarningOn) {
   EXPECT_EQ((*made)->sieve_stats().filter_capacity, 100u);
 }
 
+TEST(FrontierOrderTest, ForgetsIdleHostsButKeepsTheirCrawlDelays) {
+  std::unique_ptr<Frontier> f =
+      MakeFrontier({.min_delay = absl::Seconds(1), .max_throttle_retries = 0});
+  f->SetCrawlDelay("h0", absl::Seconds(2));
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_TRUE(
+        f->Add(absl::StrCat("http://h", i, "/"), absl::StrCat("h", i), 0));
+  }
+  for (NextUrl n = f->Next(kStart); n.state == NextUrl::kReady;
+       n = f->Next(kStart)) {
+    // h1 (second to go idle) is throttled for 5 hours: it must not hold back
+    // forgetting the hosts that went idle after it.
+    const FetchOutcome outcome = n.url.host == "h1"
+                                     ? FetchOutcome::Throttled(absl::Hours(5))
+                                     : FetchOutcome::Success(absl::Seconds(1));
+    ASSERT_TRUE(f->Done(n.url.url, outcome, kStart).ok());
+  }
+  EXPECT_EQ(f->stats().hosts_known, 100u);
+  EXPECT_EQ(f->Next(kStart + absl::Seconds(3)).state, NextUrl::kEmpty);
+  // Kept: h0 (its Crawl-delay) and h1 (its back-off).
+  EXPECT_EQ(f->stats().hosts_known, 2u);
+  EXPECT_EQ(f->stats().hosts_active, 0u);
+}
+
 TEST(FrontierOrderTest, ReportsEmptyOnlyWhenNothingIsQueuedOrInFlight) {
   std::unique_ptr<Frontier> f = MakeFrontier({});
   EXPECT_EQ(f->Next(kStart).state, NextUrl::kEmpty);
