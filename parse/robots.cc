@@ -125,9 +125,12 @@ RobotsTxt RobotsTxt::Parse(std::string_view bytes) {
         if (robots.groups_.empty()) break;  // a rule outside any group
         in_agent_lines = false;
         if (value.empty()) break;  // an empty path makes no rule
-        robots.groups_.back().rules.push_back(
-            Rule{key == Key::kAllow,
-                 robots_internal::NormalizeRobotsPath(value, true)});
+        {
+          Rule rule{key == Key::kAllow,
+                    robots_internal::NormalizeRobotsPath(value, true)};
+          rule.plain = robots_internal::IsPlainPrefix(rule.pattern);
+          robots.groups_.back().rules.push_back(std::move(rule));
+        }
         break;
       case Key::kCrawlDelay:
         if (robots.groups_.empty()) break;
@@ -184,7 +187,10 @@ bool RobotsTxt::IsAllowed(std::string_view user_agent,
   bool matched = false;
   for (const Group* group : GroupsFor(user_agent)) {
     for (const Rule& rule : group->rules) {
-      if (!robots_internal::PatternMatches(rule.pattern, path)) continue;
+      const bool match =
+          rule.plain ? std::string_view(path).starts_with(rule.pattern)
+                     : robots_internal::PatternMatches(rule.pattern, path);
+      if (!match) continue;
       const size_t length = rule.pattern.size();
       if (!matched || length > best_length) {
         best_length = length;

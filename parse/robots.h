@@ -101,6 +101,7 @@ class RobotsTxt {
   struct Rule {
     bool allow = false;
     std::string pattern;  // normalised; '*' wildcard, trailing '$' anchor
+    bool plain = true;    // no '*' or '$': a prefix comparison suffices
   };
   struct Group {
     std::vector<std::string> agents;  // lower-case product tokens, or "*"

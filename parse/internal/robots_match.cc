@@ -49,6 +49,12 @@ std::string NormalizeRobotsPath(std::string_view path, bool is_pattern) {
 }
 
 bool PatternMatches(std::string_view pattern, std::string_view path) {
+  // Most rules are a plain prefix or an exact "/path$": no allocation for them.
+  if (IsPlainPrefix(pattern)) return path.starts_with(pattern);
+  const std::string_view before_anchor = pattern.substr(0, pattern.size() - 1);
+  if (pattern.back() == '$' && IsPlainPrefix(before_anchor)) {
+    return path == before_anchor;
+  }
   // The set of path offsets the pattern prefix read so far can end at, kept
   // sorted (google/robotstxt's approach): a literal advances each, '*' opens
   // every later offset.

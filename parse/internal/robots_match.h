@@ -20,6 +20,14 @@ std::string NormalizeRobotsPath(std::string_view path, bool is_pattern);
 // path. O(|pattern| × |path|).
 bool PatternMatches(std::string_view pattern, std::string_view path);
 
+// True if `pattern` has no '*' or '$', so matching is a prefix comparison.
+inline bool IsPlainPrefix(std::string_view pattern) {
+  for (char c : pattern) {
+    if (c == '*' || c == '$') return false;
+  }
+  return true;
+}
+
 }  // namespace sieve::robots_internal
 
 #endif  // SIEVE_PARSE_INTERNAL_ROBOTS_MATCH_H_
