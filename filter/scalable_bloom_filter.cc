@@ -18,28 +18,30 @@ namespace {
 // Lock guards that do nothing unless the filter is concurrent.
 class WriterGuard {
  public:
-  WriterGuard(absl::Mutex* mu, bool enabled) : mu_(enabled ? mu : nullptr) {
-    if (mu_ != nullptr) mu_->Lock();
+  WriterGuard(std::shared_mutex* mu, bool enabled)
+      : mu_(enabled ? mu : nullptr) {
+    if (mu_ != nullptr) mu_->lock();
   }
   ~WriterGuard() {
-    if (mu_ != nullptr) mu_->Unlock();
+    if (mu_ != nullptr) mu_->unlock();
   }
 
  private:
-  absl::Mutex* mu_;
+  std::shared_mutex* mu_;
 };
 
 class ReaderGuard {
  public:
-  ReaderGuard(absl::Mutex* mu, bool enabled) : mu_(enabled ? mu : nullptr) {
-    if (mu_ != nullptr) mu_->ReaderLock();
+  ReaderGuard(std::shared_mutex* mu, bool enabled)
+      : mu_(enabled ? mu : nullptr) {
+    if (mu_ != nullptr) mu_->lock_shared();
   }
   ~ReaderGuard() {
-    if (mu_ != nullptr) mu_->ReaderUnlock();
+    if (mu_ != nullptr) mu_->unlock_shared();
   }
 
  private:
-  absl::Mutex* mu_;
+  std::shared_mutex* mu_;
 };
 
 // Payload prefix: stage count and r; each stage then carries its fresh-insert

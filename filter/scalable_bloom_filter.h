@@ -30,13 +30,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <shared_mutex>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "filter/bloom_filter.h"
 #include "filter/filter.h"
 #include "filter/internal/capacity_watch.h"
@@ -146,8 +146,11 @@ class ScalableBloomFilter {
   uint64_t inserted_ = 0;
   std::vector<Stage> stages_;
   filter_internal::CapacityWatch watch_;
-  std::unique_ptr<absl::Mutex> mu_ =
-      std::make_unique<absl::Mutex>();  // used when concurrent_
+  // Used when concurrent_. std::shared_mutex rather than absl::Mutex: the
+  // Debian Abseil is built without TSan annotations, so TSan cannot see
+  // absl::Mutex synchronise; pthread rwlocks it intercepts.
+  std::unique_ptr<std::shared_mutex> mu_ =
+      std::make_unique<std::shared_mutex>();
 };
 
 }  // namespace sieve

@@ -19,7 +19,7 @@ void CapacityWatch::Install(CapacityCallback callback, uint64_t capacity,
 void CapacityWatch::Fire(const CapacityEvent& event) {
   CapacityCallback callback;
   {
-    absl::MutexLock lock(&state_->mu);
+    std::lock_guard<std::mutex> lock(state_->mu);
     double next = state_->next_count.load(std::memory_order_relaxed);
     if (!(event.estimated_count > next))
       return;  // another thread fired this threshold first
