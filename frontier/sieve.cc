@@ -52,7 +52,6 @@ Sieve::Sieve(SieveOptions options, std::unique_ptr<Filter> filter)
     : options_(std::move(options)), filter_(std::move(filter)) {
   auto open_store = [this]() -> absl::StatusOr<internal::ScratchDb*> {
     // Called from inside Push/Pop/Checkpoint, with mu_ held.
-    mu_.AssertHeld();
     if (absl::Status s = EnsureStore(); !s.ok()) return s;
     return db_.get();
   };
@@ -126,7 +125,7 @@ bool Sieve::Push(std::string_view url, std::string_view payload) {
   std::vector<CapacityEvent> events;
   bool queued = false;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     queued = AdmitLocked(url);
     if (queued) {
       ++counters_.queued;
@@ -142,7 +141,7 @@ bool Sieve::Push(std::string_view url, std::string_view payload) {
 void Sieve::DeliverCapacityEvents(std::vector<CapacityEvent> events) {
   CapacityCallback callback;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     callback = user_callback_;
   }
   if (!callback) return;
@@ -150,7 +149,7 @@ void Sieve::DeliverCapacityEvents(std::vector<CapacityEvent> events) {
 }
 
 std::optional<SieveEntry> Sieve::PopEntry() {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   std::optional<std::string> record = queue_->Pop();
   NoteError(queue_->status());
   if (!record) return std::nullopt;
@@ -170,19 +169,19 @@ std::optional<std::string> Sieve::Pop() {
 }
 
 bool Sieve::MaybeSeen(std::string_view url) const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   if (!filter_->MayContain(url)) return false;
   if (!seen_) return true;
   return seen_->Contains(Fingerprint64(url));
 }
 
 size_t Sieve::size() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return queue_->size();
 }
 
 SieveStats Sieve::stats() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   SieveStats stats = counters_;
   stats.spilled = queue_->spilled();
   stats.size = queue_->size();
@@ -197,12 +196,12 @@ SieveStats Sieve::stats() const {
 }
 
 absl::Status Sieve::status() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return status_;
 }
 
 void Sieve::OnCapacityExceeded(CapacityCallback callback) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   user_callback_ = std::move(callback);
 }
 

@@ -4,32 +4,29 @@
 // Push(url) asks the filter whether `url` was seen; if it (probably) was, the
 // URL is dropped and Push returns false, otherwise the URL is added to the
 // filter and appended to the queue. Pop() returns the oldest queued URL. The
-// queue keeps at most `memory_budget_bytes` of records in RAM; the rest goes to
-// an on-disk store (RocksDB) and comes back in order.
+// queue keeps at most `memory_budget_bytes` of records in RAM; the rest goes
+// to an on-disk store (RocksDB) and comes back in order.
 //
 // Surprises first:
-//   - False positives: in the default mode a URL never pushed before is dropped
-//   with probability
-//     about `fp_rate` (more once the filter is past `expected_urls`). Set
-//     `verify_positives` to confirm every "maybe seen" against an exact on-disk
-//     store of 64-bit URL fingerprints: then nothing is lost (barring a 64-bit
-//     fingerprint collision, ~n²/2⁶⁵ for n URLs).
+//   - False positives: by default a URL never pushed before is dropped with
+//     probability about `fp_rate` (more once the filter is past
+//     `expected_urls`). Set `verify_positives` to confirm every "maybe seen"
+//     against an exact store of 64-bit URL fingerprints: then nothing is lost
+//     (barring a 64-bit fingerprint collision, ~n^2/2^65 for n URLs).
 //   - Thread-safe: every call takes one internal mutex, so Push may be called
-//   from several
-//     threads while another Pops. `filter()` is the exception (see there).
-//   - The on-disk store is scratch space, written without a write-ahead log: a
-//   crash loses it.
-//     Durability comes from Checkpoint(), which writes filter, queue and
-//     counters as one snapshot.
+//     from several threads while another Pops. `filter()` is the exception.
+//   - The on-disk store is scratch space written without a write-ahead log: a
+//     crash loses it. Durability comes from Checkpoint(), which writes filter,
+//     queue and counters as one snapshot.
 //   - The Sieve does not parse or normalise URLs: "http://a/" and "HTTP://a"
-//   are different keys.
+//     are different keys.
 //
 // Example:
-//   sieve::Sieve s(sieve::SieveOptions{.expected_urls = 1'000'000, .fp_rate =
-//   0.01}); s.OnCapacityExceeded([](const sieve::CapacityEvent& e) { /* log
-//   e.estimated_fp_rate */ }); bool queued = s.Push("http://a/");        //
-//   false when (probably) seen before std::optional<std::string> next =
-//   s.Pop();  // "http://a/"
+//   sieve::Sieve s(
+//       sieve::SieveOptions{.expected_urls = 1'000'000, .fp_rate = 0.01});
+//   s.OnCapacityExceeded([](const sieve::CapacityEvent& e) { /* log it */ });
+//   bool queued = s.Push("http://a/");  // false when (probably) seen before
+//   std::optional<std::string> next = s.Pop();  // "http://a/"
 #ifndef SIEVE_FRONTIER_SIEVE_H_
 #define SIEVE_FRONTIER_SIEVE_H_
 
@@ -37,15 +34,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "filter/filter.h"
 
 namespace sieve {
@@ -58,28 +54,29 @@ class ScratchDb;
 
 struct SieveOptions {
   // URLs the filter is designed for (its capacity); past it the capacity
-  // warning fires and the false-positive rate climbs. REQUIRES: > 0. Default:
-  // 1'000'000.
+  // warning fires and the false-positive rate climbs. REQUIRES: > 0.
+  // Default: 1'000'000.
   uint64_t expected_urls = 1'000'000;
   // Target false-positive rate at `expected_urls`. REQUIRES: 0 < fp_rate < 1.
   // Default: 0.01.
   double fp_rate = 0.01;
   // Any of the filter module's kinds. Default: kClassic.
   FilterKind filter_kind = FilterKind::kClassic;
-  // Bytes of queued records kept in RAM (URL + payload + ~40 bytes of
-  // bookkeeping each); past it, records go to disk in batches of about half the
-  // budget. Below 64 KiB spills get small and slow. Default: 64 MiB.
+  // Bytes of queued records kept in RAM (URL + payload + ~48 bytes of
+  // bookkeeping each); past it, records go to disk in batches of about half
+  // the budget. Below 64 KiB the batches get small and slow. Default: 64 MiB.
   size_t memory_budget_bytes = size_t{64} << 20;
   // Lossless mode: confirm each "maybe seen" answer of the filter against an
-  // exact store of 64-bit URL fingerprints on disk; a false positive caught
-  // there is queued after all and counted in
-  // SieveStats::false_positives_caught. "Definitely new" answers touch no disk.
-  // Default: false.
+  // exact store of 64-bit URL fingerprints (RAM, then RocksDB); a false
+  // positive caught there is queued after all and counted in
+  // SieveStats::false_positives_caught. "Definitely new" answers touch no
+  // disk. Default: false.
   bool verify_positives = false;
-  // Directory under which the Sieve creates its private scratch store (a fresh
-  // subdirectory, deleted with the Sieve). Nothing is opened on disk until the
-  // queue first spills or, in lossless mode, until the first push. Default:
-  // empty, meaning the system temp directory.
+  // Directory under which the Sieve creates its private scratch store (a
+  // fresh subdirectory, deleted with the Sieve; a killed process leaves it
+  // behind). Nothing is opened on disk until the queue first spills or, in
+  // lossless mode, 16384 fingerprints have collected in RAM.
+  // Default: empty, meaning the system temp directory.
   std::filesystem::path work_dir = {};
 };
 
@@ -90,28 +87,34 @@ struct SieveEntry {
   std::string payload = {};
 };
 
-// Counters since construction (carried across Checkpoint/Restore) and the
+// Counters since construction (carried across Checkpoint/Restore), then the
 // current state.
 struct SieveStats {
-  uint64_t pushed = 0;           // Push calls.
-  uint64_t queued = 0;           // Push calls that returned true.
-  uint64_t dropped_as_seen = 0;  // Push calls that returned false.
-  uint64_t false_positives_caught =
-      0;  // Lossless mode: "maybe seen" answers the store refuted.
-  uint64_t store_lookups =
-      0;                 // Lossless mode: "maybe seen" answers checked on disk.
-  uint64_t popped = 0;   // Records returned by Pop/PopEntry.
-  uint64_t spilled = 0;  // Records ever written to the on-disk queue.
-  uint64_t size = 0;     // Records queued now (RAM + disk).
-  uint64_t records_on_disk = 0;  // Of which on disk now.
-  uint64_t queue_bytes_in_memory =
-      0;  // Budgeted bytes of the in-RAM records now.
-  double filter_estimated_count = 0;    // Filter::EstimatedCount().
-  uint64_t filter_capacity = 0;         // Filter::capacity().
-  double filter_estimated_fp_rate = 0;  // Filter::EstimatedFalsePositiveRate().
-  uint64_t filter_bytes = 0;            // Filter::MemoryBytes().
-  uint64_t store_bytes_on_disk =
-      0;  // Files of the scratch store now (queue + fingerprints).
+  // Push calls; of which queued (returned true) and dropped (returned false).
+  uint64_t pushed = 0;
+  uint64_t queued = 0;
+  uint64_t dropped_as_seen = 0;
+  // Lossless mode: "maybe seen" answers checked in the exact store, and of
+  // those the ones it refuted (URLs the filter alone would have lost).
+  uint64_t store_lookups = 0;
+  uint64_t false_positives_caught = 0;
+  // Records returned by Pop/PopEntry; records ever written to the disk queue.
+  uint64_t popped = 0;
+  uint64_t spilled = 0;
+
+  // Records queued now (RAM + disk), of which on disk, and the budgeted bytes
+  // of those in RAM.
+  uint64_t size = 0;
+  uint64_t records_on_disk = 0;
+  uint64_t queue_bytes_in_memory = 0;
+  // The filter: EstimatedCount(), capacity(), EstimatedFalsePositiveRate(),
+  // MemoryBytes().
+  double filter_estimated_count = 0;
+  uint64_t filter_capacity = 0;
+  double filter_estimated_fp_rate = 0;
+  uint64_t filter_bytes = 0;
+  // Files of the scratch store now (queue + fingerprints).
+  uint64_t store_bytes_on_disk = 0;
 };
 
 class Sieve {
@@ -185,24 +188,27 @@ class Sieve {
  private:
   Sieve(SieveOptions options, std::unique_ptr<Filter> filter);
   // Opens the scratch store on first need. REQUIRES: mu_ held.
-  absl::Status EnsureStore() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status EnsureStore();
   // Sieve decision for one URL; returns whether it should be queued. REQUIRES:
   // mu_ held.
-  bool AdmitLocked(std::string_view url) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void NoteError(const absl::Status& s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool AdmitLocked(std::string_view url);
+  void NoteError(const absl::Status& s);
   // Calls the user's callback for the events the filter raised during a Push.
   void DeliverCapacityEvents(std::vector<CapacityEvent> events);
 
   const SieveOptions options_;
-  mutable absl::Mutex mu_;
-  std::unique_ptr<Filter> filter_ ABSL_GUARDED_BY(mu_);
-  std::unique_ptr<internal::ScratchDb> db_ ABSL_GUARDED_BY(mu_);
-  std::unique_ptr<internal::SpillQueue> queue_ ABSL_GUARDED_BY(mu_);
-  std::unique_ptr<internal::SeenStore> seen_ ABSL_GUARDED_BY(mu_);
-  SieveStats counters_ ABSL_GUARDED_BY(mu_);
-  absl::Status status_ ABSL_GUARDED_BY(mu_);
-  std::vector<CapacityEvent> pending_events_ ABSL_GUARDED_BY(mu_);
-  CapacityCallback user_callback_ ABSL_GUARDED_BY(mu_);
+  // std::mutex rather than absl::Mutex: Debian's Abseil is built without
+  // ThreadSanitizer annotations, so TSan could not see absl::Mutex's ordering.
+  // Guards every member below.
+  mutable std::mutex mu_;
+  std::unique_ptr<Filter> filter_;
+  std::unique_ptr<internal::ScratchDb> db_;
+  std::unique_ptr<internal::SpillQueue> queue_;
+  std::unique_ptr<internal::SeenStore> seen_;
+  SieveStats counters_;
+  absl::Status status_;
+  std::vector<CapacityEvent> pending_events_;
+  CapacityCallback user_callback_;
 };
 
 }  // namespace sieve

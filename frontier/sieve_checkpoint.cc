@@ -1,13 +1,12 @@
 // Sieve::Checkpoint and Sieve::Restore. The snapshot layout is in
 // frontier/internal/snapshot.h.
 //
-// Publication is two renames, each followed by an fsync of the parent
-// directory:
-//   snap-<n>.tmp/ (fully written and fsynced) -> snap-<n>/, then CURRENT.tmp ->
-//   CURRENT.
-// A crash before the second rename leaves CURRENT naming the previous snapshot,
-// which is only deleted after CURRENT names the new one; so CURRENT always
-// names a complete snapshot.
+// Publication is two renames, each followed by an fsync of the directory:
+//   snap-<n>.tmp/ (fully written and fsynced)  ->  snap-<n>/
+//   CURRENT.tmp ("snap-<n>")                   ->  CURRENT
+// A crash before the second rename leaves CURRENT naming the previous
+// snapshot, which is only deleted after CURRENT names the new one; so CURRENT
+// always names a complete snapshot.
 #include <algorithm>
 #include <charconv>
 #include <string>
@@ -58,7 +57,7 @@ void RemoveOtherSnapshots(const fs::path& dir, const std::string& keep) {
 }  // namespace
 
 absl::Status Sieve::Checkpoint(const fs::path& dir) const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return FsError("creating", dir, ec);
@@ -164,7 +163,7 @@ absl::StatusOr<std::unique_ptr<Sieve>> Sieve::Restore(const fs::path& dir,
   options.expected_urls = (*filter)->capacity();
   auto sieve =
       std::unique_ptr<Sieve>(new Sieve(std::move(options), *std::move(filter)));
-  absl::MutexLock lock(&sieve->mu_);
+  std::lock_guard<std::mutex> lock(sieve->mu_);
   if (manifest->has_store) {
     absl::StatusOr<std::unique_ptr<internal::ScratchDb>> db =
         internal::ScratchDb::Open(sieve->options_.work_dir, snapshot / "db");

@@ -1,15 +1,17 @@
 // frontier/internal/snapshot.h: the files of one Sieve checkpoint and their
 // encoding.
 //
-//   <dir>/CURRENT             "snap-<n>\n": the published snapshot (replaced by
-//   rename) <dir>/snap-<n>/MANIFEST   text, one "key value" per line: format,
-//   options, counters, queue
-//                             layout (disk_begin, disk_end, head and tail
-//                             record counts)
-//   <dir>/snap-<n>/filter.bin Filter::SaveToFile
-//   <dir>/snap-<n>/ram_queue  the in-RAM records: head then tail, each varint32
-//   length + bytes <dir>/snap-<n>/db/        RocksDB checkpoint of the scratch
-//   store (absent if never opened)
+//   <dir>/CURRENT       "snap-<n>\n": the published snapshot (replaced by
+//                       rename)
+//   <dir>/snap-<n>/
+//     MANIFEST          text, one "key value" per line: format, lossless
+//                       mode, counters, queue layout (disk_begin, disk_end,
+//                       head and tail record counts), then "end"
+//     filter.bin        Filter::SaveToFile
+//     ram_queue         the in-RAM records, head then tail, each as
+//                       varint32 length + bytes
+//     db/               RocksDB checkpoint of the scratch store (absent if
+//                       it was never opened)
 //
 // Changing any of this (or frontier/internal/record.h) needs a new
 // kSnapshotFormatVersion.

@@ -2,20 +2,20 @@
 // (frontier/internal/record.h) that keeps at most about `budget` bytes in RAM
 // and the rest in RocksDB, in order.
 //
-// Three segments, oldest first:  head (RAM) | disk [disk_begin, disk_end) |
-// tail (RAM).
-//   Push appends to the tail. When the tail reaches half the budget it moves:
-//   into the head if head and disk are empty, else to disk in one WriteBatch
-//   (keys disk_end, disk_end+1, ...). Pop takes from the head; an empty head is
-//   refilled with up to half the budget read from disk (then deleted with one
-//   DeleteRange), or, with the disk empty, takes the whole tail.
-// So RAM holds head (<= budget/2) + tail (< budget/2 + one record), and every
-// disk write or read moves about half the budget at once.
+// Three segments, oldest first:
+//   head (RAM) | disk [disk_begin, disk_end) | tail (RAM)
+// Push appends to the tail. When the tail reaches half the budget it moves:
+// into the head if head and disk are empty, else to disk in one WriteBatch
+// (keys disk_end, disk_end+1, ...). Pop takes from the head; an empty head is
+// refilled with up to half the budget read from disk (then deleted with one
+// DeleteRange), or, with the disk empty, takes the whole tail. So RAM holds
+// head (<= budget/2) + tail (< budget/2 + one record), and every disk write
+// or read moves about half the budget at once.
 //
 // Not thread-safe: the Sieve serialises calls. The store is opened through
-// `open_store` on the first spill only; a queue that never outgrows its budget
-// never touches disk. On a store error the queue stops spilling and keeps
-// records in RAM past the budget (status() reports it).
+// `open_store` on the first spill only; a queue that never outgrows its
+// budget never touches disk. On a store error the queue stops spilling and
+// keeps records in RAM past the budget (status() reports it).
 #ifndef SIEVE_FRONTIER_INTERNAL_SPILL_QUEUE_H_
 #define SIEVE_FRONTIER_INTERNAL_SPILL_QUEUE_H_
 

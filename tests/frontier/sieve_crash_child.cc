@@ -3,8 +3,8 @@
 // checkpointing every `every` operations, until the parent kills it with
 // SIGKILL.
 //
-// Usage: frontier_sieve_crash_child <snapshot_dir> <work_dir> <every>
-// <ready_fd>
+// Usage:
+//   frontier_sieve_crash_child <snapshot_dir> <work_dir> <every> <ready_fd>
 #include <unistd.h>
 
 #include <cstdio>
