@@ -13,7 +13,7 @@
 //   options.total_timeout = absl::Seconds(20);
 //   options.extra_headers = {"Accept-Language: en"};
 //   absl::StatusOr<std::unique_ptr<sieve::Fetcher>> fetcher =
-//   sieve::Fetcher::Create(options);
+//       sieve::Fetcher::Create(options);
 #ifndef SIEVE_FETCH_FETCH_OPTIONS_H_
 #define SIEVE_FETCH_FETCH_OPTIONS_H_
 
@@ -32,9 +32,9 @@ struct RetryOptions {
   // Retries after the first attempt (so at most max_retries + 1 requests). 0
   // disables retries. REQUIRES: >= 0. Default: 2.
   int max_retries = 2;
-  // Backoff before the first retry; the n-th retry waits about initial_backoff
-  // * 2^(n-1), with "equal jitter": a uniform random factor in [0.5, 1].
-  // REQUIRES: > 0. Default: 1 s.
+  // Backoff before the first retry; the n-th retry waits about
+  // initial_backoff * 2^(n-1), times a uniform random factor in [0.5, 1]
+  // ("equal jitter"). REQUIRES: > 0. Default: 1 s.
   absl::Duration initial_backoff = absl::Seconds(1);
   // Cap on the computed backoff (before jitter). REQUIRES: >= initial_backoff.
   // Default: 30 s.
@@ -43,9 +43,9 @@ struct RetryOptions {
   // asks for more than this, the attempt is not retried: the response goes back
   // to the caller, who may reschedule the host. REQUIRES: >= 0. Default: 120 s.
   absl::Duration max_retry_after = absl::Seconds(120);
-  // Also retry transfers that failed with FetchError::kTimeout. Off by default
-  // because a server that never answers would then hold a slot for (max_retries
-  // + 1) * total_timeout. Default: false.
+  // Also retry transfers that failed with FetchError::kTimeout. Off by
+  // default: a server that never answers would then hold a slot for
+  // (max_retries + 1) * total_timeout. Default: false.
   bool retry_timeouts = false;
 };
 
@@ -67,16 +67,17 @@ struct FetchOptions {
   // Abort a transfer that moves fewer than low_speed_limit bytes/s for
   // low_speed_time (CURLOPT_LOW_SPEED_LIMIT / CURLOPT_LOW_SPEED_TIME; curl
   // counts whole seconds, so the time is rounded up). A limit of 0 disables the
-  // check. REQUIRES: limit >= 0, time >= 1 s. Default: 1000 bytes/s for 10 s.
-  int64_t low_speed_limit = 1000;
-  absl::Duration low_speed_time = absl::Seconds(10);
+  // check. REQUIRES: limit >= 0, time >= 1 s. Default: 100 bytes/s for 20 s.
+  int64_t low_speed_limit = 100;
+  absl::Duration low_speed_time = absl::Seconds(20);
   // Body bytes kept (after decoding). A body that grows past it is cut there
   // and the response is marked `truncated` (not an error). A response whose
   // Content-Length already exceeds it is refused before its body is read, with
   // FetchError::kTooLarge. REQUIRES: > 0. Default: 10 MiB.
   int64_t max_body_bytes = int64_t{10} << 20;
-  // User-Agent request header. Default: "Sieve/0.1".
-  std::string user_agent = "Sieve/0.1";
+  // User-Agent request header; its first word is the product token robots.txt
+  // groups match. Default: "SieveBot/0.1".
+  std::string user_agent = "SieveBot/0.1";
   // Extra request headers, each a full "Name: value" line. Default: none.
   std::vector<std::string> extra_headers;
   // Negotiate HTTP/2 over TLS when the server offers it (ALPN), and multiplex

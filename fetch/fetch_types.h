@@ -3,22 +3,24 @@
 //
 // Surprises first:
 //   - A 3xx is a successful response, not an error: unless the request asked
-//   curl to follow
-//     redirects, `redirect_url` holds the Location resolved against the request
-//     URL, and the caller decides whether to fetch it (the crawler pushes it
-//     through the Sieve first). A Location whose scheme is not http or https is
-//     refused: `redirect_url` stays empty and `error` is kProtocol.
+//     curl to follow redirects, `redirect_url` holds the Location resolved
+//     against the URL fetched, and the caller decides whether to fetch it (the
+//     crawler pushes it through the Sieve first). A Location whose scheme is
+//     not http or https is refused: `redirect_url` stays empty and `error` is
+//     kProtocol.
 //   - `truncated` is not an error: the body holds the first
-//   FetchOptions::max_body_bytes bytes.
-//   - `status` may be set even when `error` is set (for instance kTooLarge
-//   after the headers).
+//     FetchOptions::max_body_bytes bytes.
+//   - `status` may be set even when `error` is set (for instance kTooLarge,
+//     known from the headers).
 //
 // Example:
 //   fetcher.Submit({.id = 7, .url = "https://example.com/"});
 //   for (sieve::FetchResponse& r : fetcher.Poll(absl::Seconds(1))) {
-//     if (!r.ok()) { Log(r.id, sieve::FetchErrorName(r.error),
-//     r.error_message); continue; } if (!r.redirect_url.empty())
-//     frontier.Push(r.redirect_url);
+//     if (!r.ok()) {
+//       Log(r.id, sieve::FetchErrorName(r.error), r.error_message);
+//       continue;
+//     }
+//     if (!r.redirect_url.empty()) frontier.Push(r.redirect_url);
 //   }
 #ifndef SIEVE_FETCH_FETCH_TYPES_H_
 #define SIEVE_FETCH_FETCH_TYPES_H_
@@ -66,12 +68,12 @@ enum class FetchError : uint8_t {
 absl::string_view FetchErrorName(FetchError error);
 
 // Headers of the last response received (after any redirect curl followed).
-// Empty when absent; a header sent several times has its values joined with ",
-// ".
+// Empty when absent. A header sent several times has its values joined with a
+// comma and a space (RFC 9110 5.3).
 struct ResponseHeaders {
   std::string content_type;
-  std::string location;  // As sent; see FetchResponse::redirect_url for the
-                         // resolved form.
+  // As sent; FetchResponse::redirect_url has the resolved form.
+  std::string location;
   std::string retry_after;
   std::string x_robots_tag;
   std::optional<int64_t> content_length;
@@ -89,10 +91,10 @@ struct FetchTimings {
 };
 
 struct FetchResponse {
-  uint64_t id = 0;            // FetchRequest::id.
-  std::string url;            // FetchRequest::url.
-  std::string effective_url;  // Last URL fetched (differs from url after
-                              // followed redirects).
+  uint64_t id = 0;  // FetchRequest::id.
+  std::string url;  // FetchRequest::url.
+  // Last URL fetched (differs from url after redirects curl followed).
+  std::string effective_url;
   int status = 0;  // HTTP status of the last response; 0 if none arrived.
   ResponseHeaders headers;
   // For a 3xx not followed: the Location resolved against effective_url

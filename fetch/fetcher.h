@@ -3,22 +3,21 @@
 //
 // Surprises first:
 //   - Not thread-safe: Submit, Poll, in_flight and the destructor must be
-//   called from one thread
-//     (the crawl loop). Only Wakeup may be called from any thread, to interrupt
-//     a Poll.
+//     called from one thread (the crawl loop). Only Wakeup may be called from
+//     any thread, to interrupt a Poll.
 //   - Redirects are not followed unless the request asks
-//   (FetchRequest::max_redirects); a 3xx comes
-//     back with its resolved FetchResponse::redirect_url. Only http and https
-//     are ever fetched, for the request and for every redirect.
-//   - Failed attempts are retried inside the Fetcher (FetchOptions::retry, rule
-//   in
-//     fetch/retry_policy.h): a response that needs retries comes back later,
-//     after its backoff.
+//     (FetchRequest::max_redirects); a 3xx comes back with its resolved
+//     FetchResponse::redirect_url. Only http and https are ever fetched, for
+//     the request and for every redirect.
+//   - Failed attempts are retried inside the Fetcher (FetchOptions::retry,
+//     rule in fetch/retry_policy.h): such a response comes back later, after
+//     its backoff, with FetchResponse::attempts > 1.
+//   - At most max_connections_per_host transfers run per host:port; the others
+//     wait in the Fetcher (not inside curl, so their timeouts do not run).
 //   - Transfers make progress only inside Poll: a loop that stops calling Poll
-//   stalls them (and
-//     their timeouts fire when it resumes).
-//   - Destroying the Fetcher aborts every transfer still in flight, without a
-//   response.
+//     stalls them (and their timeouts fire when it resumes).
+//   - Destroying the Fetcher aborts every transfer in flight, without a
+//     response.
 //
 // The loop is curl's docs/examples/10-at-a-time.c: at most
 // max_concurrent_transfers easy handles in the multi handle, each carrying its
@@ -27,11 +26,13 @@
 //
 // Example:
 //   absl::StatusOr<std::unique_ptr<sieve::Fetcher>> fetcher =
-//   sieve::Fetcher::Create({}); if (!fetcher.ok()) return fetcher.status();
+//       sieve::Fetcher::Create({});
+//   if (!fetcher.ok()) return fetcher.status();
 //   (*fetcher)->Submit({.id = 1, .url = "https://example.com/"});
 //   while ((*fetcher)->in_flight() > 0) {
-//     for (sieve::FetchResponse& r : (*fetcher)->Poll(absl::Seconds(1)))
-//     Handle(r);
+//     for (sieve::FetchResponse& r : (*fetcher)->Poll(absl::Seconds(1))) {
+//       Handle(r);
+//     }
 //   }
 #ifndef SIEVE_FETCH_FETCHER_H_
 #define SIEVE_FETCH_FETCHER_H_
@@ -67,7 +68,9 @@ class Fetcher {
   ~Fetcher();
 
   // Queues a request; it starts during a later Poll, once fewer than
-  // max_concurrent_transfers are running (FIFO). Never blocks, never fails:
+  // max_concurrent_transfers are running and its host has a free connection
+  // (FIFO per host; a busy host does not hold up others). Never blocks, never
+  // fails:
   // every submitted request produces exactly one response from Poll, errors
   // included (unless the Fetcher is destroyed first). O(1).
   void Submit(FetchRequest request);

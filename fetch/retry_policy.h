@@ -5,23 +5,20 @@
 //
 // The rule:
 //   - Retried: connection failures (FetchError::kConnect, kReset), timeouts
-//   when
-//     RetryOptions::retry_timeouts is set, and HTTP 408, 429 and 5xx. Nothing
-//     else (DNS, TLS, protocol errors, other 4xx are not transient).
+//     when RetryOptions::retry_timeouts is set, and HTTP 408, 429 and 5xx.
+//     Nothing else: DNS, TLS, protocol errors and other 4xx are not transient.
 //   - At most RetryOptions::max_retries retries.
 //   - Delay: Retry-After when the response has one (RFC 9110 10.2.3:
-//   delay-seconds or an
-//     HTTP-date); when it exceeds max_retry_after the response is not retried.
-//     Otherwise exponential backoff with "equal jitter" (M. Brooker,
-//     "Exponential Backoff And Jitter", AWS Architecture Blog, 2015): b =
-//     min(max_backoff, initial_backoff * 2^(n-1)) for the n-th retry, delay
-//     uniform in [b/2, b].
+//     delay-seconds or an HTTP-date); when it exceeds max_retry_after the
+//     response is not retried. Otherwise exponential backoff with "equal
+//     jitter" (M. Brooker, "Exponential Backoff And Jitter", AWS Architecture
+//     Blog, 2015): b = min(max_backoff, initial_backoff * 2^(n-1)) for the
+//     n-th retry, delay uniform in [b/2, b].
 //
 // Example:
 //   absl::BitGen gen;
-//   sieve::RetryDecision d = sieve::DecideRetry(response, response.attempts,
-//   options, absl::Now(),
-//                                               gen);
+//   sieve::RetryDecision d = sieve::DecideRetry(
+//       response, response.attempts, options, absl::Now(), gen);
 //   if (d.retry) ScheduleAt(absl::Now() + d.delay);
 #ifndef SIEVE_FETCH_RETRY_POLICY_H_
 #define SIEVE_FETCH_RETRY_POLICY_H_
@@ -38,8 +35,8 @@ namespace sieve {
 
 struct RetryDecision {
   bool retry = false;
-  absl::Duration delay;  // Wait before the next attempt; meaningful only when
-                         // retry is true.
+  // Wait before the next attempt; meaningful only when retry is true.
+  absl::Duration delay;
 };
 
 // True when the outcome is worth another attempt (the kind, not the count): see
