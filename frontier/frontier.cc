@@ -87,7 +87,7 @@ Frontier::Frontier(FrontierOptions options, std::unique_ptr<Sieve> sieve)
 Frontier::~Frontier() = default;
 
 bool Frontier::IsDropped(std::string_view host) const {
-  absl::ReaderMutexLock lock(&dropped_mu_);
+  std::shared_lock lock(dropped_mu_);
   return dropped_hosts_.contains(AbslView(host));
 }
 
@@ -187,7 +187,7 @@ void Frontier::Refill(HostState& host) {
 }
 
 NextUrl Frontier::Next(absl::Time now) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard lock(mu_);
   ForgetIdleHosts(now);
   schedule_.PromoteDue(now);
   // Pull from the Sieve only while no host is ready: the per-host queues stay
@@ -236,7 +236,7 @@ NextUrl Frontier::Next(absl::Time now) {
 
 absl::Status Frontier::Done(std::string_view url, const FetchOutcome& outcome,
                             absl::Time now) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard lock(mu_);
   auto it = in_flight_.find(AbslView(url));
   if (it == in_flight_.end()) {
     return absl::NotFoundError(absl::StrCat("not in flight: ", AbslView(url)));
@@ -282,7 +282,7 @@ absl::Status Frontier::Done(std::string_view url, const FetchOutcome& outcome,
 
 void Frontier::SetCrawlDelay(std::string_view host_name,
                              absl::Duration crawl_delay) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard lock(mu_);
   HostState& host = hosts_.GetOrCreate(host_name);
   if (RecordCrawlDelay(options_.politeness, crawl_delay, host.politeness)) {
     ++counters_.crawl_delays_capped;
@@ -300,7 +300,7 @@ void Frontier::SetCrawlDelay(std::string_view host_name,
 
 std::vector<std::pair<std::string, absl::Duration>>
 Frontier::CappedCrawlDelays() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard lock(mu_);
   std::vector<std::pair<std::string, absl::Duration>> out;
   hosts_.ForEach([&](const HostState& host) {
     if (host.politeness.crawl_delay_capped) {
@@ -312,16 +312,16 @@ Frontier::CappedCrawlDelays() const {
 }
 
 void Frontier::BlockHost(std::string_view host_name, absl::Time until) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard lock(mu_);
   HostState& host = hosts_.GetOrCreate(host_name);
   host.blocked_until = std::max(host.blocked_until, until);
   Touch(host, absl::InfinitePast());
 }
 
 uint64_t Frontier::DropHost(std::string_view host_name) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard lock(mu_);
   {
-    absl::MutexLock dropped_lock(&dropped_mu_);
+    std::lock_guard dropped_lock(dropped_mu_);
     dropped_hosts_.insert(std::string(host_name));
   }
   HostState& host = hosts_.GetOrCreate(host_name);
@@ -339,7 +339,7 @@ uint64_t Frontier::DropHost(std::string_view host_name) {
 
 FrontierStats Frontier::stats() const {
   const SieveStats sieve = sieve_->stats();
-  absl::MutexLock lock(&mu_);
+  std::lock_guard lock(mu_);
   FrontierStats out = counters_;
   out.queued_in_sieve = sieve.size;
   out.queued_in_hosts = hosts_.queued_urls();

@@ -78,7 +78,7 @@ void Frontier::RestoreCounters(const std::vector<uint64_t>& c) {
 }
 
 absl::Status Frontier::Checkpoint(const fs::path& dir) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard lock(mu_);
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return FsError("create", dir, ec);
@@ -194,7 +194,7 @@ absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Restore(
 
   std::unique_ptr<Frontier> frontier(
       new Frontier(std::move(options), std::move(*sieve)));
-  absl::MutexLock lock(&frontier->mu_);
+  std::lock_guard lock(frontier->mu_);
   frontier->next_seq_ = snapshot->next_seq;
   frontier->checkpoint_seq_ = SnapshotNumber(name);
   frontier->RestoreCounters(snapshot->counters);
@@ -204,7 +204,7 @@ absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Restore(
                      host.politeness);
     if (saved.dropped) {
       host.dropped = true;
-      absl::MutexLock dropped_lock(&frontier->dropped_mu_);
+      std::lock_guard dropped_lock(frontier->dropped_mu_);
       frontier->dropped_hosts_.insert(saved.name);
     }
     for (QueuedUrl& url : saved.urls) frontier->Enqueue(host, std::move(url));
