@@ -6,11 +6,11 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/fetch/test_servers.h"
@@ -212,12 +212,12 @@ TEST_F(FetcherTest, ReportsTlsFailureAgainstAPlainHttpServer) {
 }
 
 TEST_F(FetcherTest, RetriesA429AfterItsRetryAfter) {
-  absl::Mutex mu;
+  std::mutex mu;
   std::vector<absl::Time>
       hits;  // Guarded by mu: the handler runs on a server thread.
   server_.server().Get("/limited",
                        [&](const httplib::Request&, httplib::Response& res) {
-                         absl::MutexLock lock(&mu);
+                         std::lock_guard<std::mutex> lock(mu);
                          hits.push_back(absl::Now());
                          if (hits.size() == 1) {
                            res.status = 429;
@@ -236,7 +236,7 @@ TEST_F(FetcherTest, RetriesA429AfterItsRetryAfter) {
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.body, "finally");
   EXPECT_EQ(r.attempts, 2);
-  absl::MutexLock lock(&mu);
+  std::lock_guard<std::mutex> lock(mu);
   ASSERT_EQ(hits.size(), 2u);
   EXPECT_GE(hits[1] - hits[0], absl::Seconds(1));
   EXPECT_GE(absl::Now() - start, absl::Seconds(1));

@@ -13,6 +13,25 @@
 
 namespace sieve::fetch_test {
 
+void StopSignal::Notify() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopped_ = true;
+  }
+  cv_.notify_all();
+}
+
+bool StopSignal::HasBeenNotified() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stopped_;
+}
+
+bool StopSignal::WaitFor(absl::Duration d) const {
+  std::unique_lock<std::mutex> lock(mu_);
+  return cv_.wait_for(lock, absl::ToChronoNanoseconds(d),
+                      [this] { return stopped_; });
+}
+
 bool Connection::ReadRequestHead(std::string* head) {
   while (true) {
     if (size_t end = buffer_.find("\r\n\r\n"); end != std::string::npos) {
@@ -72,7 +91,7 @@ RawServer::~RawServer() {
   close(listen_fd_);
   std::vector<std::thread> threads;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     for (int fd : open_fds_)
       shutdown(fd, SHUT_RDWR);  // Unblocks recv/send in handlers.
     threads = std::move(connection_threads_);
@@ -95,7 +114,7 @@ void RawServer::AcceptLoop() {
     int seen = max_open_.load();
     while (open > seen && !max_open_.compare_exchange_weak(seen, open)) {
     }
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     open_fds_.insert(fd);
     connection_threads_.emplace_back([this, fd] { Serve(fd); });
   }
@@ -105,8 +124,8 @@ void RawServer::Serve(int fd) {
   Connection connection(fd, stop_);
   handler_(connection);
   open_.fetch_sub(1);
-  absl::MutexLock lock(&mu_);  // Close under the lock so ~RawServer never shuts
-                               // down a reused fd.
+  std::lock_guard<std::mutex> lock(mu_);  // Close under the lock so ~RawServer
+                                          // never shuts down a reused fd.
   open_fds_.erase(fd);
   close(fd);
 }

@@ -10,7 +10,9 @@
 #include <httplib.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
+#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
@@ -25,11 +27,27 @@
 
 namespace sieve::fetch_test {
 
+// Set once when the server shuts down. std::mutex rather than absl::Mutex or
+// absl::Notification: the installed Abseil is not built with TSan, which then
+// cannot see its synchronisation.
+class StopSignal {
+ public:
+  void Notify();
+  bool HasBeenNotified() const;
+  // Waits up to `d`; true when notified.
+  bool WaitFor(absl::Duration d) const;
+
+ private:
+  mutable std::mutex mu_;
+  mutable std::condition_variable cv_;
+  bool stopped_ = false;
+};
+
 // One accepted connection, with a read buffer so consecutive keep-alive
 // requests parse cleanly.
 class Connection {
  public:
-  Connection(int fd, const absl::Notification& stop) : fd_(fd), stop_(stop) {}
+  Connection(int fd, const StopSignal& stop) : fd_(fd), stop_(stop) {}
   int fd() const { return fd_; }
   // Reads one request head (through "\r\n\r\n") into `head`; false on EOF,
   // error or stop.
@@ -39,16 +57,14 @@ class Connection {
   // Blocks until the peer closes the connection or the server stops.
   void WaitForClose();
   // Sleeps for `d`; false when the server stopped meanwhile.
-  bool Sleep(absl::Duration d) const {
-    return !stop_.WaitForNotificationWithTimeout(d);
-  }
+  bool Sleep(absl::Duration d) const { return !stop_.WaitFor(d); }
   // Makes the close that follows the handler's return send a TCP RST (SO_LINGER
   // 0).
   void ResetOnClose();
 
  private:
   const int fd_;
-  const absl::Notification& stop_;
+  const StopSignal& stop_;
   std::string buffer_;
 };
 
@@ -76,13 +92,13 @@ class RawServer {
   Handler handler_;
   int listen_fd_ = -1;
   int port_ = 0;
-  absl::Notification stop_;
+  StopSignal stop_;
   std::atomic<int> accepted_{0};
   std::atomic<int> open_{0};
   std::atomic<int> max_open_{0};
-  absl::Mutex mu_;
-  std::set<int> open_fds_ ABSL_GUARDED_BY(mu_);
-  std::vector<std::thread> connection_threads_ ABSL_GUARDED_BY(mu_);
+  std::mutex mu_;
+  std::set<int> open_fds_;                       // Guarded by mu_.
+  std::vector<std::thread> connection_threads_;  // Guarded by mu_.
   std::thread accept_thread_;
 };
 
