@@ -39,6 +39,17 @@ bool InSet(unsigned char c, EncodeSet set) {
   }
 }
 
+// True if appending `c` to `out` would turn a stray '%' already there into an
+// escape ("%%33" must not become "%3", nor "%3%41" "%3A"): such an escape stays
+// encoded, so that normalising twice changes nothing.
+bool WouldFormEscape(const std::string& out, unsigned char c) {
+  if (HexValue(c) < 0 || out.empty()) return false;
+  const size_t n = out.size();
+  return out[n - 1] == '%' ||
+         (n >= 2 && out[n - 2] == '%' &&
+          HexValue(static_cast<unsigned char>(out[n - 1])) >= 0);
+}
+
 }  // namespace
 
 void AppendEncoded(std::string_view in, EncodeSet set, std::string* out) {
@@ -69,7 +80,7 @@ std::string NormalizeEscapes(std::string_view in) {
       continue;
     }
     const auto decoded = static_cast<unsigned char>(hi * 16 + lo);
-    if (IsUnreserved(decoded)) {
+    if (IsUnreserved(decoded) && !WouldFormEscape(out, decoded)) {
       out.push_back(static_cast<char>(decoded));
     } else {
       out.push_back('%');

@@ -28,7 +28,9 @@ void AppendEncoded(std::string_view in, EncodeSet set, std::string* out);
 // RFC 3986 §6.2.2.1 and §6.2.2.2: upper-cases the hex of every "%XX" escape and
 // decodes the escapes of unreserved characters (ALPHA DIGIT - . _ ~). Malformed
 // escapes ("%g1", a trailing
-// "%") are kept byte-for-byte. Cost: one pass, O(|in|).
+// "%") are kept byte-for-byte, and an escape whose decoding would complete one
+// of them stays encoded, so the result is a fixed point. Cost: one pass,
+// O(|in|).
 std::string NormalizeEscapes(std::string_view in);
 
 // Decodes every valid "%XX" escape (for hosts, before IDNA). Malformed escapes

@@ -51,6 +51,37 @@ TEST(LinkExtractorTest, ExtractsEveryLinkKindWithItsRel) {
   EXPECT_EQ(page.encoding, "UTF-8");
 }
 
+struct RefreshCase {
+  const char* content;
+  const char*
+      want;  // "" when the refresh only reloads the page or is malformed
+};
+
+class MetaRefreshTest : public ::testing::TestWithParam<RefreshCase> {};
+
+// HTML Standard "shared declarative refresh steps": time, ';' or ',', optional
+// "url=", quotes.
+TEST_P(MetaRefreshTest, ReadsTheUrlOfARefresh) {
+  const std::string html = std::string("<meta http-equiv=refresh content=\"") +
+                           GetParam().content + "\">";
+  const ExtractedLinks page = ExtractLinks(html, "http://a.com/d/", "");
+  if (*GetParam().want == '\0') {
+    EXPECT_TRUE(page.links.empty()) << GetParam().content;
+  } else {
+    EXPECT_THAT(Urls(page), ElementsAre(GetParam().want)) << GetParam().content;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Forms, MetaRefreshTest,
+    ::testing::Values(RefreshCase{"0;url=/a", "http://a.com/a"},
+                      RefreshCase{"3, b", "http://a.com/d/b"},
+                      RefreshCase{"5; URL = 'c?x=1'", "http://a.com/d/c?x=1"},
+                      RefreshCase{"1.5;Url=http://other.org/",
+                                  "http://other.org/"},
+                      RefreshCase{"30", ""}, RefreshCase{"soon; url=/x", ""},
+                      RefreshCase{"0; url=", ""}));
+
 TEST(LinkExtractorTest, ExtractsFramesOfAFrameset) {
   const ExtractedLinks page = ExtractLinks(
       "<html><frameset cols='50%,50%'><frame src='left.html'><frame "
