@@ -13,6 +13,7 @@
 //                          positives of the filter)
 //   fp_caught              lossless mode: false positives the store caught
 // SIEVE_BENCH_SMOKE=1: a 2*10^4 stream, so ctest's smoke run takes a second.
+// SIEVE_BENCH_URLS=<n>: a stream of n pushes instead of 10^7.
 #include <malloc.h>
 
 #include <chrono>
@@ -33,7 +34,14 @@
 namespace {
 
 bool Smoke() { return std::getenv("SIEVE_BENCH_SMOKE") != nullptr; }
-uint64_t StreamLength() { return Smoke() ? 20'000 : 10'000'000; }
+// SIEVE_BENCH_URLS=<n> overrides the stream length (e.g. a shorter run of the
+// lossless rows on a loaded machine).
+uint64_t StreamLength() {
+  if (Smoke()) return 20'000;
+  if (const char* n = std::getenv("SIEVE_BENCH_URLS"))
+    return std::strtoull(n, nullptr, 10);
+  return 10'000'000;
+}
 
 uint64_t Mix(uint64_t x) {  // SplitMix64 finaliser.
   x += 0x9e3779b97f4a7c15ULL;

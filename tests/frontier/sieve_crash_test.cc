@@ -32,9 +32,9 @@ using namespace crash_workload;  // NOLINT: test-local helpers.
 constexpr int kRounds = 20;
 constexpr uint64_t kEvery = 10;
 
-// Starts the child, waits until it has restored and is running the workload,
-// lets it run for a random time (so the kill lands anywhere: mid-push,
-// mid-spill, mid-checkpoint) and kills it.
+// Starts the child, waits until it has written its first checkpoint of this
+// run, lets it run for a random further time (so the kill lands anywhere:
+// mid-push, mid-spill, mid-checkpoint) and kills it.
 void RunAndKillChild(const fs::path& snapshot_dir, const fs::path& work_dir,
                      std::chrono::milliseconds run_for) {
   int ready[2];
@@ -75,7 +75,7 @@ TEST(SieveCrashTest, EveryUrlQueuedAtTheLastCheckpointSurvivesSigkill) {
   Model model;
   int rounds_with_progress = 0;
   for (int round = 0; round < kRounds; ++round) {
-    const auto run_for = std::chrono::milliseconds(20 + rng() % 600);
+    const auto run_for = std::chrono::milliseconds(rng() % 300);
     ASSERT_NO_FATAL_FAILURE(RunAndKillChild(snapshot_dir, child_work, run_for));
     fs::remove_all(
         child_work);  // A killed child leaves its scratch store behind.
@@ -113,10 +113,9 @@ TEST(SieveCrashTest, EveryUrlQueuedAtTheLastCheckpointSurvivesSigkill) {
         static_cast<unsigned long long>(ops), model.queue().size(),
         static_cast<unsigned long long>(stats.records_on_disk));
   }
-  // Most rounds must have got past at least one checkpoint, or the test proves
-  // little.
-  EXPECT_GE(rounds_with_progress, kRounds / 2);
-  EXPECT_GT(model.ops(), 400u);
+  // Every child got past at least one checkpoint before its kill, so every
+  // round's snapshot is newer than the last.
+  EXPECT_EQ(rounds_with_progress, kRounds);
 }
 
 }  // namespace
