@@ -43,53 +43,46 @@ absl::StatusOr<BlockedBloomFilter> BlockedBloomFilter::CreateWithSize(
   return BlockedBloomFilter(*std::move(core));
 }
 
-const uint64_t* BlockedBloomFilter::BlockMasks(const KeyHash& hash,
-                                               uint64_t masks[8]) const {
+bool BlockedBloomFilter::AddHash(const KeyHash& hash) {
   // The low half of the hash picks the block (multiply-shift over the block
-  // count); the high half alone drives the probes, so the bits a key sets do
-  // not depend on which block it landed in.
+  // count); the high half alone drives the probes (top 9 bits, then multiply),
+  // so where a key's bits fall inside a block does not depend on the block.
+  // One test-and-set per probe, all in one cache line; a position drawn twice
+  // counts once (the second test finds it set).
   const uint64_t block =
       ReduceToRange(hash.low, core_.bit_count() / kBlockBits);
-  for (uint64_t w = 0; w < kWordsPerBlock; ++w) masks[w] = 0;
-  uint64_t state = hash.high;
-  for (uint32_t i = 0; i < core_.hash_count(); ++i) {
-    const uint64_t bit = state >> 55;  // top 9 bits: a position in [0, 512)
-    masks[bit >> 6] |= uint64_t{1} << (bit & 63);
-    state *= kProbeMultiplier;
-  }
-  return core_.words() + block * kWordsPerBlock;
-}
-
-bool BlockedBloomFilter::AddHash(const KeyHash& hash) {
-  uint64_t masks[kWordsPerBlock];
-  uint64_t* words = const_cast<uint64_t*>(BlockMasks(hash, masks));
+  uint64_t* words = core_.words() + block * kWordsPerBlock;
   const bool concurrent = core_.concurrent();
   uint64_t newly_set = 0;
-  for (uint64_t w = 0; w < kWordsPerBlock; ++w) {
-    if (masks[w] == 0) continue;
-    uint64_t old;
-    if (concurrent) {
-      old = std::atomic_ref<uint64_t>(words[w]).fetch_or(
-          masks[w], std::memory_order_relaxed);
-    } else {
-      old = words[w];
-      words[w] = old | masks[w];
+  uint64_t state = hash.high;
+  for (uint32_t i = 0; i < core_.hash_count(); ++i) {
+    const uint64_t bit = state >> 55;
+    if (!filter_internal::TestAndSetBits(
+            words[bit >> 6], uint64_t{1} << (bit & 63), concurrent)) {
+      ++newly_set;
     }
-    newly_set += static_cast<uint64_t>(std::popcount(masks[w] & ~old));
+    state *= kProbeMultiplier;
   }
   NoteSet(newly_set);
   return newly_set > 0;
 }
 
 bool BlockedBloomFilter::MayContainHash(const KeyHash& hash) const {
-  uint64_t masks[kWordsPerBlock];
-  const uint64_t* words = BlockMasks(hash, masks);
+  // As AddHash, testing as it goes: an absent key usually stops at its first
+  // or second probe (about half the bits are clear at capacity).
+  const uint64_t block =
+      ReduceToRange(hash.low, core_.bit_count() / kBlockBits);
+  const uint64_t* words = core_.words() + block * kWordsPerBlock;
   const bool concurrent = core_.concurrent();
-  uint64_t missing = 0;  // branch-free over the one cache line
-  for (uint64_t w = 0; w < kWordsPerBlock; ++w) {
-    missing |= masks[w] & ~filter_internal::LoadWord(words[w], concurrent);
+  uint64_t state = hash.high;
+  for (uint32_t i = 0; i < core_.hash_count(); ++i) {
+    const uint64_t bit = state >> 55;
+    const uint64_t word =
+        filter_internal::LoadWord(words[bit >> 6], concurrent);
+    if (((word >> (bit & 63)) & 1) == 0) return false;
+    state *= kProbeMultiplier;
   }
-  return missing == 0;
+  return true;
 }
 
 void BlockedBloomFilter::PrefetchHash(const KeyHash& hash,

@@ -85,8 +85,6 @@ class BlockedBloomFilter
   friend class filter_internal::BitFilterBase<BlockedBloomFilter>;
   explicit BlockedBloomFilter(filter_internal::BitFilterCore core)
       : BitFilterBase(std::move(core)) {}
-  // The 8 words of `hash`'s block and the bits it probes in each.
-  const uint64_t* BlockMasks(const KeyHash& hash, uint64_t masks[8]) const;
 };
 
 [[nodiscard]] absl::StatusOr<double> EstimateUnionCount(
