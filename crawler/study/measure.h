@@ -34,7 +34,7 @@ struct MeasureContext {
   // Structures predicted to need more are extrapolated instead of built.
   uint64_t memory_cap = uint64_t{16} << 30;
   // Filters built side by side for one n stay under this together.
-  uint64_t filter_group_budget = uint64_t{8} << 30;
+  uint64_t filter_group_budget = uint64_t{12} << 30;
   // Where the lossless Sieve puts its on-disk store.
   std::string scratch_dir;
   Progress* progress = nullptr;  // May be null.

@@ -24,6 +24,11 @@ uint64_t StringHeapBytes(size_t length) {
   return length > kInlineStringBytes ? MallocChunkBytes(length + 1) : 0;
 }
 
+// RSS growth since `before`, signed (RSS may shrink).
+double Growth(uint64_t before) {
+  return static_cast<double>(ResidentBytes()) - static_cast<double>(before);
+}
+
 // Transparent hashing, so lookups by string_view build no std::string.
 struct StringViewHash {
   using is_transparent = void;
@@ -32,9 +37,21 @@ struct StringViewHash {
   }
 };
 
+// Slots of an absl::flat_hash_set holding n elements: capacities are 2^k - 1
+// and the table grows past 7/8 full (absl raw_hash_set.h).
+double FlatCapacity(uint64_t n) {
+  double capacity = 15;
+  while (capacity * 7 / 8 < static_cast<double>(n)) capacity = capacity * 2 + 1;
+  return capacity;
+}
+
 class StdUnorderedSet {
  public:
   static constexpr std::string_view kName = "std_unordered_set";
+  // Bucket array (one pointer per bucket, ~1 bucket per element) at n, and at
+  // its peak, when a rehash holds the old and the doubled new array.
+  static double TableBytes(uint64_t n) { return 8.0 * static_cast<double>(n); }
+  static double TablePeakBytes(uint64_t n) { return 3 * TableBytes(n); }
   StdUnorderedSet()
       : set_(0, StringViewHash(), std::equal_to<>(), Alloc(&bytes_)) {}
   // Returns whether `url` was inserted (absent before); `collision` unused.
@@ -60,6 +77,10 @@ class StdUnorderedSet {
 class AbslStringSet {
  public:
   static constexpr std::string_view kName = "absl_flat_hash_set_string";
+  // Slot array: a std::string (32 bytes) and a control byte per slot; at a
+  // resize the old array (half the slots) lives beside the new one.
+  static double TableBytes(uint64_t n) { return FlatCapacity(n) * 33; }
+  static double TablePeakBytes(uint64_t n) { return 1.5 * TableBytes(n); }
   AbslStringSet() : set_(0, Hash(), Eq(), Alloc(&bytes_)) {}
   bool Insert(std::string_view url, bool /*fresh*/) {
     if (!set_.emplace(absl::string_view(url.data(), url.size())).second)
@@ -88,6 +109,8 @@ class AbslStringSet {
 class FingerprintSet {
  public:
   static constexpr std::string_view kName = "absl_flat_hash_set_xxh3";
+  static double TableBytes(uint64_t n) { return FlatCapacity(n) * 9; }
+  static double TablePeakBytes(uint64_t n) { return 1.5 * TableBytes(n); }
   FingerprintSet() : set_(0, Hash(), Eq(), Alloc(&bytes_)) {}
   bool Insert(std::string_view url, bool fresh) {
     const bool inserted = set_.insert(Fingerprint64(url)).second;
@@ -114,14 +137,28 @@ ResultRow MeasureOne(const MeasureContext& context, uint64_t n,
                      const std::vector<ResultRow>& previous) {
   const ResultRow* base = LastMeasured(previous, Set::kName, kNaN);
   if (base != nullptr) {
-    // Growth is linear in n (plus a resize peak the 1.1 covers): predict before
-    // building.
-    const double per_url =
-        std::max(static_cast<double>(base->bytes_own), base->bytes_rss) /
-        static_cast<double>(base->n);
-    if (per_url * static_cast<double>(n) * 1.1 >
-        static_cast<double>(context.memory_cap)) {
-      return Extrapolate(*base, n, context);
+    // Predict the peak before building: per-URL bytes outside the table
+    // (nodes, string buffers) grow linearly; the table grows in steps and
+    // peaks during a resize. A single resize allocates gigabytes at once, so
+    // the RSS check while building cannot be the only guard.
+    const double base_n = static_cast<double>(base->n);
+    const double per_url = std::max(0.0, static_cast<double>(base->bytes_own) -
+                                             Set::TableBytes(base->n)) /
+                           base_n;
+    const double peak =
+        per_url * static_cast<double>(n) + Set::TablePeakBytes(n);
+    if (peak > static_cast<double>(context.memory_cap)) {
+      ResultRow row = Extrapolate(*base, n, context);
+      // Linear in the elements, plus the table at its real size.
+      row.bytes_own = static_cast<uint64_t>(per_url * static_cast<double>(n) +
+                                            Set::TableBytes(n));
+      row.bits_per_url =
+          8.0 * static_cast<double>(row.bytes_own) / static_cast<double>(n);
+      row.bytes_rss = kNaN;
+      row.note = absl::StrFormat(
+          "extrapolated from n=%d: predicted peak %.3g bytes > --memory-cap",
+          base->n, peak);
+      return row;
     }
   }
   if (context.progress != nullptr)
@@ -150,11 +187,13 @@ ResultRow MeasureOne(const MeasureContext& context, uint64_t n,
           std::chrono::duration<double>(Clock::now() - start).count();
       row.stream_urls += batch.size();
       // Safety net: stop a structure whose measured growth passes the cap.
-      if (ResidentBytes() - rss_before > context.memory_cap) over_cap = true;
+      if (Growth(rss_before) > static_cast<double>(context.memory_cap)) {
+        over_cap = true;
+      }
       if (context.progress != nullptr) context.progress->Advance(batch.size());
     });
     row.bytes_own = set->OwnBytes();
-    row.bytes_rss = static_cast<double>(ResidentBytes() - rss_before);
+    row.bytes_rss = Growth(rss_before);
     row.collisions = set->collisions();
     row.lost_new = lost_new;
     if (!over_cap) {

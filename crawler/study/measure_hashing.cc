@@ -1,7 +1,9 @@
 // Index schemes of published articles at equal m and k, and the m = 20n, k = 10
 // check.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -32,62 +34,77 @@ std::vector<ResultRow> MeasureHashingSchemes(const MeasureContext& context,
                             static_cast<double>(max_n)) {
     bits /= 2;
   }
+  constexpr IndexScheme kSchemes[] = {IndexScheme::kEnhancedDouble,
+                                      IndexScheme::kPlainDoubleMod,
+                                      IndexScheme::kSeededPolynomial};
   std::vector<ResultRow> rows;
   for (double load : {0.5, 1.0, 2.0}) {
     const uint64_t n = static_cast<uint64_t>(load * static_cast<double>(bits) /
                                              kBitsPerKeyAtOnePercent);
     const double formula = BloomMath::FalsePositiveRate(bits, kArticleHashes,
                                                         static_cast<double>(n));
-    const uint64_t probes = ProbeCount(n, formula);
-    for (IndexScheme scheme :
-         {IndexScheme::kEnhancedDouble, IndexScheme::kPlainDoubleMod,
-          IndexScheme::kSeededPolynomial}) {
-      if (context.progress != nullptr) {
-        context.progress->SetStage(
-            absl::StrFormat("%s n=%d", IndexSchemeName(scheme), n));
-      }
-      SchemeBloomFilter filter(scheme, bits, kArticleHashes);
-      ResultRow row;
+    // At most 10^6 probes: enough for ~250 false positives at the lowest load.
+    const uint64_t probes =
+        std::min<uint64_t>(ProbeCount(n, formula), 1'000'000);
+    if (context.progress != nullptr) {
+      context.progress->SetStage(absl::StrFormat("hashing schemes n=%d", n));
+    }
+    // The three schemes side by side on one pass of the stream.
+    std::vector<SchemeBloomFilter> filters;
+    std::vector<ResultRow> group(3);
+    std::vector<double> insert_seconds(3, 0), query_seconds(3, 0);
+    for (size_t s = 0; s < 3; ++s) {
+      filters.emplace_back(kSchemes[s], bits, kArticleHashes);
+      ResultRow& row = group[s];
       row.family = "hashing";
-      row.structure = std::string(IndexSchemeName(scheme));
+      row.structure = std::string(IndexSchemeName(kSchemes[s]));
       row.n = n;
       row.bits = bits;
       row.hashes = kArticleHashes;
-      row.bytes_own = filter.MemoryBytes();
+      row.bytes_own = filters[s].MemoryBytes();
       row.bits_per_url = static_cast<double>(bits) / static_cast<double>(n);
       row.repeat_share = context.stream.repeat_share;
       row.lost_new = 0;
-      double insert_seconds = 0;
-      FeedStream(context, n, [&](const UrlBatch& batch) {
-        const Clock::time_point start = Clock::now();
-        for (size_t i = 0; i < batch.size(); ++i) {
-          row.lost_new += !filter.Add(batch.urls()[i]) && batch.fresh()[i];
-        }
-        insert_seconds +=
-            std::chrono::duration<double>(Clock::now() - start).count();
-        row.stream_urls += batch.size();
-        if (context.progress != nullptr)
-          context.progress->Advance(batch.size());
-      });
-      double query_seconds = 0;
-      FeedProbes(context, probes, [&](const UrlBatch& batch) {
-        const Clock::time_point start = Clock::now();
-        for (std::string_view url : batch.urls())
-          row.false_positives += filter.MayContain(url);
-        query_seconds +=
-            std::chrono::duration<double>(Clock::now() - start).count();
-        if (context.progress != nullptr)
-          context.progress->Advance(batch.size());
-      });
-      row.insert_ns =
-          1e9 * insert_seconds / static_cast<double>(row.stream_urls);
-      row.query_ns = 1e9 * query_seconds / static_cast<double>(probes);
       row.probes = probes;
-      row.fpr_measured = static_cast<double>(row.false_positives) /
-                         static_cast<double>(probes);
       row.fpr_formula = formula;
       row.note = absl::StrFormat("equal m=%d, k=%d (the Java article's table)",
                                  bits, kArticleHashes);
+    }
+    FeedStream(context, n, [&](const UrlBatch& batch) {
+      for (size_t s = 0; s < 3; ++s) {
+        const Clock::time_point start = Clock::now();
+        for (size_t i = 0; i < batch.size(); ++i) {
+          group[s].lost_new +=
+              !filters[s].Add(batch.urls()[i]) && batch.fresh()[i];
+        }
+        insert_seconds[s] +=
+            std::chrono::duration<double>(Clock::now() - start).count();
+        group[s].stream_urls += batch.size();
+      }
+      if (context.progress != nullptr) {
+        context.progress->Advance(3 * batch.size());
+      }
+    });
+    FeedProbes(context, probes, [&](const UrlBatch& batch) {
+      for (size_t s = 0; s < 3; ++s) {
+        const Clock::time_point start = Clock::now();
+        for (std::string_view url : batch.urls()) {
+          group[s].false_positives += filters[s].MayContain(url);
+        }
+        query_seconds[s] +=
+            std::chrono::duration<double>(Clock::now() - start).count();
+      }
+      if (context.progress != nullptr) {
+        context.progress->Advance(3 * batch.size());
+      }
+    });
+    for (size_t s = 0; s < 3; ++s) {
+      ResultRow& row = group[s];
+      row.insert_ns =
+          1e9 * insert_seconds[s] / static_cast<double>(row.stream_urls);
+      row.query_ns = 1e9 * query_seconds[s] / static_cast<double>(probes);
+      row.fpr_measured = static_cast<double>(row.false_positives) /
+                         static_cast<double>(probes);
       rows.push_back(std::move(row));
     }
   }
@@ -120,8 +137,8 @@ absl::StatusOr<ResultRow> MeasureTwentyBitsTenHashes(
     if (context.progress != nullptr) context.progress->Advance(batch.size());
   });
   // 8.9e-5 expected: 4 * 10^6 probes give ~360 false positives (5 % standard
-  // error).
-  const uint64_t probes = 4'000'000;
+  // error); small studies use 10 n.
+  const uint64_t probes = std::clamp<uint64_t>(10 * n, 100'000, 4'000'000);
   FeedProbes(context, probes, [&](const UrlBatch& batch) {
     for (std::string_view url : batch.urls())
       row.false_positives += filter->MayContain(url);

@@ -22,8 +22,10 @@ std::string HumanBytes(double bytes) {
     bytes /= 1000;
     ++unit;
   }
-  return absl::StrFormat(bytes >= 100 || unit == 0 ? "%.0f %s" : "%.3g %s",
-                         bytes, units[unit]);
+  if (bytes >= 100 || unit == 0)
+    return absl::StrFormat("%.0f %s", bytes, units[unit]);
+  if (bytes >= 10) return absl::StrFormat("%.1f %s", bytes, units[unit]);
+  return absl::StrFormat("%.2f %s", bytes, units[unit]);
 }
 std::string Num(double value, const char* format = "%.3g") {
   return std::isnan(value) ? std::string("-") : absl::StrFormat(format, value);

@@ -48,14 +48,25 @@ std::vector<uint64_t> Grid(uint64_t max_n) {
   return grid;
 }
 
+// 1000000000 -> "1e9"; other values as digits.
+std::string CountText(uint64_t n) {
+  int exponent = 0;
+  uint64_t rest = n;
+  while (rest >= 10 && rest % 10 == 0) {
+    rest /= 10;
+    ++exponent;
+  }
+  return exponent >= 3 ? absl::StrCat(rest, "e", exponent) : absl::StrCat(n);
+}
+
 std::string CommandLine(const StudyFlags& flags) {
   std::vector<std::string> kinds;
   for (FilterKind kind : flags.kinds) kinds.emplace_back(FilterKindName(kind));
   return absl::StrFormat(
-      "sieve study --max-n %g --fp-rates %s --kinds %s --memory-cap %d --seed "
+      "sieve study --max-n %s --fp-rates %s --kinds %s --memory-cap %d --seed "
       "%d "
       "--repeat-share %g --out %s",
-      static_cast<double>(flags.max_n), absl::StrJoin(flags.fp_rates, ","),
+      CountText(flags.max_n), absl::StrJoin(flags.fp_rates, ","),
       absl::StrJoin(kinds, ","), flags.memory_cap, flags.seed,
       flags.repeat_share, flags.out);
 }
@@ -78,7 +89,7 @@ int RunStudy(const StudyFlags& flags) {
   const std::vector<uint64_t> grid = Grid(flags.max_n);
   const uint64_t check_n = std::min<uint64_t>(flags.max_n, 1'000'000);
   const uint64_t sieve_n =
-      std::clamp<uint64_t>(flags.max_n / 10, 1000, 10'000'000);
+      std::clamp<uint64_t>(flags.max_n / 50, 1000, 1'000'000);
   const std::vector<double> sieve_repeats = {0.1, 0.8};
 
   // Work units: URLs handed to a structure (stream and probes), for the
@@ -86,12 +97,11 @@ int RunStudy(const StudyFlags& flags) {
   const double stream_factor = 1.0 / (1.0 - flags.repeat_share);
   double total = 0;
   for (uint64_t n : grid) {
-    const double filters =
-        static_cast<double>(flags.kinds.size() * flags.fp_rates.size());
-    const double min_rate =
-        *std::min_element(flags.fp_rates.begin(), flags.fp_rates.end());
-    total += filters * (static_cast<double>(n) * stream_factor +
-                        static_cast<double>(ProbeCount(n, min_rate)));
+    for (double rate : flags.fp_rates) {
+      total += static_cast<double>(flags.kinds.size()) *
+               (static_cast<double>(n) * stream_factor +
+                static_cast<double>(ProbeCount(n, rate)));
+    }
     total += 3 * (static_cast<double>(n) * stream_factor +
                   static_cast<double>(ProbeCount(n, 1e-3)));
   }
@@ -105,7 +115,7 @@ int RunStudy(const StudyFlags& flags) {
       UrlStreamOptions{.seed = flags.seed, .repeat_share = flags.repeat_share};
   context.memory_cap = flags.memory_cap;
   context.filter_group_budget =
-      std::min<uint64_t>(flags.memory_cap, uint64_t{8} << 30);
+      std::min<uint64_t>(flags.memory_cap, uint64_t{12} << 30);
   context.scratch_dir = flags.out + "/.scratch";
   context.progress = &progress;
 
@@ -149,6 +159,11 @@ int RunStudy(const StudyFlags& flags) {
         MeasureFilters(context, flags.kinds, flags.fp_rates, n, report.rows);
     if (!filters.ok()) return fail(filters.status());
     report.rows.insert(report.rows.end(), filters->begin(), filters->end());
+    if (!write(false)) return 1;
+  }
+  // The exact sets after every filter: they take the most memory, and a run
+  // stopped there has kept all filter results.
+  for (uint64_t n : grid) {
     for (ResultRow& row : MeasureExactSets(context, n, report.rows)) {
       report.rows.push_back(std::move(row));
     }

@@ -5,7 +5,7 @@
 // lossless Sieve. Writes results.csv, SVG plots and report.md.
 //
 // Surprises first:
-//   - A run to 10^9 URLs takes hours and up to ~12 GiB of RAM for the filters;
+//   - A run to 10^9 URLs takes hours and up to ~13 GiB of RAM for the filters;
 //   exact sets stop
 //     at --memory-cap and are extrapolated (marked so) beyond it.
 //   - Timings depend on the machine and its load; sizes and false-positive

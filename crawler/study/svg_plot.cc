@@ -165,10 +165,11 @@ std::string RenderSvg(const PlotSpec& spec) {
     absl::StrAppendFormat(
         &svg,
         "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" "
-        "stroke-width=\"2\"/><circle cx=\"%.0f\" cy=\"%.0f\" r=\"3.5\" "
+        "stroke-width=\"%d\"/><circle cx=\"%.0f\" cy=\"%.0f\" r=\"3.5\" "
         "fill=\"%s\"/>\n<text x=\"%.0f\" y=\"%.0f\">%s</text>\n",
-        legend_x, legend_y, legend_x + 24, legend_y, color, legend_x + 12,
-        legend_y, color, legend_x + 30, legend_y + 4, Escape(series.label));
+        legend_x, legend_y, legend_x + 24, legend_y, color,
+        series.markers_only ? 0 : 2, legend_x + 12, legend_y, color,
+        legend_x + 30, legend_y + 4, Escape(series.label));
   }
   const double note_y =
       kTop + 10 + 18 * static_cast<double>(spec.series.size()) + 10;
