@@ -1,11 +1,25 @@
 #include "crawler/crawl/crawl_command.h"
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
+#include <thread>
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "crawler/config/config_keys.h"
 #include "crawler/config/config_loader.h"
+#include "crawler/crawl/crawl_options.h"
+#include "crawler/crawl/crawler.h"
+#include "crawler/crawl/seeds.h"
+#include "crawler/demo/demo_site.h"
 #include "crawler/logging.h"
 
 ABSL_DECLARE_FLAG(std::string, config);
@@ -13,9 +27,73 @@ ABSL_DECLARE_FLAG(std::string, resume);
 ABSL_DECLARE_FLAG(bool, demo);
 
 namespace sieve {
+namespace {
 
-absl::StatusOr<CrawlConfig> LoadCrawlConfig(const ParsedArgs& args) {
-  CrawlConfig config;
+namespace fs = std::filesystem;
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+// Turns SIGINT/SIGTERM into Crawler::RequestStop. The signals are blocked in
+// the calling thread before any other thread starts (threads inherit the mask)
+// and taken by sigtimedwait in a watcher thread, so no handler runs in a random
+// thread and no global is needed. A second signal ends the process at once.
+class SignalWatcher {
+ public:
+  SignalWatcher() {
+    sigemptyset(&signals_);
+    sigaddset(&signals_, SIGINT);
+    sigaddset(&signals_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals_, &old_mask_);
+    thread_ = std::thread([this] { Watch(); });
+  }
+  ~SignalWatcher() {
+    done_.store(true);
+    thread_.join();
+    pthread_sigmask(SIG_SETMASK, &old_mask_, nullptr);
+  }
+  void Attach(Crawler* crawler) { crawler_.store(crawler); }
+
+ private:
+  void Watch() {
+    const timespec tick{.tv_sec = 0, .tv_nsec = 100'000'000};
+    int received = 0;
+    while (!done_.load()) {
+      int sig = sigtimedwait(&signals_, nullptr, &tick);
+      if (sig <= 0) continue;
+      if (++received > 1) {
+        static constexpr char kMessage[] =
+            "\nsieve crawl: second signal, quitting now\n";
+        (void)!::write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
+        std::_Exit(128 + sig);
+      }
+      static constexpr char kMessage[] =
+          "\nsieve crawl: stopping cleanly (checkpoint, summary); signal again "
+          "to quit now\n";
+      (void)!::write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
+      if (Crawler* c = crawler_.load(); c != nullptr) c->RequestStop();
+    }
+  }
+
+  sigset_t signals_;
+  sigset_t old_mask_;
+  std::atomic<bool> done_{false};
+  std::atomic<Crawler*> crawler_{nullptr};
+  std::thread thread_;
+};
+
+absl::Status WriteTextFile(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  if (!out)
+    return absl::InternalError(absl::StrCat("cannot write ", path.string()));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<CrawlConfig> LoadCrawlConfigOver(CrawlConfig config,
+                                                const ParsedArgs& args) {
   if (args.specified.contains("config")) {
     if (absl::Status s = ApplyConfigFile(absl::GetFlag(FLAGS_config), config);
         !s.ok())
@@ -26,28 +104,163 @@ absl::StatusOr<CrawlConfig> LoadCrawlConfig(const ParsedArgs& args) {
   return config;
 }
 
+absl::StatusOr<CrawlConfig> LoadCrawlConfig(const ParsedArgs& args) {
+  return LoadCrawlConfigOver(CrawlConfig{}, args);
+}
+
+std::string ConfigToToml(const CrawlConfig& config) {
+  std::string out =
+      "# Settings of this crawl, read again by sieve crawl --resume.\n";
+  std::string table;
+  for (const ConfigKey& key : ConfigKeys()) {
+    const std::string_view path = key.path;
+    const size_t dot = path.find('.');
+    const std::string section(path.substr(0, dot));
+    if (section != table) {
+      absl::StrAppend(&out, "\n[", section, "]\n");
+      table = section;
+    }
+    absl::StrAppend(&out, std::string(path.substr(dot + 1)), " = ",
+                    FormatConfigValue(key, config), "\n");
+  }
+  return out;
+}
+
 int RunCrawlCommand(const ParsedArgs& args) {
-  absl::StatusOr<CrawlConfig> config = LoadCrawlConfig(args);
+  const bool demo = absl::GetFlag(FLAGS_demo);
+  const std::string resume = absl::GetFlag(FLAGS_resume);
+  if (demo && !resume.empty()) {
+    std::cerr << "sieve crawl: --demo and --resume cannot be combined (the "
+                 "demo site gets a new "
+                 "port each run)\n";
+    return kExitUsage;
+  }
+
+  // Settings: defaults, then the demo's or the resumed crawl's, then --config,
+  // then flags.
+  CrawlConfig base;
+  if (demo) {
+    if (absl::Status s = ApplyConfigToml(DemoConfigToml(),
+                                         "config/demo.toml (built in)", base);
+        !s.ok()) {
+      std::cerr << "sieve crawl: " << s.message() << "\n";
+      return kExitFailure;
+    }
+  } else if (!resume.empty()) {
+    const fs::path saved = fs::path(resume) / "config.toml";
+    if (fs::exists(saved)) {
+      if (absl::Status s = ApplyConfigFile(saved.string(), base); !s.ok()) {
+        std::cerr << "sieve crawl: " << s.message() << "\n";
+        return kExitUsage;
+      }
+    }
+  }
+  absl::StatusOr<CrawlConfig> config = LoadCrawlConfigOver(base, args);
   if (!config.ok()) {
     std::cerr << "sieve crawl: " << config.status().message() << "\n";
-    return 2;
+    return kExitUsage;
   }
   absl::StatusOr<std::shared_ptr<spdlog::logger>> logger =
       MakeStderrLogger(config->log.level);
   if (!logger.ok()) {
     std::cerr << "sieve crawl: " << logger.status().message() << "\n";
-    return 2;
+    return kExitUsage;
   }
-  bool demo = absl::GetFlag(FLAGS_demo);
-  std::string resume = absl::GetFlag(FLAGS_resume);
   if (config->crawl.seeds.empty() && !demo && resume.empty()) {
     std::cerr << "sieve crawl: needs --seeds FILE, --resume DIR or --demo (try "
                  "'sieve help "
                  "crawl')\n";
-    return 2;
+    return kExitUsage;
   }
-  (*logger)->error("the crawl loop is not built yet");
-  return 1;
+
+  // Block SIGINT/SIGTERM before any thread starts (demo server, parsers, curl's
+  // resolver).
+  SignalWatcher signals;
+  CrawlSetup setup;
+  setup.logger = *logger;
+  setup.live_progress =
+      ::isatty(STDERR_FILENO) == 1 && config->log.level != "off";
+  std::unique_ptr<DemoSite> site;
+  if (demo) {
+    absl::StatusOr<std::unique_ptr<DemoSite>> started =
+        DemoSite::Start(SiteOptions{});
+    if (!started.ok()) {
+      std::cerr << "sieve crawl: " << started.status().message() << "\n";
+      return kExitFailure;
+    }
+    site = std::move(*started);
+    setup.seeds = {site->root_url()};
+    if (!args.specified.contains("out")) {
+      std::string dir =
+          (fs::temp_directory_path() / "sieve-demo-XXXXXX").string();
+      if (::mkdtemp(dir.data()) == nullptr) {
+        std::cerr << "sieve crawl: cannot create a directory under /tmp\n";
+        return kExitFailure;
+      }
+      config->crawl.out = dir;
+    }
+    (*logger)->info(
+        "demo site: {} pages at {} (robots.txt disallows /private/)",
+        site->graph().options().pages, site->root_url());
+  } else if (!resume.empty()) {
+    config->crawl.out = resume;
+    setup.resume = true;
+  } else {
+    absl::StatusOr<SeedList> seeds =
+        ReadSeedFile(config->crawl.seeds, MakeUrlOptions(*config));
+    if (!seeds.ok()) {
+      std::cerr << "sieve crawl: " << seeds.status().message() << "\n";
+      return kExitUsage;
+    }
+    for (const std::string& problem : seeds->problems)
+      (*logger)->warn("{}", problem);
+    if (seeds->urls.empty()) {
+      std::cerr << "sieve crawl: no valid seed URL in " << config->crawl.seeds
+                << "\n";
+      return kExitUsage;
+    }
+    setup.seeds = std::move(seeds->urls);
+  }
+  setup.config = *config;
+
+  absl::StatusOr<std::unique_ptr<Crawler>> crawler = Crawler::Create(setup);
+  if (!crawler.ok()) {
+    std::cerr << "sieve crawl: " << crawler.status().message() << "\n";
+    return crawler.status().code() == absl::StatusCode::kInternal ? kExitFailure
+                                                                  : kExitUsage;
+  }
+  const fs::path out = config->crawl.out;
+  if (!setup.resume) {
+    if (absl::Status s =
+            WriteTextFile(out / "config.toml", ConfigToToml(*config));
+        !s.ok()) {
+      (*logger)->warn("{}", std::string(s.message()));
+    }
+  }
+  signals.Attach(crawler->get());
+  absl::StatusOr<CrawlSummary> summary = (*crawler)->Run();
+  signals.Attach(nullptr);
+  if (!summary.ok()) {
+    std::cerr << "sieve crawl: " << summary.status().message() << "\n";
+    return kExitFailure;
+  }
+  std::cout << FormatSummaryTable(*summary, out);
+  if (site != nullptr) {
+    int disallowed = 0;
+    for (const SiteRequest& r : site->requests()) {
+      if (SiteGraph::MustNotBeRequested(r.path)) ++disallowed;
+    }
+    std::cout << "demo site: " << site->graph().Expected().fetched.size()
+              << " URLs reachable by the rules; the server saw "
+              << site->requests().size() << " requests, " << disallowed
+              << " of them for robots-disallowed, nofollow or trap URLs\n";
+  }
+  if (summary->stop_reason == "interrupted" ||
+      summary->stop_reason == "max_pages" ||
+      summary->stop_reason == "max_run_time") {
+    std::cout << "continue with: sieve crawl --resume " << out.string() << "\n";
+  }
+  return 0;
 }
 
 }  // namespace sieve

@@ -1,0 +1,94 @@
+#include "crawler/crawl/crawl_options.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+
+namespace sieve {
+
+FetchOptions MakeFetchOptions(const CrawlConfig& config) {
+  const CrawlConfig::Fetch& f = config.fetch;
+  FetchOptions o;
+  o.max_concurrent_transfers = static_cast<int>(f.concurrency);
+  o.max_connections_per_host =
+      static_cast<int>(config.politeness.per_host_connections);
+  o.connect_timeout = absl::Seconds(f.connect_timeout);
+  o.total_timeout = absl::Seconds(f.timeout);
+  // curl counts the low-speed window in whole seconds, at least one.
+  o.low_speed_time = absl::Seconds(std::max(1.0, f.low_speed_time));
+  o.low_speed_limit = f.low_speed_time > 0 ? f.low_speed_limit : 0;
+  o.max_body_bytes = f.max_body_bytes;
+  o.user_agent = f.user_agent;
+  o.http2 = f.http2;
+  o.compressed = f.compressed;
+  o.dns_cache_lifetime = absl::Seconds(f.dns_cache_seconds);
+  o.verify_tls = f.verify_tls;
+  o.retry.max_retries = static_cast<int>(f.retries);
+  // A retry is a request to the same host: never sooner than the politeness
+  // delay.
+  o.retry.initial_backoff =
+      absl::Seconds(std::max(1.0, config.politeness.delay));
+  o.retry.max_backoff = std::max(o.retry.max_backoff, o.retry.initial_backoff);
+  return o;
+}
+
+absl::StatusOr<FrontierOptions> MakeFrontierOptions(
+    const CrawlConfig& config, const std::filesystem::path& work_dir) {
+  FrontierOptions o;
+  const CrawlConfig::SieveSettings& s = config.sieve;
+  o.sieve.expected_urls = static_cast<uint64_t>(s.expected_urls);
+  o.sieve.fp_rate = s.fp_rate;
+  if (s.filter == "classic") {
+    o.sieve.filter_kind = FilterKind::kClassic;
+  } else if (s.filter == "blocked") {
+    o.sieve.filter_kind = FilterKind::kBlocked;
+  } else if (s.filter == "counting") {
+    o.sieve.filter_kind = FilterKind::kCounting;
+  } else if (s.filter == "scalable") {
+    o.sieve.filter_kind = FilterKind::kScalable;
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("sieve.filter: unknown kind '", s.filter, "'"));
+  }
+  o.sieve.memory_budget_bytes = static_cast<size_t>(s.memory_budget_mb) << 20;
+  o.sieve.verify_positives = s.verify_positives;
+  o.sieve.work_dir = work_dir;
+
+  const CrawlConfig::Politeness& p = config.politeness;
+  o.politeness.min_delay = absl::Seconds(p.delay);
+  o.politeness.max_crawl_delay = absl::Seconds(p.max_crawl_delay);
+  o.politeness.max_in_flight_per_host =
+      static_cast<int>(p.per_host_connections);
+  o.politeness.adaptive_delay_multiple = p.adaptive_delay_factor;
+  // The Frontier needs 0 < base <= cap.
+  o.politeness.backoff_base = absl::Seconds(std::max(0.001, p.backoff_initial));
+  o.politeness.backoff_cap =
+      std::max(o.politeness.backoff_base, absl::Seconds(p.backoff_max));
+  return o;
+}
+
+UrlOptions MakeUrlOptions(const CrawlConfig& config) {
+  UrlOptions o;
+  o.drop_query_params = config.url.strip_query_params;
+  o.sort_query = config.url.sort_query;
+  o.drop_www = config.url.drop_www;
+  return o;
+}
+
+ScopeOptions MakeScopeOptions(const CrawlConfig& config) {
+  ScopeOptions o;
+  o.mode = config.crawl.scope;
+  o.allow = config.crawl.allow;
+  o.deny = config.crawl.deny;
+  o.max_url_length = static_cast<size_t>(config.crawl.max_url_length);
+  o.max_path_segment_repeats =
+      static_cast<int>(config.crawl.max_path_segment_repeats);
+  return o;
+}
+
+std::string ProductToken(std::string_view user_agent) {
+  size_t end = user_agent.find_first_of("/ \t");
+  return std::string(user_agent.substr(0, end));
+}
+
+}  // namespace sieve

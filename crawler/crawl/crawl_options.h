@@ -1,0 +1,35 @@
+// crawler/crawl/crawl_options.h: maps the crawl's configuration (CrawlConfig,
+// read from TOML and flags) onto each library's own Options struct. Only
+// crawler/ knows the config format.
+#ifndef SIEVE_CRAWLER_CRAWL_CRAWL_OPTIONS_H_
+#define SIEVE_CRAWLER_CRAWL_CRAWL_OPTIONS_H_
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "crawler/config/crawl_config.h"
+#include "crawler/crawl/scope.h"
+#include "fetch/fetch_options.h"
+#include "frontier/frontier.h"
+#include "parse/url.h"
+
+namespace sieve {
+
+FetchOptions MakeFetchOptions(const CrawlConfig& config);
+// `work_dir` holds the Sieve's scratch store (spilled queue, lossless
+// fingerprints).
+absl::StatusOr<FrontierOptions> MakeFrontierOptions(
+    const CrawlConfig& config, const std::filesystem::path& work_dir);
+UrlOptions MakeUrlOptions(const CrawlConfig& config);
+ScopeOptions MakeScopeOptions(const CrawlConfig& config);
+
+// The robots.txt product token of a User-Agent: its first word up to '/'
+// ("SieveBot/0.1 (+url)"
+// -> "SieveBot").
+std::string ProductToken(std::string_view user_agent);
+
+}  // namespace sieve
+
+#endif  // SIEVE_CRAWLER_CRAWL_CRAWL_OPTIONS_H_

@@ -1,0 +1,107 @@
+// crawler/crawl/crawler.h: the crawl loop of `sieve crawl`: Frontier -> Fetcher
+// -> parser threads -> Frontier, with robots.txt, redirects, limits, output,
+// progress, checkpoints.
+//
+// One thread (the caller of Run) owns the loop: it asks the Frontier for URLs
+// whose host may be fetched now, fetches robots.txt before a host's first page,
+// submits transfers to the Fetcher (never more than `fetch.concurrency` at
+// once, so a transfer starts when it is handed out and per-host spacing holds
+// at the server), polls it, and hands HTML bodies to a pool of parser threads.
+// The parsers push the links they find into the Frontier themselves
+// (Frontier::Add is thread-safe) and give the page back to the loop, which
+// writes its pages.jsonl record and only then tells the Frontier the URL is
+// done. That order is what makes checkpoints exact: a checkpoint is taken
+// between pages, so the URLs the Frontier counts as done are exactly the
+// records before the saved offset of pages.jsonl.
+//
+// Surprises first:
+//   - RequestStop is the only call safe from another thread (a signal-watching
+//   thread): it makes
+//     Run stop dispatching, give transfers in flight `stop_grace` to finish
+//     (abandoned ones are queued again by the checkpoint), write the checkpoint
+//     and return.
+//   - Run may be called once.
+//
+// Example:
+//   absl::StatusOr<std::unique_ptr<sieve::Crawler>> c =
+//   sieve::Crawler::Create(setup); absl::StatusOr<sieve::CrawlSummary> summary
+//   = (*c)->Run();
+#ifndef SIEVE_CRAWLER_CRAWL_CRAWLER_H_
+#define SIEVE_CRAWLER_CRAWL_CRAWLER_H_
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "crawler/config/crawl_config.h"
+#include "crawler/crawl/crawl_state.h"
+#include "frontier/frontier.h"
+#include "spdlog/logger.h"
+
+namespace sieve {
+
+struct CrawlSetup {
+  CrawlConfig config;
+  // A fresh crawl: the seeds (normalised URLs). Ignored when `resume` is set.
+  std::vector<std::string> seeds;
+  // Continue the crawl whose output directory is config.crawl.out (its last
+  // checkpoint).
+  bool resume = false;
+  std::shared_ptr<spdlog::logger> logger;
+  // Draw a live status line on stderr (a terminal) instead of a log line every
+  // few seconds.
+  bool live_progress = false;
+  // How long transfers in flight may run after a stop request. Default: 5 s.
+  absl::Duration stop_grace = absl::Seconds(5);
+};
+
+struct CrawlSummary {
+  std::string
+      stop_reason;  // "finished", "max_pages", "max_run_time", "interrupted".
+  CrawlCounters counters;  // All runs of this output directory together.
+  FrontierStats frontier;
+  double seconds = 0;      // This run.
+  double cpu_seconds = 0;  // This run, all threads.
+  uint64_t peak_rss_bytes = 0;
+  uint64_t filter_capacity = 0;
+  double filter_estimated_count = 0;
+  double filter_estimated_fp_rate = 0;
+};
+
+class Crawler {
+ public:
+  // Creates the output directory, the Frontier (fresh, or restored from the
+  // checkpoint with `resume`, cutting pages.jsonl back to it) and the Fetcher.
+  // InvalidArgument for bad settings, NotFound when `resume` finds no
+  // checkpoint.
+  [[nodiscard]] static absl::StatusOr<std::unique_ptr<Crawler>> Create(
+      CrawlSetup setup);
+  ~Crawler();
+  Crawler(const Crawler&) = delete;
+  Crawler& operator=(const Crawler&) = delete;
+
+  // Crawls until the frontier is empty, a limit is reached or RequestStop;
+  // writes the final checkpoint and summary.json. Errors only for output that
+  // cannot be written.
+  [[nodiscard]] absl::StatusOr<CrawlSummary> Run();
+
+  // Thread-safe, async-signal-unsafe: call from a normal thread.
+  void RequestStop();
+
+ private:
+  class Impl;
+  explicit Crawler(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// The summary as a short table for a terminal.
+std::string FormatSummaryTable(const CrawlSummary& summary,
+                               const std::filesystem::path& out);
+
+}  // namespace sieve
+
+#endif  // SIEVE_CRAWLER_CRAWL_CRAWLER_H_

@@ -1,0 +1,95 @@
+// crawler/crawl/link_policy.h: what happens to a URL the crawl discovers (a
+// link in a page or a redirect target) before it reaches the Frontier:
+// normalisation with the configured UrlOptions, depth limit, scope and trap
+// control, robots.txt (when the host's file is known), then the Sieve's dedup
+// inside Frontier::Add.
+//
+// Surprises first:
+//   - Thread-safe: parser threads call AddDiscovered and ProcessHtmlPage
+//   concurrently (Scope,
+//     RobotsCache and Frontier::Add are).
+//   - A disallowed link of a host whose robots.txt is not known yet is queued
+//   anyway; the crawl
+//     loop checks robots.txt again before the fetch, so it is never requested.
+//   - The metadata riding with each queued URL is "<redirect hops> <referrer>"
+//   (see Origin).
+#ifndef SIEVE_CRAWLER_CRAWL_LINK_POLICY_H_
+#define SIEVE_CRAWLER_CRAWL_LINK_POLICY_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "crawler/crawl/robots_cache.h"
+#include "crawler/crawl/scope.h"
+#include "fetch/fetch_types.h"
+#include "frontier/frontier.h"
+#include "parse/url.h"
+
+namespace sieve {
+
+// Where a queued URL came from: the page that linked to it (or the URL that
+// redirected to it) and how many redirects led there.
+struct Origin {
+  int redirect_hops = 0;
+  std::string referrer;  // Empty for a seed.
+
+  std::string Encode() const;
+  static Origin Decode(std::string_view metadata);
+};
+
+struct LinkPolicy {
+  const Scope* scope = nullptr;
+  const RobotsCache* robots = nullptr;
+  Frontier* frontier = nullptr;
+  UrlOptions url_options;
+  uint32_t max_depth = 0;   // 0 = no limit.
+  size_t max_outlinks = 0;  // Links taken per page; 0 = no limit.
+  bool obey_nofollow = true;
+  // Lower-case robots product token: <meta name="sievebot"> applies besides
+  // name=robots.
+  std::string robots_name;
+};
+
+enum class AddOutcome {
+  kQueued,
+  kSeen,     // The Sieve (probably) saw it before.
+  kInvalid,  // Not an http(s) URL.
+  kOffSite,
+  kFiltered,  // allow/deny patterns.
+  kTrap,      // URL length or repeated path segments.
+  kBeyondDepth,
+  kDisallowed,  // robots.txt.
+};
+
+// Sends one discovered URL at `depth` through the policy into the Frontier.
+AddOutcome AddDiscovered(const LinkPolicy& policy, std::string_view url,
+                         uint32_t depth, const Origin& origin);
+
+// What parsing one HTML page gave.
+struct PageLinks {
+  int64_t found = 0;   // Links in the page (followable kinds), before any rule.
+  int64_t queued = 0;  // Of which the Frontier queued.
+  uint64_t nofollow_links = 0;
+  uint64_t off_site = 0;
+  uint64_t filtered = 0;
+  uint64_t traps = 0;  // Includes links past max_outlinks.
+  uint64_t beyond_depth = 0;
+  uint64_t disallowed = 0;
+  bool nofollow_page =
+      false;  // <meta name=robots content=nofollow> or X-Robots-Tag.
+  bool noindex_page = false;
+};
+
+// Extracts the links of an HTML `response` (fetched at `depth`) and adds them.
+// Cost: one gumbo parse of the body plus one AddDiscovered per link.
+PageLinks ProcessHtmlPage(const LinkPolicy& policy,
+                          const FetchResponse& response, uint32_t depth);
+
+// True for Content-Types the crawl parses: text/html and application/xhtml+xml.
+bool IsHtml(std::string_view content_type);
+
+}  // namespace sieve
+
+#endif  // SIEVE_CRAWLER_CRAWL_LINK_POLICY_H_

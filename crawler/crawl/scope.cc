@@ -1,0 +1,146 @@
+#include "crawler/crawl/scope.h"
+
+#include <arpa/inet.h>
+#include <libpsl.h>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "re2/re2.h"
+
+namespace sieve {
+namespace {
+
+absl::Status CompilePatterns(const std::vector<std::string>& patterns,
+                             std::string_view what,
+                             std::vector<std::unique_ptr<re2::RE2>>& out) {
+  for (const std::string& pattern : patterns) {
+    auto re = std::make_unique<re2::RE2>(pattern, re2::RE2::Quiet);
+    if (!re->ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("crawl.", std::string(what), ": pattern '", pattern,
+                       "': ", re->error()));
+    }
+    out.push_back(std::move(re));
+  }
+  return absl::OkStatus();
+}
+
+// "example.com:8080" -> "example.com"; "[::1]:80" -> "[::1]".
+std::string_view HostWithoutPort(std::string_view authority) {
+  if (!authority.empty() && authority.front() == '[') {
+    size_t close = authority.find(']');
+    return close == std::string_view::npos ? authority
+                                           : authority.substr(0, close + 1);
+  }
+  size_t colon = authority.rfind(':');
+  return colon == std::string_view::npos ? authority
+                                         : authority.substr(0, colon);
+}
+
+// True when some segment of `path` (query excluded) occurs more than `max`
+// times.
+bool RepeatsSegments(std::string_view path_and_query, int max) {
+  std::string_view path = path_and_query.substr(0, path_and_query.find('?'));
+  absl::flat_hash_map<absl::string_view, int> counts;
+  for (absl::string_view segment :
+       absl::StrSplit(absl::string_view(path.data(), path.size()), '/',
+                      absl::SkipEmpty())) {
+    if (++counts[segment] > max) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string_view ScopeVerdictName(ScopeVerdict verdict) {
+  switch (verdict) {
+    case ScopeVerdict::kInScope:
+      return "in_scope";
+    case ScopeVerdict::kOffSite:
+      return "off_site";
+    case ScopeVerdict::kNotAllowed:
+      return "not_allowed";
+    case ScopeVerdict::kDenied:
+      return "denied";
+    case ScopeVerdict::kTooLong:
+      return "too_long";
+    case ScopeVerdict::kRepeatedPath:
+      return "repeated_path";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<Scope> Scope::Create(
+    const ScopeOptions& options, const std::vector<std::string>& seed_hosts) {
+  if (options.mode != "host" && options.mode != "domain" &&
+      options.mode != "any") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "crawl.scope: must be host, domain or any; got '", options.mode, "'"));
+  }
+  Scope scope;
+  scope.options_ = options;
+  for (const std::string& host : seed_hosts) {
+    scope.hosts_.insert(host);
+    scope.domains_.insert(RegistrableDomain(HostWithoutPort(host)));
+  }
+  if (absl::Status s = CompilePatterns(options.allow, "allow", scope.allow_);
+      !s.ok())
+    return s;
+  if (absl::Status s = CompilePatterns(options.deny, "deny", scope.deny_);
+      !s.ok())
+    return s;
+  return scope;
+}
+
+Scope::Scope(Scope&&) noexcept = default;
+Scope& Scope::operator=(Scope&&) noexcept = default;
+Scope::~Scope() = default;
+
+std::string Scope::RegistrableDomain(std::string_view host) {
+  std::string name(host);
+  // An IP address has no registrable domain (libpsl would treat "127.0.0.1" as
+  // a name).
+  in_addr v4;
+  if (name.empty() || name.front() == '[' ||
+      inet_pton(AF_INET, name.c_str(), &v4) == 1) {
+    return name;
+  }
+  // psl_builtin() is the list compiled into libpsl: a static, read-only table
+  // (thread-safe).
+  const char* domain = psl_registrable_domain(psl_builtin(), name.c_str());
+  return domain == nullptr ? name : std::string(domain);
+}
+
+ScopeVerdict Scope::Check(const UrlParts& url) const {
+  const std::string& u = url.normalized_url;
+  if (options_.max_url_length > 0 && u.size() > options_.max_url_length) {
+    return ScopeVerdict::kTooLong;
+  }
+  if (options_.max_path_segment_repeats > 0 &&
+      RepeatsSegments(url.path_and_query, options_.max_path_segment_repeats)) {
+    return ScopeVerdict::kRepeatedPath;
+  }
+  if (options_.mode == "host") {
+    if (!hosts_.contains(url.Authority())) return ScopeVerdict::kOffSite;
+  } else if (options_.mode == "domain") {
+    if (!domains_.contains(RegistrableDomain(url.host)))
+      return ScopeVerdict::kOffSite;
+  }
+  for (const auto& re : deny_) {
+    if (re2::RE2::PartialMatch(u, *re)) return ScopeVerdict::kDenied;
+  }
+  if (!allow_.empty()) {
+    bool any = false;
+    for (const auto& re : allow_) {
+      if (re2::RE2::PartialMatch(u, *re)) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) return ScopeVerdict::kNotAllowed;
+  }
+  return ScopeVerdict::kInScope;
+}
+
+}  // namespace sieve

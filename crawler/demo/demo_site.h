@@ -1,0 +1,72 @@
+// crawler/demo/demo_site.h: serves a SiteGraph over HTTP on 127.0.0.1 (random port), in its own
+// threads (cpp-httplib), and logs every request it receives, so a test can check at the server
+// what a crawl asked for: paths, times, and how many requests ran at once.
+//
+// Surprises first:
+//   - The server runs until the DemoSite is destroyed; the destructor waits for handlers in
+//     progress (the slow page included).
+//   - Thread-safe: requests(), max_concurrent() may be called while a crawl runs.
+//
+// Example:
+//   absl::StatusOr<std::unique_ptr<sieve::DemoSite>> site = sieve::DemoSite::Start({.pages = 500});
+//   std::string seed = (*site)->root_url();  // "http://127.0.0.1:40123/"
+#ifndef SIEVE_CRAWLER_DEMO_DEMO_SITE_H_
+#define SIEVE_CRAWLER_DEMO_DEMO_SITE_H_
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "crawler/demo/site_graph.h"
+
+namespace httplib {
+class Server;
+}  // namespace httplib
+
+namespace sieve {
+
+struct SiteRequest {
+  std::string path;  // Path and query as received.
+  absl::Time start;  // When the handler began.
+  absl::Time end;    // When the response was ready.
+};
+
+class DemoSite {
+ public:
+  // Binds 127.0.0.1 on a free port and starts serving. Off-site links of the graph point at
+  // "localhost:<port>" (another host for the crawler). Internal error if no port can be bound.
+  [[nodiscard]] static absl::StatusOr<std::unique_ptr<DemoSite>> Start(SiteOptions options);
+  ~DemoSite();
+  DemoSite(const DemoSite&) = delete;
+  DemoSite& operator=(const DemoSite&) = delete;
+
+  int port() const { return port_; }
+  std::string authority() const;  // "127.0.0.1:<port>"
+  std::string root_url() const;   // "http://127.0.0.1:<port>/"
+  const SiteGraph& graph() const { return *graph_; }
+
+  std::vector<SiteRequest> requests() const;
+  // Most requests the server handled at the same moment.
+  int max_concurrent() const { return max_active_.load(); }
+
+ private:
+  DemoSite() = default;
+
+  std::unique_ptr<httplib::Server> server_;
+  std::unique_ptr<SiteGraph> graph_;
+  std::thread thread_;
+  int port_ = 0;
+  mutable absl::Mutex mu_;
+  std::vector<SiteRequest> requests_ ABSL_GUARDED_BY(mu_);
+  std::atomic<int> active_{0};
+  std::atomic<int> max_active_{0};
+};
+
+}  // namespace sieve
+
+#endif  // SIEVE_CRAWLER_DEMO_DEMO_SITE_H_

@@ -1,0 +1,25 @@
+// crawler/output/summary.h: summary.json, written at the end of each run of a crawl.
+//
+//   {"stop_reason":"finished","seconds":12.3,"pages_per_second":250.1,"cpu_seconds":9.8,
+//    "peak_rss_bytes":..., "counters":{...CrawlCounters...}, "frontier":{...FrontierStats...},
+//    "filter":{"capacity":...,"estimated_count":...,"estimated_fp_rate":...}}
+#ifndef SIEVE_CRAWLER_OUTPUT_SUMMARY_H_
+#define SIEVE_CRAWLER_OUTPUT_SUMMARY_H_
+
+#include <filesystem>
+#include <string>
+
+#include "absl/status/status.h"
+#include "crawler/crawl/crawler.h"
+
+namespace sieve {
+
+std::string SummaryToJson(const CrawlSummary& summary);
+
+// Writes SummaryToJson to `path` (replacing it atomically).
+[[nodiscard]] absl::Status WriteSummaryJson(const std::filesystem::path& path,
+                                            const CrawlSummary& summary);
+
+}  // namespace sieve
+
+#endif  // SIEVE_CRAWLER_OUTPUT_SUMMARY_H_

@@ -1,0 +1,161 @@
+// The `sieve` binary stopped and resumed: SIGINT halfway then --resume, and SIGKILL at random
+// moments then --resume, again and again. In the end pages.jsonl must hold every reachable page
+// of the site, and no URL twice. Also `sieve crawl --demo` end to end.
+#include <signal.h>
+
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "crawler/demo/demo_site.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/crawler/crawl/crawl_test_util.h"
+
+namespace sieve {
+namespace {
+
+using ::testing::HasSubstr;
+using testing_util::FreshDir;
+using testing_util::PathOf;
+using testing_util::ReadPages;
+using testing_util::StartSieve;
+using testing_util::WaitFor;
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+size_t CountLines(const std::filesystem::path& path) {
+  std::string text = ReadFile(path);
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+struct Fixture {
+  std::unique_ptr<DemoSite> site;
+  std::filesystem::path dir;
+  std::filesystem::path out;
+  std::filesystem::path seeds;
+  std::filesystem::path log;
+};
+
+Fixture Prepare(const std::string& name, int pages) {
+  Fixture f;
+  absl::StatusOr<std::unique_ptr<DemoSite>> site =
+      DemoSite::Start({.pages = pages, .slow_page_delay = absl::Milliseconds(200)});
+  EXPECT_TRUE(site.ok());
+  f.site = std::move(*site);
+  f.dir = FreshDir(name);
+  f.out = f.dir / "out";
+  f.seeds = f.dir / "seeds.txt";
+  f.log = f.dir / "log.txt";
+  std::ofstream(f.seeds) << "# test seeds\n" << f.site->root_url() << "\n";
+  return f;
+}
+
+std::vector<std::string> CrawlArgs(const Fixture& f) {
+  return {"crawl", "--seeds", f.seeds.string(), "--out", f.out.string(), "--delay", "0.01",
+          "--per-host-connections", "2", "--log-level", "info", "--expected-urls", "100000"};
+}
+
+std::vector<std::string> ResumeArgs(const Fixture& f) {
+  return {"crawl", "--resume", f.out.string()};
+}
+
+// The union of all runs' records is exactly the site, no URL twice.
+void ExpectExactlyTheSite(const Fixture& f) {
+  std::map<std::string, int> seen;
+  for (const nlohmann::json& page : ReadPages(f.out)) ++seen[PathOf(page["url"])];
+  const SiteGraph::Crawl expected = f.site->graph().Expected();
+  for (const auto& [path, n] : seen) {
+    EXPECT_EQ(n, 1) << path << " recorded " << n << " times";
+    EXPECT_TRUE(expected.fetched.contains(path)) << "unexpected " << path;
+  }
+  for (const auto& [path, depth] : expected.fetched) {
+    EXPECT_TRUE(seen.contains(path)) << "missing " << path;
+  }
+  for (const SiteRequest& r : f.site->requests()) {
+    EXPECT_FALSE(SiteGraph::MustNotBeRequested(r.path)) << r.path;
+  }
+}
+
+void WaitForLines(const std::filesystem::path& pages, size_t lines, absl::Duration limit) {
+  const absl::Time deadline = absl::Now() + limit;
+  while (absl::Now() < deadline && CountLines(pages) < lines) {
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+}
+
+TEST(CrawlResumeTest, SigintHalfwayThenResumeGivesExactlyTheSite) {
+  Fixture f = Prepare("sigint", 300);
+  const size_t total = f.site->graph().Expected().fetched.size();
+  pid_t pid = StartSieve(CrawlArgs(f), f.log);
+  WaitForLines(f.out / "pages.jsonl", total / 2, absl::Seconds(60));
+  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  const absl::Time sent = absl::Now();
+  EXPECT_EQ(WaitFor(pid), 0) << ReadFile(f.log);
+  EXPECT_LT(absl::Now() - sent, absl::Seconds(10)) << "the stop is bounded";
+  const size_t first = CountLines(f.out / "pages.jsonl");
+  EXPECT_LT(first, total) << "stopped before the end";
+  EXPECT_THAT(ReadFile(f.log), HasSubstr("--resume"));
+  EXPECT_TRUE(std::filesystem::exists(f.out / "summary.json"));
+
+  EXPECT_EQ(WaitFor(StartSieve(ResumeArgs(f), f.log)), 0) << ReadFile(f.log);
+  ExpectExactlyTheSite(f);
+}
+
+void KillAndResume(const std::string& name, int kills, uint32_t seed) {
+  Fixture f = Prepare(name, 250);
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int> after_ms(300, 1800);
+  bool started = false;
+  for (int i = 0; i < kills; ++i) {
+    pid_t pid = StartSieve(started ? ResumeArgs(f) : CrawlArgs(f), f.log);
+    started = true;
+    absl::SleepFor(absl::Milliseconds(after_ms(gen)));
+    ::kill(pid, SIGKILL);
+    int code = WaitFor(pid);
+    // Killed, or already finished (then the next resume finds nothing left to do).
+    EXPECT_TRUE(code == 128 + SIGKILL || code == 0) << code << "\n" << ReadFile(f.log);
+  }
+  EXPECT_EQ(WaitFor(StartSieve(ResumeArgs(f), f.log)), 0) << ReadFile(f.log);
+  ExpectExactlyTheSite(f);
+}
+
+TEST(CrawlResumeTest, SigkillAtRandomMomentsFiveTimesThenResumeLosesAndRepeatsNothing) {
+  KillAndResume("sigkill5", 5, 2024);
+}
+
+TEST(CrawlResumeSlowTest, SigkillTwentyTimes) { KillAndResume("sigkill20", 20, 7); }
+
+TEST(CrawlDemoTest, DemoFinishesAndPrintsItsSummary) {
+  const auto dir = FreshDir("demo");
+  const auto log = dir / "log.txt";
+  const absl::Time start = absl::Now();
+  int code = WaitFor(StartSieve(
+      {"crawl", "--demo", "--max-pages", "300", "--out", (dir / "out").string()}, log));
+  const std::string output = ReadFile(log);
+  EXPECT_EQ(code, 0) << output;
+  EXPECT_LT(absl::Now() - start, absl::Seconds(60));
+  EXPECT_THAT(output, HasSubstr("pages fetched"));
+  EXPECT_THAT(output, HasSubstr("demo site:"));
+  EXPECT_EQ(ReadPages(dir / "out").size(), 300u);
+}
+
+TEST(CrawlCommandTest, ABadSeedLineIsReportedWithItsNumberAndSkipped) {
+  Fixture f = Prepare("badseed", 20);
+  std::ofstream(f.seeds) << "# seeds\nnot-a-url\n" << f.site->root_url() << "\n";
+  std::vector<std::string> args = CrawlArgs(f);
+  EXPECT_EQ(WaitFor(StartSieve(args, f.log)), 0);
+  EXPECT_THAT(ReadFile(f.log), HasSubstr("seeds.txt:2:"));
+  EXPECT_GT(ReadPages(f.out).size(), 10u);
+}
+
+}  // namespace
+}  // namespace sieve

@@ -1,0 +1,169 @@
+// End-to-end crawls, in-process, of synthetic sites on 127.0.0.1 whose link graph is known:
+// what was fetched is checked against the graph and against what the server saw.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "crawler/demo/demo_site.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/crawler/crawl/crawl_test_util.h"
+
+namespace sieve {
+namespace {
+
+using testing_util::CrawlInProcess;
+using testing_util::FastConfig;
+using testing_util::FreshDir;
+using testing_util::PathOf;
+using testing_util::ReadPages;
+
+std::unique_ptr<DemoSite> StartSite(SiteOptions options) {
+  absl::StatusOr<std::unique_ptr<DemoSite>> site = DemoSite::Start(std::move(options));
+  EXPECT_TRUE(site.ok()) << site.status();
+  return site.ok() ? std::move(*site) : nullptr;
+}
+
+// Requests the server saw, by path, robots.txt aside.
+std::map<std::string, int> RequestCounts(const DemoSite& site) {
+  std::map<std::string, int> counts;
+  for (const SiteRequest& r : site.requests()) {
+    if (r.path != "/robots.txt") ++counts[r.path];
+  }
+  return counts;
+}
+
+TEST(CrawlSiteTest, FetchesEveryReachableAllowedPageOfA2000PageSiteExactlyOnce) {
+  auto site = StartSite({.pages = 2000, .slow_page_delay = absl::Milliseconds(1500)});
+  ASSERT_NE(site, nullptr);
+  const auto out = FreshDir("site2000");
+  absl::StatusOr<CrawlSummary> summary = CrawlInProcess(FastConfig(out), {site->root_url()});
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->stop_reason, "finished");
+
+  const SiteGraph::Crawl expected = site->graph().Expected();
+  ASSERT_GT(expected.fetched.size(), 2000u);
+  std::map<std::string, int> records;
+  std::map<std::string, nlohmann::json> by_path;
+  for (const nlohmann::json& page : ReadPages(out)) {
+    const std::string url = page["url"];
+    EXPECT_EQ(url.rfind(site->root_url(), 0), 0u) << "outside the scope: " << url;
+    ++records[PathOf(url)];
+    by_path[PathOf(url)] = page;
+  }
+  // Every reachable allowed URL recorded once, nothing else.
+  for (const auto& [path, depth] : expected.fetched) {
+    EXPECT_EQ(records[path], 1) << path;
+  }
+  for (const auto& [path, n] : records) {
+    EXPECT_TRUE(expected.fetched.contains(path)) << "unexpected fetch " << path;
+  }
+  // At the server: each requested once; never a robots-disallowed, nofollow or trap URL;
+  // robots.txt once.
+  int robots = 0;
+  for (const SiteRequest& r : site->requests()) robots += r.path == "/robots.txt";
+  EXPECT_EQ(robots, 1);
+  for (const auto& [path, n] : RequestCounts(*site)) {
+    EXPECT_EQ(n, 1) << path;
+    EXPECT_FALSE(SiteGraph::MustNotBeRequested(path)) << path;
+  }
+  EXPECT_GT(summary->counters.robots_disallowed, 0u);
+  // Redirects: recorded with their target, which is fetched once (checked above); the chain past
+  // the limit is an error.
+  EXPECT_EQ(by_path["/old/1"]["status"], 301);
+  EXPECT_EQ(PathOf(by_path["/old/1"]["redirect_to"]), "/p/10.html");
+  for (const std::string& path : expected.redirect_errors) {
+    EXPECT_EQ(by_path[path]["error"], "too_many_redirects") << path;
+  }
+  // 404s and the timeout recorded with their error.
+  for (const std::string& path : expected.not_found) {
+    EXPECT_EQ(by_path[path]["error"], "http_404") << path;
+  }
+  ASSERT_TRUE(by_path.contains("/slow.html"));
+  EXPECT_EQ(by_path["/slow.html"]["error"], "timeout");
+  // Non-HTML is recorded but not parsed.
+  EXPECT_EQ(by_path["/files/4.pdf"]["content_type"], "application/pdf");
+  EXPECT_EQ(by_path["/files/4.pdf"]["links_found"], 0);
+  // Depth and referrer of a page found by a link.
+  EXPECT_EQ(by_path["/p/0.html"]["depth"], 1);
+  EXPECT_EQ(by_path["/p/0.html"]["discovered_from"], site->root_url());
+}
+
+TEST(CrawlSiteTest, ObeysMaxDepth) {
+  auto site = StartSite({.pages = 300});
+  ASSERT_NE(site, nullptr);
+  const auto out = FreshDir("depth");
+  CrawlConfig config = FastConfig(out);
+  config.crawl.max_depth = 2;
+  ASSERT_TRUE(CrawlInProcess(config, {site->root_url()}).ok());
+  const SiteGraph::Crawl unlimited = site->graph().Expected();
+  std::set<std::string> fetched;
+  for (const nlohmann::json& page : ReadPages(out)) {
+    EXPECT_LE(page["depth"].get<int>(), 2) << page.dump();
+    const std::string path = PathOf(page["url"]);
+    fetched.insert(path);
+    // No page is deeper than the record says (the crawl is breadth-first-ish, never shorter).
+    EXPECT_LE(unlimited.fetched.at(path), page["depth"].get<int>()) << path;
+  }
+  // Everything one link from a seed is there (its depth cannot be anything but 1).
+  for (const auto& [path, depth] : unlimited.fetched) {
+    if (depth <= 1) {
+      EXPECT_TRUE(fetched.contains(path)) << path;
+    }
+  }
+  EXPECT_LT(fetched.size(), unlimited.fetched.size());
+}
+
+TEST(CrawlSiteTest, ObeysMaxPagesAndMaxPagesPerHost) {
+  auto site = StartSite({.pages = 300});
+  ASSERT_NE(site, nullptr);
+  {
+    const auto out = FreshDir("maxpages");
+    CrawlConfig config = FastConfig(out);
+    config.crawl.max_pages = 50;
+    absl::StatusOr<CrawlSummary> summary = CrawlInProcess(config, {site->root_url()});
+    ASSERT_TRUE(summary.ok());
+    EXPECT_EQ(summary->stop_reason, "max_pages");
+    EXPECT_EQ(ReadPages(out).size(), 50u);
+  }
+  {
+    const auto out = FreshDir("perhost");
+    CrawlConfig config = FastConfig(out);
+    config.crawl.max_pages_per_host = 30;
+    ASSERT_TRUE(CrawlInProcess(config, {site->root_url()}).ok());
+    EXPECT_EQ(ReadPages(out).size(), 30u);
+  }
+}
+
+TEST(CrawlSiteTest, PolitenessHoldsAtTheServer) {
+  // Two hosts (two ports); delay D and one connection per host.
+  const absl::Duration delay = absl::Milliseconds(50);
+  auto a = StartSite({.pages = 30});
+  auto b = StartSite({.pages = 30});
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  const auto out = FreshDir("politeness");
+  CrawlConfig config = FastConfig(out);
+  config.politeness.delay = absl::ToDoubleSeconds(delay);
+  config.politeness.per_host_connections = 1;
+  config.crawl.max_pages = 60;
+  ASSERT_TRUE(CrawlInProcess(config, {a->root_url(), b->root_url()}).ok());
+  for (const DemoSite* site : {a.get(), b.get()}) {
+    std::vector<SiteRequest> requests = site->requests();
+    ASSERT_GT(requests.size(), 10u);
+    std::sort(requests.begin(), requests.end(),
+              [](const SiteRequest& x, const SiteRequest& y) { return x.start < y.start; });
+    EXPECT_EQ(site->max_concurrent(), 1);
+    for (size_t i = 1; i < requests.size(); ++i) {
+      // The crawler waits D after each response ends, so even a request delayed on its way (a
+      // new connection) cannot make two starts closer than D at the server.
+      EXPECT_GE(requests[i].start - requests[i - 1].start, delay)
+          << requests[i - 1].path << " then " << requests[i].path;
+      EXPECT_GE(requests[i].start, requests[i - 1].end) << "two requests at once";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sieve

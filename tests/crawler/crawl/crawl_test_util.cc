@@ -1,0 +1,98 @@
+#include "tests/crawler/crawl/crawl_test_util.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "gtest/gtest.h"
+#include "spdlog/sinks/stdout_sinks.h"
+#include "spdlog/spdlog.h"
+
+extern char** environ;
+
+namespace sieve::testing_util {
+
+std::filesystem::path FreshDir(const std::string& name) {
+  std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("crawl-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::vector<nlohmann::json> ReadPages(const std::filesystem::path& out) {
+  std::vector<nlohmann::json> pages;
+  std::ifstream in(out / "pages.jsonl");
+  std::string line;
+  while (std::getline(in, line)) {
+    try {
+      pages.push_back(nlohmann::json::parse(line));
+    } catch (const nlohmann::json::exception& e) {
+      ADD_FAILURE() << "bad pages.jsonl line: " << line << ": " << e.what();
+    }
+  }
+  return pages;
+}
+
+std::string PathOf(const std::string& url) {
+  size_t scheme = url.find("://");
+  size_t slash = url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
+  return slash == std::string::npos ? "/" : url.substr(slash);
+}
+
+CrawlConfig FastConfig(const std::filesystem::path& out) {
+  CrawlConfig c;
+  c.crawl.out = out.string();
+  c.crawl.parser_threads = 2;
+  c.politeness.delay = 0;
+  c.politeness.per_host_connections = 4;
+  c.fetch.concurrency = 8;
+  c.fetch.timeout = 1.0;
+  c.fetch.connect_timeout = 1.0;
+  c.fetch.retries = 0;
+  c.sieve.expected_urls = 100'000;
+  c.sieve.fp_rate = 1e-6;
+  c.log.level = "warn";
+  return c;
+}
+
+absl::StatusOr<CrawlSummary> CrawlInProcess(const CrawlConfig& config,
+                                            const std::vector<std::string>& seeds) {
+  auto logger = std::make_shared<spdlog::logger>(
+      "crawl-test", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+  logger->set_level(spdlog::level::from_str(config.log.level));
+  absl::StatusOr<std::unique_ptr<Crawler>> crawler =
+      Crawler::Create(CrawlSetup{.config = config, .seeds = seeds, .logger = logger});
+  if (!crawler.ok()) return crawler.status();
+  return (*crawler)->Run();
+}
+
+pid_t StartSieve(const std::vector<std::string>& args, const std::filesystem::path& log) {
+  std::vector<std::string> argv_strings = {SIEVE_BINARY};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : argv_strings) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                   O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = -1;
+  int rc = posix_spawn(&pid, SIEVE_BINARY, &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  EXPECT_EQ(rc, 0) << "cannot start " << SIEVE_BINARY;
+  return pid;
+}
+
+int WaitFor(pid_t pid) {
+  int status = 0;
+  if (::waitpid(pid, &status, 0) != pid) return -1;
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+}  // namespace sieve::testing_util

@@ -1,0 +1,42 @@
+// Helpers of the crawler's end-to-end tests: a fresh output directory, reading pages.jsonl back,
+// running a crawl in-process or the `sieve` binary as a child process.
+#ifndef SIEVE_TESTS_CRAWLER_CRAWL_CRAWL_TEST_UTIL_H_
+#define SIEVE_TESTS_CRAWLER_CRAWL_CRAWL_TEST_UTIL_H_
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "crawler/crawl/crawler.h"
+#include "nlohmann/json.hpp"
+
+namespace sieve::testing_util {
+
+// An empty directory under the test's temp dir.
+std::filesystem::path FreshDir(const std::string& name);
+
+// Every record of DIR/pages.jsonl (a partial last line is an error: the test fails).
+std::vector<nlohmann::json> ReadPages(const std::filesystem::path& out);
+
+// "/p/1.html" for "http://127.0.0.1:123/p/1.html".
+std::string PathOf(const std::string& url);
+
+// Settings for fast loopback crawls: no delay, short timeouts, output in `out`.
+CrawlConfig FastConfig(const std::filesystem::path& out);
+
+// Runs a crawl in-process.
+absl::StatusOr<CrawlSummary> CrawlInProcess(const CrawlConfig& config,
+                                            const std::vector<std::string>& seeds);
+
+// Starts the sieve binary with `args`; its stdout+stderr go to `log`.
+pid_t StartSieve(const std::vector<std::string>& args, const std::filesystem::path& log);
+// Waits for the child; returns its exit code, or 128+signal.
+int WaitFor(pid_t pid);
+
+}  // namespace sieve::testing_util
+
+#endif  // SIEVE_TESTS_CRAWLER_CRAWL_CRAWL_TEST_UTIL_H_

@@ -1,0 +1,158 @@
+// Unit tests of the crawl's pieces: seed lists, scope and trap control, pages.jsonl records,
+// checkpoints' metadata, and the demo site's graph.
+#include <filesystem>
+#include <fstream>
+
+#include "crawler/crawl/link_policy.h"
+#include "crawler/crawl/scope.h"
+#include "crawler/crawl/seeds.h"
+#include "crawler/demo/site_graph.h"
+#include "crawler/output/page_record.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace sieve {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::SizeIs;
+
+TEST(SeedsTest, ReadsUrlsSkipsCommentsAndReportsBadLinesWithTheirNumber) {
+  SeedList seeds = ParseSeeds(
+      "# my seeds\n"
+      "HTTP://Example.COM:80/a/../b\n"
+      "\n"
+      "   https://example.org/  # trailing comment\n"
+      "ftp://example.net/\n"
+      "not a url at all\n",
+      "seeds.txt", {});
+  EXPECT_THAT(seeds.urls, ElementsAre("http://example.com/b", "https://example.org/"));
+  ASSERT_THAT(seeds.problems, SizeIs(2));
+  EXPECT_THAT(seeds.problems[0], HasSubstr("seeds.txt:5:"));
+  EXPECT_THAT(seeds.problems[1], HasSubstr("seeds.txt:6:"));
+}
+
+TEST(SeedsTest, AMissingFileIsAnError) {
+  EXPECT_FALSE(ReadSeedFile("/nonexistent/seeds.txt", {}).ok());
+}
+
+UrlParts Parts(const std::string& url) {
+  absl::StatusOr<UrlParts> parts = SplitUrl(url);
+  EXPECT_TRUE(parts.ok()) << url;
+  return parts.ok() ? *parts : UrlParts{};
+}
+
+TEST(ScopeTest, HostScopeKeepsTheSeedsHostsWithTheirPorts) {
+  absl::StatusOr<Scope> scope = Scope::Create({.mode = "host"}, {"a.example.com", "b.org:8080"});
+  ASSERT_TRUE(scope.ok());
+  EXPECT_EQ(scope->Check(Parts("http://a.example.com/x")), ScopeVerdict::kInScope);
+  EXPECT_EQ(scope->Check(Parts("http://b.org:8080/x")), ScopeVerdict::kInScope);
+  EXPECT_EQ(scope->Check(Parts("http://b.org/x")), ScopeVerdict::kOffSite);
+  EXPECT_EQ(scope->Check(Parts("http://c.example.com/x")), ScopeVerdict::kOffSite);
+}
+
+TEST(ScopeTest, DomainScopeUsesThePublicSuffixList) {
+  absl::StatusOr<Scope> scope =
+      Scope::Create({.mode = "domain"}, {"www.example.co.uk", "alice.github.io"});
+  ASSERT_TRUE(scope.ok());
+  EXPECT_EQ(scope->Check(Parts("http://shop.example.co.uk/")), ScopeVerdict::kInScope);
+  EXPECT_EQ(scope->Check(Parts("http://other.co.uk/")), ScopeVerdict::kOffSite);
+  // github.io is a public suffix: another user's site is another domain.
+  EXPECT_EQ(scope->Check(Parts("http://bob.github.io/")), ScopeVerdict::kOffSite);
+  EXPECT_EQ(Scope::RegistrableDomain("a.b.example.co.uk"), "example.co.uk");
+  EXPECT_EQ(Scope::RegistrableDomain("127.0.0.1"), "127.0.0.1");
+}
+
+TEST(ScopeTest, AnyScopeStillAppliesPatternsAndTrapControl) {
+  absl::StatusOr<Scope> scope = Scope::Create(
+      {.mode = "any", .allow = {"/docs/"}, .deny = {"\\.pdf$"}, .max_url_length = 40,
+       .max_path_segment_repeats = 2},
+      {"a.com"});
+  ASSERT_TRUE(scope.ok());
+  EXPECT_EQ(scope->Check(Parts("http://z.net/docs/x")), ScopeVerdict::kInScope);
+  EXPECT_EQ(scope->Check(Parts("http://z.net/blog/x")), ScopeVerdict::kNotAllowed);
+  EXPECT_EQ(scope->Check(Parts("http://z.net/docs/x.pdf")), ScopeVerdict::kDenied);
+  EXPECT_EQ(scope->Check(Parts("http://z.net/docs/" + std::string(40, 'a'))),
+            ScopeVerdict::kTooLong);
+  EXPECT_EQ(scope->Check(Parts("http://z.net/docs/a/docs/a/docs/")), ScopeVerdict::kRepeatedPath);
+}
+
+TEST(ScopeTest, ABadPatternOrModeIsAnErrorNamingIt) {
+  absl::StatusOr<Scope> bad = Scope::Create({.mode = "host", .deny = {"(unclosed"}}, {});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("(unclosed"));
+  EXPECT_FALSE(Scope::Create({.mode = "planet"}, {}).ok());
+}
+
+TEST(OriginTest, RoundTripsHopsAndReferrer) {
+  Origin o = Origin::Decode(Origin{.redirect_hops = 3, .referrer = "http://a/ b"}.Encode());
+  EXPECT_EQ(o.redirect_hops, 3);
+  EXPECT_EQ(o.referrer, "http://a/ b");
+  EXPECT_EQ(Origin::Decode("").redirect_hops, 0);
+}
+
+TEST(LinkPolicyTest, RecognisesHtmlContentTypes) {
+  EXPECT_TRUE(IsHtml("text/html"));
+  EXPECT_TRUE(IsHtml("Text/HTML; charset=utf-8"));
+  EXPECT_TRUE(IsHtml("application/xhtml+xml"));
+  EXPECT_FALSE(IsHtml("application/pdf"));
+  EXPECT_FALSE(IsHtml(""));
+}
+
+TEST(PageRecordTest, HasEveryFieldAndNullForWhatIsMissing) {
+  nlohmann::json j = nlohmann::json::parse(PageRecordToJson(PageRecord{
+      .url = "http://a/", .final_url = "http://a/", .status = 404, .error = "http_404"}));
+  for (const char* field : {"url", "final_url", "status", "content_type", "bytes", "fetch_ms",
+                            "depth", "discovered_from", "links_found", "links_new", "error"}) {
+    EXPECT_TRUE(j.contains(field)) << field;
+  }
+  EXPECT_TRUE(j["discovered_from"].is_null());
+  EXPECT_EQ(j["error"], "http_404");
+  EXPECT_FALSE(j.contains("redirect_to"));
+}
+
+TEST(PagesWriterTest, AppendsLinesAndTruncatesBackToAnOffset) {
+  const std::filesystem::path path =
+      std::filesystem::path(testing::TempDir()) / "pages_writer_test.jsonl";
+  std::filesystem::remove(path);
+  uint64_t first_offset = 0;
+  {
+    auto writer = PagesWriter::Open(path);
+    ASSERT_TRUE(writer.ok());
+    ASSERT_TRUE((*writer)->Write(PageRecord{.url = "http://a/1"}).ok());
+    first_offset = (*writer)->offset();
+    ASSERT_TRUE((*writer)->Write(PageRecord{.url = "http://a/2"}).ok());
+  }
+  ASSERT_TRUE(PagesWriter::TruncateTo(path, first_offset).ok());
+  std::ifstream in(path);
+  std::string line;
+  int lines = 0;
+  while (std::getline(in, line)) {
+    ++lines;
+    EXPECT_THAT(line, HasSubstr("http://a/1"));
+  }
+  EXPECT_EQ(lines, 1);
+}
+
+TEST(SiteGraphTest, TheGraphIsDeterministicAndHasEveryKindOfPage) {
+  SiteGraph site({.pages = 200});
+  EXPECT_EQ(site.Respond("/p/7.html").body, SiteGraph({.pages = 200}).Respond("/p/7.html").body);
+  EXPECT_EQ(site.Respond("/old/1").status, 301);
+  EXPECT_EQ(site.Respond("/missing/3.html").status, 404);
+  EXPECT_EQ(site.Respond("/files/4.pdf").content_type, "application/pdf");
+  SiteGraph::Crawl crawl = site.Expected();
+  EXPECT_TRUE(crawl.fetched.contains("/p/199.html"));
+  EXPECT_TRUE(crawl.fetched.contains("/t/x/x/x/"));
+  EXPECT_FALSE(crawl.fetched.contains("/t/x/x/x/x/"));
+  EXPECT_FALSE(crawl.fetched.contains("/private/10.html"));
+  EXPECT_TRUE(crawl.redirect_errors.contains("/chain/9/2"));
+  EXPECT_FALSE(crawl.fetched.contains("/chain/9/1"));
+  for (const auto& [path, depth] : crawl.fetched) {
+    EXPECT_FALSE(SiteGraph::MustNotBeRequested(path)) << path;
+  }
+}
+
+}  // namespace
+}  // namespace sieve
