@@ -10,11 +10,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
-
-// Header-only use of xxHash: the library target need not link libxxhash for one
-// checksum.
-#define XXH_INLINE_ALL
-#include "xxhash.h"
+#include "filter/key_hash.h"  // Fingerprint64: the file's XXH3-64 checksum.
 
 namespace sieve {
 namespace {
@@ -93,7 +89,7 @@ std::string EncodeHostSnapshot(const HostSnapshot& snapshot) {
       PutU64(out, url.seq);
     }
   }
-  PutU64(out, XXH3_64bits(out.data(), out.size()));
+  PutU64(out, Fingerprint64(out));
   return out;
 }
 
@@ -104,7 +100,7 @@ absl::StatusOr<HostSnapshot> DecodeHostSnapshot(std::string_view bytes) {
   }
   const std::string_view body = bytes.substr(0, bytes.size() - 8);
   Reader tail(bytes.substr(bytes.size() - 8));
-  if (*tail.Fixed(8) != XXH3_64bits(body.data(), body.size())) {
+  if (*tail.Fixed(8) != Fingerprint64(body)) {
     return absl::DataLossError("frontier snapshot: checksum mismatch");
   }
   Reader in(body.substr(kMagic.size()));
