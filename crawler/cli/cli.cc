@@ -39,7 +39,9 @@ void PrintOverview(std::ostream& out) {
 }
 
 // "  --max-pages=INT  page limit (default 0; config crawl.max_pages)"
-std::string FlagLine(std::string_view name) {
+// Config keys describe `sieve crawl`'s flags only (`--out` means another thing
+// to `study`).
+std::string FlagLine(std::string_view name, bool crawl_settings) {
   std::string help;
   std::string default_value;
   std::string type = "VALUE";
@@ -53,7 +55,9 @@ std::string FlagLine(std::string_view name) {
     if (flag->IsOfType<double>()) type = "NUM";
     if (flag->IsOfType<std::string>()) type = "STR";
   }
-  if (const ConfigKey* key = FindConfigKeyByFlag(name); key != nullptr) {
+  if (const ConfigKey* key =
+          crawl_settings ? FindConfigKeyByFlag(name) : nullptr;
+      key != nullptr) {
     help = absl::StrCat(std::string(key->help), " (default ",
                         FormatConfigValue(*key, CrawlConfig{}), "; config ",
                         std::string(key->path), ")");
@@ -72,7 +76,8 @@ void PrintCommandHelp(const Command& command, std::ostream& out) {
       << command.details << "\n";
   if (!command.flags.empty()) {
     out << "\nFlags:\n";
-    for (std::string_view flag : command.flags) out << FlagLine(flag) << "\n";
+    for (std::string_view flag : command.flags)
+      out << FlagLine(flag, command.name == "crawl") << "\n";
     out << "  --help                        this text\n";
   }
 }

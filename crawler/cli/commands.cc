@@ -9,6 +9,7 @@
 #include "absl/flags/flag.h"
 #include "crawler/config/crawl_config.h"
 #include "crawler/crawl/crawl_command.h"
+#include "crawler/study/study_command.h"
 #include "crawler/version.h"
 
 // Flags bound to a config key take their defaults from CrawlConfig, so the two
@@ -17,7 +18,8 @@
 ABSL_FLAG(std::string, seeds, sieve::CrawlConfig{}.crawl.seeds,
           "file of seed URLs");
 ABSL_FLAG(std::string, config, "", "TOML config file; flags override it");
-ABSL_FLAG(std::string, out, "", "output directory");
+ABSL_FLAG(std::string, out, "",
+          "output directory (crawl: crawl-out, study: study-out)");
 ABSL_FLAG(std::string, resume, "",
           "continue the crawl whose output directory is DIR");
 ABSL_FLAG(bool, demo, false, "crawl the built-in demo site on 127.0.0.1");
@@ -47,6 +49,20 @@ ABSL_FLAG(double, fp_rate, sieve::CrawlConfig{}.sieve.fp_rate,
 ABSL_FLAG(std::string, log_level, sieve::CrawlConfig{}.log.level,
           "trace, debug, info, warn, error or off");
 
+// `sieve study` takes its values as text (1e6, 16G, comma lists); crawler/study
+// parses them.
+ABSL_FLAG(std::string, max_n, "1e8",
+          "largest number of distinct URLs (1e6 style)");
+ABSL_FLAG(std::string, fp_rates, "0.1,0.01,0.001,0.0001",
+          "filter false-positive rates");
+ABSL_FLAG(std::string, kinds, "classic,blocked,counting,scalable",
+          "filter kinds to measure");
+ABSL_FLAG(std::string, memory_cap, "16G",
+          "exact sets past this many bytes are extrapolated");
+ABSL_FLAG(std::string, seed, "42", "seed of the URL stream");
+ABSL_FLAG(std::string, repeat_share, "0.1",
+          "share of the stream that repeats earlier URLs");
+
 namespace sieve {
 namespace {
 
@@ -55,9 +71,24 @@ int RunVersion(const ParsedArgs&) {
   return 0;
 }
 
-int RunStudyPlaceholder(const ParsedArgs&) {
-  std::cerr << "sieve study: not built yet\n";
-  return 1;
+int RunStudyCommand(const ParsedArgs& args) {
+  auto given = [&](std::string_view name, const std::string& value) {
+    return args.specified.contains(std::string(name)) ? value : std::string();
+  };
+  absl::StatusOr<study::StudyFlags> flags = study::StudyFlagsFromStrings({
+      .max_n = given("max-n", absl::GetFlag(FLAGS_max_n)),
+      .fp_rates = given("fp-rates", absl::GetFlag(FLAGS_fp_rates)),
+      .kinds = given("kinds", absl::GetFlag(FLAGS_kinds)),
+      .memory_cap = given("memory-cap", absl::GetFlag(FLAGS_memory_cap)),
+      .out = given("out", absl::GetFlag(FLAGS_out)),
+      .seed = given("seed", absl::GetFlag(FLAGS_seed)),
+      .repeat_share = given("repeat-share", absl::GetFlag(FLAGS_repeat_share)),
+  });
+  if (!flags.ok()) {
+    std::cerr << "sieve study: " << flags.status().message() << "\n";
+    return 2;
+  }
+  return study::RunStudy(*flags);
 }
 
 }  // namespace
@@ -92,8 +123,9 @@ std::span<const Command> Commands() {
        "stream, on a log\n"
        "grid of sizes up to --max-n, and writes results.csv, SVG plots and "
        "report.md to DIR.",
-       {"out", "log-level"},
-       &RunStudyPlaceholder},
+       {"max-n", "fp-rates", "kinds", "memory-cap", "out", "seed",
+        "repeat-share"},
+       &RunStudyCommand},
       {"version",
        "print the version",
        "sieve version",

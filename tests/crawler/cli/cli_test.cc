@@ -141,6 +141,22 @@ TEST(CliTest, BadLogLevelExitsTwo) {
   EXPECT_THAT(run.output, Not(HasSubstr("Segmentation")));
 }
 
+TEST(CliTest, HelpStudyListsTheStudyFlags) {
+  SieveRun run = RunSieve("help study");
+  EXPECT_EQ(run.exit_code, 0);
+  for (const char* flag :
+       {"--max-n", "--fp-rates", "--kinds", "--memory-cap", "--out"}) {
+    EXPECT_THAT(run.output, HasSubstr(flag));
+  }
+}
+
+TEST(CliTest, StudyRejectsABadMaxNAndExitsTwo) {
+  SieveRun run = RunSieve("study --max-n=lots");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("sieve study: "));
+  EXPECT_THAT(run.output, HasSubstr("lots"));
+}
+
 TEST(CliTest, VersionPrintsTheVersion) {
   SieveRun run = RunSieve("version");
   EXPECT_EQ(run.exit_code, 0);
