@@ -1,0 +1,132 @@
+// Compiles the public surface that issues 4, 5 and 6 promise, against the
+// installed package, and checks that each call does what it says. Exit code 0
+// means every check held.
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fetch/fetcher.h"
+#include "filter/blocked_bloom_filter.h"
+#include "filter/bloom_filter.h"
+#include "filter/counting_bloom_filter.h"
+#include "filter/scalable_bloom_filter.h"
+#include "frontier/sieve.h"
+#include "parse/link_extractor.h"
+#include "parse/robots.h"
+#include "parse/url.h"
+
+namespace {
+
+int failures = 0;
+
+void Check(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "consumer: FAILED %s\n", what);
+    ++failures;
+  }
+}
+
+void UseFilter() {
+  sieve::BloomFilter f = sieve::BloomFilter::ForCapacity(1'000'000, 0.01);
+  bool fresh = f.Add("http://a/");
+  Check(fresh, "BloomFilter::Add returns true the first time");
+  Check(!f.Add("http://a/"), "BloomFilter::Add returns false after");
+  bool maybe = f.MayContain("http://a/");
+  Check(maybe, "BloomFilter::MayContain finds an added key");
+  double n = f.EstimatedCount();
+  Check(n > 0.5 && n < 1.5, "EstimatedCount is about 1");
+  uint64_t m = f.bit_count();
+  uint32_t k = f.hash_count();
+  uint64_t cap = f.capacity();
+  Check(m > 9'000'000 && k == 7 && cap == 1'000'000,
+        "sizing of 10^6 keys at 1 %");
+  f.OnCapacityExceeded([](const sieve::CapacityEvent& e) {
+    (void)e.estimated_count;
+    (void)e.capacity;
+    (void)e.estimated_fp_rate;
+  });
+  std::string bytes = f.Serialize();
+  absl::StatusOr<sieve::BloomFilter> g = sieve::BloomFilter::Deserialize(bytes);
+  Check(g.ok() && g->MayContain("http://a/"), "Deserialize round trip");
+  absl::Status s = f.UnionWith(*g);
+  Check(s.ok(), "UnionWith of identical shapes");
+  std::vector<std::string_view> keys = {"http://a/", "http://b/"};
+  std::unique_ptr<bool[]> out(new bool[keys.size()]);
+  f.MayContainMany(std::span<const std::string_view>(keys),
+                   std::span<bool>(out.get(), keys.size()));
+  Check(out[0], "MayContainMany finds an added key");
+  f.AddMany(std::span<const std::string_view>(keys),
+            std::span<bool>(out.get(), keys.size()));
+  Check(!out[0] && out[1], "AddMany reports which keys were fresh");
+
+  sieve::BlockedBloomFilter blocked =
+      sieve::BlockedBloomFilter::ForCapacity(1000, 0.01);
+  sieve::CountingBloomFilter counting =
+      sieve::CountingBloomFilter::ForCapacity(1000, 0.01);
+  sieve::ScalableBloomFilter scalable =
+      sieve::ScalableBloomFilter::ForCapacity(1000, 0.01);
+  Check(blocked.Add("x") && counting.Add("x") && scalable.Add("x"),
+        "every kind adds");
+  counting.Remove("x");
+  Check(!counting.MayContain("x"), "CountingBloomFilter::Remove");
+}
+
+void UseFrontier() {
+  sieve::Sieve s(
+      sieve::SieveOptions{.expected_urls = 1'000'000, .fp_rate = 0.01});
+  bool queued = s.Push("http://a/");
+  Check(queued && !s.Push("http://a/"), "Sieve drops a URL it has seen");
+  size_t n = s.size();
+  Check(n == 1, "Sieve::size");
+  std::optional<std::string> next = s.Pop();
+  Check(next == "http://a/", "Sieve::Pop returns the oldest URL");
+  s.OnCapacityExceeded([](const sieve::CapacityEvent& e) { (void)e; });
+}
+
+void UseParse() {
+  absl::StatusOr<std::string> u =
+      sieve::ResolveUrl("http://a/b/c/d;p?q", "../g");
+  Check(u.ok() && *u == "http://a/b/g", "ResolveUrl");
+  absl::StatusOr<std::string> v =
+      sieve::NormalizeUrl("HTTP://Example.COM:80/a/../b");
+  Check(v.ok() && *v == "http://example.com/b", "NormalizeUrl");
+  std::string html_bytes = "<a href='x' rel='nofollow noopener'>x</a>";
+  sieve::ExtractedLinks page = sieve::ExtractLinks(html_bytes, "http://a/b/",
+                                                   "text/html; charset=utf-8");
+  Check(page.links.size() == 1, "ExtractLinks finds the link");
+  for (const sieve::Link& l : page.links) {
+    Check(l.url == "http://a/b/x" && l.nofollow, "Link url and nofollow");
+    (void)l.kind;
+    (void)l.rel;
+  }
+  bool follow = !page.nofollow, index = !page.noindex;
+  Check(follow && index, "page-level robots meta");
+  sieve::RobotsTxt robots = sieve::RobotsTxt::Parse(
+      "User-agent: *\nDisallow: /private\nCrawl-delay: 2\n");
+  bool allowed = robots.IsAllowed("SieveBot/1.0", "/private/x?y");
+  Check(!allowed, "RobotsTxt::IsAllowed");
+  std::optional<double> delay = robots.CrawlDelay("SieveBot/1.0");
+  Check(delay == 2.0, "RobotsTxt::CrawlDelay");
+}
+
+void UseFetch() {
+  absl::StatusOr<std::unique_ptr<sieve::Fetcher>> fetcher =
+      sieve::Fetcher::Create({});
+  Check(fetcher.ok() && (*fetcher)->in_flight() == 0,
+        "a new Fetcher has nothing in flight");
+}
+
+}  // namespace
+
+int main() {
+  UseFilter();
+  UseFrontier();
+  UseParse();
+  UseFetch();
+  if (failures == 0) std::printf("consumer: every check held\n");
+  return failures == 0 ? 0 : 1;
+}
