@@ -8,3 +8,6 @@ scripts/install-deps.sh
 cmake --preset asan
 cmake --build --preset asan
 ctest --preset asan
+cmake --preset tsan
+cmake --build --preset tsan
+ctest --preset tsan
