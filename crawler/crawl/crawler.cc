@@ -108,8 +108,11 @@ class Crawler::Impl {
   void OnRobots(const Request& request, const FetchResponse& response,
                 absl::Time now);
   void OnPage(Request request, FetchResponse response, absl::Time now);
+  // Writes the record and, unless `already_done`, tells the Frontier the URL is
+  // done.
   void FinishPage(const PageRecord& record, const FrontierUrl& url,
-                  const FetchOutcome& outcome, absl::Time now);
+                  const FetchOutcome& outcome, absl::Time now,
+                  bool already_done = false);
   // Done without a fetch (robots.txt forbids it, or its host reached its page
   // limit).
   void SkipUrl(const FrontierUrl& url, absl::Time now);
@@ -504,8 +507,15 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
     FinishPage(record, url, FetchOutcome::Success(response_time), now);
     return;
   }
-  // HTML: parse on the pool; the page is finished when it comes back
-  // (CollectParsed).
+  // HTML: parse on the pool, and release the host's slot now so fetching goes
+  // on meanwhile. The record is written when the page comes back
+  // (CollectParsed); a checkpoint first waits for the pool, so every URL the
+  // Frontier counts as done has its record and its links by then.
+  if (absl::Status s =
+          frontier_->Done(url.url, FetchOutcome::Success(response_time), now);
+      !s.ok()) {
+    log_->warn("frontier: {}", std::string(s.message()));
+  }
   const LinkPolicy* policy = &policy_;
   pool_->Submit([policy, record = std::move(record), url = std::move(url),
                  response = std::move(response), response_time]() mutable {
@@ -533,12 +543,13 @@ void Crawler::Impl::CollectParsed(absl::Time now) {
     if (links.nofollow_page) ++counters_.nofollow_pages;
     if (links.noindex_page) ++counters_.noindex_pages;
     FinishPage(page.record, page.url, FetchOutcome::Success(page.response_time),
-               now);
+               now, /*already_done=*/true);
   }
 }
 
 void Crawler::Impl::FinishPage(const PageRecord& record, const FrontierUrl& url,
-                               const FetchOutcome& outcome, absl::Time now) {
+                               const FetchOutcome& outcome, absl::Time now,
+                               bool already_done) {
   if (absl::Status s = writer_->Write(record); !s.ok() && fatal_.ok())
     fatal_ = s;
   ++counters_.pages;
@@ -546,6 +557,10 @@ void Crawler::Impl::FinishPage(const PageRecord& record, const FrontierUrl& url,
   counters_.links_found += static_cast<uint64_t>(record.links_found);
   counters_.links_new += static_cast<uint64_t>(record.links_new);
   if (record.truncated) ++counters_.truncated;
+  if (already_done) {
+    progress_->CountPage(!record.error.empty());
+    return;
+  }
   if (absl::Status s = frontier_->Done(url.url, outcome, now); !s.ok()) {
     log_->warn("frontier: {}", std::string(s.message()));
   }
@@ -660,6 +675,9 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
     }
     absl::Duration wait = absl::Milliseconds(500);
     bool frontier_empty = false;
+    // Links of pages parsed after Dispatch's look at the Frontier are only
+    // seen next time round: "empty" is final only if no page was parsing.
+    const bool pool_idle_before = pool_->pending() == 0;
     ReleaseHeld(now);
     Dispatch(now, wait, frontier_empty);
     CollectParsed(now);
@@ -674,7 +692,8 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
     if (Stopping()) {
       if (!fetching || now >= grace_deadline) break;
     } else if (!fetching) {
-      if (frontier_empty && held_.empty()) break;
+      if (frontier_empty && held_.empty() && pool_idle_before) break;
+      if (!pool_idle_before) wait = absl::ZeroDuration();
       if (!PageBudgetLeft()) {
         stop_reason_ = "max_pages";
         break;

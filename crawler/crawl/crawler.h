@@ -9,10 +9,11 @@
 // at the server), polls it, and hands HTML bodies to a pool of parser threads.
 // The parsers push the links they find into the Frontier themselves
 // (Frontier::Add is thread-safe) and give the page back to the loop, which
-// writes its pages.jsonl record and only then tells the Frontier the URL is
-// done. That order is what makes checkpoints exact: a checkpoint is taken
-// between pages, so the URLs the Frontier counts as done are exactly the
-// records before the saved offset of pages.jsonl.
+// writes its pages.jsonl record. The host's slot is released when the fetch
+// ends, so fetching goes on while pages parse. A checkpoint first waits for
+// the parsers and writes their records: then the URLs the Frontier counts as
+// done are exactly the records before the saved offset of pages.jsonl, and
+// their links are in the Sieve.
 //
 // Surprises first:
 //   - RequestStop is the only call safe from another thread (a signal-watching
