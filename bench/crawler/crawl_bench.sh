@@ -87,7 +87,7 @@ run_tool() {  # tool dir -> prints "wall cpu rss_kb urls"
     httrack)
       /usr/bin/time -f "%e %U %S %M" -o "$timing" httrack "$SEED" -O "$dir/files" -c4 \
         '-%c1000' -A1000000000 -r99999 -q -s2 "+127.0.0.1:$PORT/*" > "$dir/log.txt" 2>&1 || true
-      urls=$(find "$dir/files/127.0.0.1_$PORT" -type f 2> /dev/null | wc -l)
+      urls=$( (find "$dir/files/127.0.0.1_$PORT" -type f 2> /dev/null || true) | wc -l)
       ;;
   esac
   # GNU time writes "Command exited with non-zero status N" first when the tool fails (wget
