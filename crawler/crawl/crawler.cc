@@ -19,7 +19,6 @@
 #include "crawler/output/summary.h"
 #include "fetch/fetcher.h"
 #include "fetch/retry_policy.h"
-#include "filter/bloom_math.h"
 #include "frontier/politeness.h"
 
 namespace sieve {
@@ -119,9 +118,8 @@ class Crawler::Impl {
   void CollectParsed(absl::Time now);
   absl::Status WriteCheckpointNow();
   void CheckCapacity();
-  // The Sieve's filter now. The Frontier does not expose its Sieve's filter, so
-  // the count is the URLs the Sieve admitted (each one filter insertion) and
-  // the rate the sizing formula's at that count (filter/bloom_math.h).
+  // The Sieve's filter now: its Swamidass-Baldi estimated count and the
+  // false-positive rate at that fill (Frontier::sieve_stats).
   struct FilterSnapshot {
     uint64_t capacity = 0;
     double estimated_count = 0;
@@ -145,7 +143,6 @@ class Crawler::Impl {
   RobotsCache robots_;
   LinkPolicy policy_;
   PolitenessOptions politeness_;
-  BloomParams filter_params_;
   std::unique_ptr<WorkerPool<ParsedPage>> pool_;
   std::unique_ptr<Progress> progress_;
 
@@ -183,15 +180,6 @@ absl::Status Crawler::Impl::Init() {
       MakeFrontierOptions(config_, scratch);
   if (!frontier_options.ok()) return frontier_options.status();
   politeness_ = frontier_options->politeness;
-  {
-    const SieveOptions& so = frontier_options->sieve;
-    absl::StatusOr<BloomParams> params =
-        so.filter_kind == FilterKind::kBlocked
-            ? BloomMath::OptimalBlockedParams(so.expected_urls, so.fp_rate)
-            : BloomMath::OptimalParams(so.expected_urls, so.fp_rate);
-    if (!params.ok()) return params.status();
-    filter_params_ = *params;
-  }
 
   const fs::path pages = out_ / "pages.jsonl";
   if (setup_.resume) {
@@ -583,17 +571,10 @@ absl::Status Crawler::Impl::WriteCheckpointNow() {
 }
 
 Crawler::Impl::FilterSnapshot Crawler::Impl::ReadFilter() const {
-  FilterSnapshot out;
-  out.capacity = static_cast<uint64_t>(config_.sieve.expected_urls);
-  out.estimated_count = static_cast<double>(frontier_->stats().added);
-  out.estimated_fp_rate =
-      config_.sieve.filter == "blocked"
-          ? BloomMath::BlockedFalsePositiveRate(
-                filter_params_.bits, filter_params_.hashes, out.estimated_count)
-          : BloomMath::FalsePositiveRate(filter_params_.bits,
-                                         filter_params_.hashes,
-                                         out.estimated_count);
-  return out;
+  const SieveStats sieve = frontier_->sieve_stats();
+  return FilterSnapshot{.capacity = sieve.filter_capacity,
+                        .estimated_count = sieve.filter_estimated_count,
+                        .estimated_fp_rate = sieve.filter_estimated_fp_rate};
 }
 
 void Crawler::Impl::CheckCapacity() {

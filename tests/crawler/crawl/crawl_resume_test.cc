@@ -1,6 +1,7 @@
-// The `sieve` binary stopped and resumed: SIGINT halfway then --resume, and SIGKILL at random
-// moments then --resume, again and again. In the end pages.jsonl must hold every reachable page
-// of the site, and no URL twice. Also `sieve crawl --demo` end to end.
+// The `sieve` binary stopped and resumed: SIGINT halfway then --resume, and
+// SIGKILL at random moments then --resume, again and again. In the end
+// pages.jsonl must hold every reachable page of the site, and no URL twice.
+// Also `sieve crawl --demo` end to end.
 #include <signal.h>
 
 #include <fstream>
@@ -47,8 +48,8 @@ struct Fixture {
 
 Fixture Prepare(const std::string& name, int pages) {
   Fixture f;
-  absl::StatusOr<std::unique_ptr<DemoSite>> site =
-      DemoSite::Start({.pages = pages, .slow_page_delay = absl::Milliseconds(200)});
+  absl::StatusOr<std::unique_ptr<DemoSite>> site = DemoSite::Start(
+      {.pages = pages, .slow_page_delay = absl::Milliseconds(200)});
   EXPECT_TRUE(site.ok());
   f.site = std::move(*site);
   f.dir = FreshDir(name);
@@ -60,8 +61,19 @@ Fixture Prepare(const std::string& name, int pages) {
 }
 
 std::vector<std::string> CrawlArgs(const Fixture& f) {
-  return {"crawl", "--seeds", f.seeds.string(), "--out", f.out.string(), "--delay", "0.01",
-          "--per-host-connections", "2", "--log-level", "info", "--expected-urls", "100000"};
+  return {"crawl",
+          "--seeds",
+          f.seeds.string(),
+          "--out",
+          f.out.string(),
+          "--delay",
+          "0.01",
+          "--per-host-connections",
+          "2",
+          "--log-level",
+          "info",
+          "--expected-urls",
+          "100000"};
 }
 
 std::vector<std::string> ResumeArgs(const Fixture& f) {
@@ -71,7 +83,8 @@ std::vector<std::string> ResumeArgs(const Fixture& f) {
 // The union of all runs' records is exactly the site, no URL twice.
 void ExpectExactlyTheSite(const Fixture& f) {
   std::map<std::string, int> seen;
-  for (const nlohmann::json& page : ReadPages(f.out)) ++seen[PathOf(page["url"])];
+  for (const nlohmann::json& page : ReadPages(f.out))
+    ++seen[PathOf(page["url"])];
   const SiteGraph::Crawl expected = f.site->graph().Expected();
   for (const auto& [path, n] : seen) {
     EXPECT_EQ(n, 1) << path << " recorded " << n << " times";
@@ -85,7 +98,8 @@ void ExpectExactlyTheSite(const Fixture& f) {
   }
 }
 
-void WaitForLines(const std::filesystem::path& pages, size_t lines, absl::Duration limit) {
+void WaitForLines(const std::filesystem::path& pages, size_t lines,
+                  absl::Duration limit) {
   const absl::Time deadline = absl::Now() + limit;
   while (absl::Now() < deadline && CountLines(pages) < lines) {
     absl::SleepFor(absl::Milliseconds(20));
@@ -121,25 +135,31 @@ void KillAndResume(const std::string& name, int kills, uint32_t seed) {
     absl::SleepFor(absl::Milliseconds(after_ms(gen)));
     ::kill(pid, SIGKILL);
     int code = WaitFor(pid);
-    // Killed, or already finished (then the next resume finds nothing left to do).
-    EXPECT_TRUE(code == 128 + SIGKILL || code == 0) << code << "\n" << ReadFile(f.log);
+    // Killed, or already finished (then the next resume finds nothing left to
+    // do).
+    EXPECT_TRUE(code == 128 + SIGKILL || code == 0) << code << "\n"
+                                                    << ReadFile(f.log);
   }
   EXPECT_EQ(WaitFor(StartSieve(ResumeArgs(f), f.log)), 0) << ReadFile(f.log);
   ExpectExactlyTheSite(f);
 }
 
-TEST(CrawlResumeTest, SigkillAtRandomMomentsFiveTimesThenResumeLosesAndRepeatsNothing) {
+TEST(CrawlResumeTest,
+     SigkillAtRandomMomentsFiveTimesThenResumeLosesAndRepeatsNothing) {
   KillAndResume("sigkill5", 5, 2024);
 }
 
-TEST(CrawlResumeSlowTest, SigkillTwentyTimes) { KillAndResume("sigkill20", 20, 7); }
+TEST(CrawlResumeSlowTest, SigkillTwentyTimes) {
+  KillAndResume("sigkill20", 20, 7);
+}
 
 TEST(CrawlDemoTest, DemoFinishesAndPrintsItsSummary) {
   const auto dir = FreshDir("demo");
   const auto log = dir / "log.txt";
   const absl::Time start = absl::Now();
-  int code = WaitFor(StartSieve(
-      {"crawl", "--demo", "--max-pages", "300", "--out", (dir / "out").string()}, log));
+  int code = WaitFor(StartSieve({"crawl", "--demo", "--max-pages", "300",
+                                 "--out", (dir / "out").string()},
+                                log));
   const std::string output = ReadFile(log);
   EXPECT_EQ(code, 0) << output;
   EXPECT_LT(absl::Now() - start, absl::Seconds(60));
@@ -148,9 +168,23 @@ TEST(CrawlDemoTest, DemoFinishesAndPrintsItsSummary) {
   EXPECT_EQ(ReadPages(dir / "out").size(), 300u);
 }
 
+TEST(CrawlDemoTest, LogsTheCapacityWarningWhenTheFilterOutgrowsExpectedUrls) {
+  const auto dir = FreshDir("capacity");
+  const auto log = dir / "log.txt";
+  int code = WaitFor(
+      StartSieve({"crawl", "--demo", "--max-pages", "100", "--expected-urls",
+                  "50", "--out", (dir / "out").string()},
+                 log));
+  const std::string output = ReadFile(log);
+  EXPECT_EQ(code, 0) << output;
+  EXPECT_THAT(output, HasSubstr("past its capacity of 50"));
+  EXPECT_THAT(output, HasSubstr("Raise sieve.expected_urls"));
+}
+
 TEST(CrawlCommandTest, ABadSeedLineIsReportedWithItsNumberAndSkipped) {
   Fixture f = Prepare("badseed", 20);
-  std::ofstream(f.seeds) << "# seeds\nnot-a-url\n" << f.site->root_url() << "\n";
+  std::ofstream(f.seeds) << "# seeds\nnot-a-url\n"
+                         << f.site->root_url() << "\n";
   std::vector<std::string> args = CrawlArgs(f);
   EXPECT_EQ(WaitFor(StartSieve(args, f.log)), 0);
   EXPECT_THAT(ReadFile(f.log), HasSubstr("seeds.txt:2:"));
