@@ -9,42 +9,49 @@ namespace sieve {
 absl::StatusOr<std::unique_ptr<DemoSite>> DemoSite::Start(SiteOptions options) {
   std::unique_ptr<DemoSite> site(new DemoSite());
   site->server_ = std::make_unique<httplib::Server>();
-  // Without it, headers and body leave in two segments and Nagle's algorithm meets the client's
-  // delayed ACK: 40 ms per response on loopback.
+  // Without it, headers and body leave in two segments and Nagle's algorithm
+  // meets the client's delayed ACK: 40 ms per response on loopback.
   site->server_->set_tcp_nodelay(true);
-  // cpp-httplib answers "Accept-Encoding: br" with brotli at its slowest quality; on loopback
-  // compression only costs time, so the demo site sends bodies as they are.
-  site->server_->set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
-    const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
-    return httplib::Server::HandlerResponse::Unhandled;
-  });
+  // cpp-httplib answers "Accept-Encoding: br" with brotli at its slowest
+  // quality; on loopback compression only costs time, so the demo site sends
+  // bodies as they are.
+  site->server_->set_pre_routing_handler(
+      [](const httplib::Request& req, httplib::Response&) {
+        const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
+        return httplib::Server::HandlerResponse::Unhandled;
+      });
   site->port_ = site->server_->bind_to_any_port("127.0.0.1");
-  if (site->port_ <= 0) return absl::InternalError("demo site: cannot bind 127.0.0.1");
+  if (site->port_ <= 0)
+    return absl::InternalError("demo site: cannot bind 127.0.0.1");
   options.offsite_authority = absl::StrCat("localhost:", site->port_);
   site->graph_ = std::make_unique<SiteGraph>(std::move(options));
 
   DemoSite* self = site.get();
-  site->server_->Get(".*", [self](const httplib::Request& req, httplib::Response& res) {
-    const absl::Time start = absl::Now();
-    const int active = ++self->active_;
-    int seen = self->max_active_.load();
-    while (active > seen && !self->max_active_.compare_exchange_weak(seen, active)) {
-    }
-    std::string target = req.path;
-    if (!req.params.empty()) {
-      // httplib splits the query off; the log keeps what the crawler asked for.
-      size_t q = req.target.find('?');
-      if (q != std::string::npos) target = req.path + req.target.substr(q);
-    }
-    SiteResponse r = self->graph_->Respond(target);
-    if (r.delay > absl::ZeroDuration()) absl::SleepFor(r.delay);
-    res.status = r.status;
-    if (!r.location.empty()) res.set_header("Location", r.location);
-    res.set_content(r.body, r.content_type);
-    --self->active_;
-    absl::MutexLock lock(&self->mu_);
-    self->requests_.push_back(SiteRequest{.path = target, .start = start, .end = absl::Now()});
-  });
+  site->server_->Get(
+      ".*", [self](const httplib::Request& req, httplib::Response& res) {
+        const absl::Time start = absl::Now();
+        const int active = ++self->active_;
+        int seen = self->max_active_.load();
+        while (active > seen &&
+               !self->max_active_.compare_exchange_weak(seen, active)) {
+        }
+        std::string target = req.path;
+        if (!req.params.empty()) {
+          // httplib splits the query off; the log keeps what the crawler asked
+          // for.
+          size_t q = req.target.find('?');
+          if (q != std::string::npos) target = req.path + req.target.substr(q);
+        }
+        SiteResponse r = self->graph_->Respond(target);
+        if (r.delay > absl::ZeroDuration()) absl::SleepFor(r.delay);
+        res.status = r.status;
+        if (!r.location.empty()) res.set_header("Location", r.location);
+        res.set_content(r.body, r.content_type);
+        --self->active_;
+        absl::MutexLock lock(&self->mu_);
+        self->requests_.push_back(
+            SiteRequest{.path = target, .start = start, .end = absl::Now()});
+      });
   site->thread_ = std::thread([self] { self->server_->listen_after_bind(); });
   while (!site->server_->is_running()) absl::SleepFor(absl::Milliseconds(1));
   return site;
@@ -55,9 +62,13 @@ DemoSite::~DemoSite() {
   if (thread_.joinable()) thread_.join();
 }
 
-std::string DemoSite::authority() const { return absl::StrCat("127.0.0.1:", port_); }
+std::string DemoSite::authority() const {
+  return absl::StrCat("127.0.0.1:", port_);
+}
 
-std::string DemoSite::root_url() const { return absl::StrCat("http://", authority(), "/"); }
+std::string DemoSite::root_url() const {
+  return absl::StrCat("http://", authority(), "/");
+}
 
 std::vector<SiteRequest> DemoSite::requests() const {
   absl::MutexLock lock(&mu_);

@@ -1,15 +1,19 @@
-// crawler/demo/demo_site.h: serves a SiteGraph over HTTP on 127.0.0.1 (random port), in its own
-// threads (cpp-httplib), and logs every request it receives, so a test can check at the server
-// what a crawl asked for: paths, times, and how many requests ran at once.
+// crawler/demo/demo_site.h: serves a SiteGraph over HTTP on 127.0.0.1 (random
+// port), in its own threads (cpp-httplib), and logs every request it receives,
+// so a test can check at the server what a crawl asked for: paths, times, and
+// how many requests ran at once.
 //
 // Surprises first:
-//   - The server runs until the DemoSite is destroyed; the destructor waits for handlers in
+//   - The server runs until the DemoSite is destroyed; the destructor waits for
+//   handlers in
 //     progress (the slow page included).
-//   - Thread-safe: requests(), max_concurrent() may be called while a crawl runs.
+//   - Thread-safe: requests(), max_concurrent() may be called while a crawl
+//   runs.
 //
 // Example:
-//   absl::StatusOr<std::unique_ptr<sieve::DemoSite>> site = sieve::DemoSite::Start({.pages = 500});
-//   std::string seed = (*site)->root_url();  // "http://127.0.0.1:40123/"
+//   absl::StatusOr<std::unique_ptr<sieve::DemoSite>> site =
+//   sieve::DemoSite::Start({.pages = 500}); std::string seed =
+//   (*site)->root_url();  // "http://127.0.0.1:40123/"
 #ifndef SIEVE_CRAWLER_DEMO_DEMO_SITE_H_
 #define SIEVE_CRAWLER_DEMO_DEMO_SITE_H_
 
@@ -38,9 +42,11 @@ struct SiteRequest {
 
 class DemoSite {
  public:
-  // Binds 127.0.0.1 on a free port and starts serving. Off-site links of the graph point at
-  // "localhost:<port>" (another host for the crawler). Internal error if no port can be bound.
-  [[nodiscard]] static absl::StatusOr<std::unique_ptr<DemoSite>> Start(SiteOptions options);
+  // Binds 127.0.0.1 on a free port and starts serving. Off-site links of the
+  // graph point at "localhost:<port>" (another host for the crawler). Internal
+  // error if no port can be bound.
+  [[nodiscard]] static absl::StatusOr<std::unique_ptr<DemoSite>> Start(
+      SiteOptions options);
   ~DemoSite();
   DemoSite(const DemoSite&) = delete;
   DemoSite& operator=(const DemoSite&) = delete;

@@ -12,10 +12,12 @@
 namespace sieve {
 namespace {
 
-absl::string_view AV(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+absl::string_view AV(std::string_view s) {
+  return absl::string_view(s.data(), s.size());
+}
 
-// SplitMix64 (Steele, Lea, Flood 2014): a fixed, portable mix, so the graph is the same on every
-// machine.
+// SplitMix64 (Steele, Lea, Flood 2014): a fixed, portable mix, so the graph is
+// the same on every machine.
 uint64_t Mix(uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -23,16 +25,20 @@ uint64_t Mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-std::string Html(std::string_view title, const std::string& head, const std::string& body) {
-  return absl::StrCat("<!DOCTYPE html>\n<html><head><title>", AV(title), "</title>", head,
-                      "</head>\n<body><h1>", AV(title), "</h1>\n", body, "</body></html>\n");
+std::string Html(std::string_view title, const std::string& head,
+                 const std::string& body) {
+  return absl::StrCat("<!DOCTYPE html>\n<html><head><title>", AV(title),
+                      "</title>", head, "</head>\n<body><h1>", AV(title),
+                      "</h1>\n", body, "</body></html>\n");
 }
 
 // "/p/12.html" -> 12 (when `prefix` is "/p/" and `suffix` ".html").
-bool ParseNumbered(std::string_view path, std::string_view prefix, std::string_view suffix,
-                   int* n) {
+bool ParseNumbered(std::string_view path, std::string_view prefix,
+                   std::string_view suffix, int* n) {
   absl::string_view p = AV(path);
-  if (!absl::ConsumePrefix(&p, AV(prefix)) || !absl::ConsumeSuffix(&p, AV(suffix))) return false;
+  if (!absl::ConsumePrefix(&p, AV(prefix)) ||
+      !absl::ConsumeSuffix(&p, AV(suffix)))
+    return false;
   return absl::SimpleAtoi(p, n) && *n >= 0;
 }
 
@@ -49,7 +55,8 @@ bool HasRepeatedSegment(std::string_view path, int max) {
 SiteGraph::SiteGraph(SiteOptions options) : options_(std::move(options)) {}
 
 bool SiteGraph::MustNotBeRequested(std::string_view path) {
-  return absl::StartsWith(AV(path), "/private/") || absl::StartsWith(AV(path), "/nofollow/") ||
+  return absl::StartsWith(AV(path), "/private/") ||
+         absl::StartsWith(AV(path), "/nofollow/") ||
          HasRepeatedSegment(path, 3);
 }
 
@@ -60,8 +67,9 @@ std::vector<SiteGraph::OutLink> SiteGraph::OutLinks(int i) const {
   const int next = (i + 1) % n;
   links.push_back({page(next), absl::StrCat(next, ".html"), false});
   for (int k = 0; k < options_.links_per_page; ++k) {
-    const int j = static_cast<int>(Mix(options_.seed ^ (uint64_t(i) << 20) ^ uint64_t(k)) %
-                                   static_cast<uint64_t>(n));
+    const int j = static_cast<int>(
+        Mix(options_.seed ^ (uint64_t(i) << 20) ^ uint64_t(k)) %
+        static_cast<uint64_t>(n));
     // Several spellings of one URL: normalisation must make them one key.
     std::string href;
     switch (k % 5) {
@@ -89,7 +97,8 @@ std::vector<SiteGraph::OutLink> SiteGraph::OutLinks(int i) const {
   if (i % 10 == 0) add(absl::StrCat("/private/", i, ".html"));
   if (i % 25 == 1) add(absl::StrCat("/old/", i));
   if (i % 25 == 2) add(absl::StrCat("/chain/", i, "/3"));
-  if (i == 9) add(absl::StrCat("/chain/", i, "/7"));  // Longer than the redirect limit.
+  if (i == 9)
+    add(absl::StrCat("/chain/", i, "/7"));  // Longer than the redirect limit.
   if (i % 50 == 3) add(absl::StrCat("/missing/", i, ".html"));
   if (i % 40 == 4) {
     add(absl::StrCat("/files/", i, ".pdf"));
@@ -97,10 +106,13 @@ std::vector<SiteGraph::OutLink> SiteGraph::OutLinks(int i) const {
   }
   if (i == 5) add("/slow.html");
   if (i == 8) add("/t/x/");
-  if (i % 30 == 6) add(absl::StrCat("/nofollow/", i, ".html"), /*nofollow=*/true);
+  if (i % 30 == 6)
+    add(absl::StrCat("/nofollow/", i, ".html"), /*nofollow=*/true);
   if (i % 30 == 7) {
     links.push_back(
-        {"", absl::StrCat("http://", options_.offsite_authority, "/p/", i, ".html"), false});
+        {"",
+         absl::StrCat("http://", options_.offsite_authority, "/p/", i, ".html"),
+         false});
   }
   links.push_back({"", "mailto:webmaster@example.com", false});
   links.push_back({"", "javascript:void(0)", false});
@@ -110,10 +122,13 @@ std::vector<SiteGraph::OutLink> SiteGraph::OutLinks(int i) const {
 std::string SiteGraph::RenderPage(int i) const {
   std::string head;
   if (i % 97 == 13) head = "<meta name=\"robots\" content=\"nofollow\">";
-  if (i % 100 == 11) absl::StrAppend(&head, "<link rel=\"stylesheet\" href=\"/style.css\">");
-  std::string body = absl::StrCat("<p>Page ", i, " of the Sieve demo site.</p>\n<ul>\n");
+  if (i % 100 == 11)
+    absl::StrAppend(&head, "<link rel=\"stylesheet\" href=\"/style.css\">");
+  std::string body =
+      absl::StrCat("<p>Page ", i, " of the Sieve demo site.</p>\n<ul>\n");
   for (const OutLink& link : OutLinks(i)) {
-    absl::StrAppend(&body, "<li><a href=\"", link.href, "\"", link.nofollow ? " rel=\"nofollow\"" : "",
+    absl::StrAppend(&body, "<li><a href=\"", link.href, "\"",
+                    link.nofollow ? " rel=\"nofollow\"" : "",
                     ">link</a></li>\n");
   }
   absl::StrAppend(&body, "</ul>\n");
@@ -127,20 +142,24 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
   if (path == "/robots.txt") {
     r.content_type = "text/plain";
     r.body =
-        "# Sieve demo site\nUser-agent: *\nDisallow: /private/\n\nUser-agent: otherbot\n"
+        "# Sieve demo site\nUser-agent: *\nDisallow: /private/\n\nUser-agent: "
+        "otherbot\n"
         "Disallow: /\n";
   } else if (path == "/") {
-    r.body = Html("Sieve demo site", "",
-                  "<a href=\"/p/0.html\">start</a> <a href=\"p/1.html\">next</a>\n");
+    r.body =
+        Html("Sieve demo site", "",
+             "<a href=\"/p/0.html\">start</a> <a href=\"p/1.html\">next</a>\n");
   } else if (ParseNumbered(path, "/p/", ".html", &i) && i < options_.pages) {
     r.body = RenderPage(i);
   } else if (ParseNumbered(path, "/old/", "", &i)) {
     r.status = 301;
     r.location = absl::StrCat("/p/", (i * 7 + 3) % options_.pages, ".html");
   } else if (absl::StartsWith(AV(path), "/chain/")) {
-    std::vector<std::string> parts = absl::StrSplit(AV(path), '/', absl::SkipEmpty());
+    std::vector<std::string> parts =
+        absl::StrSplit(AV(path), '/', absl::SkipEmpty());
     int page = 0, k = 0;
-    if (parts.size() == 3 && absl::SimpleAtoi(parts[1], &page) && absl::SimpleAtoi(parts[2], &k)) {
+    if (parts.size() == 3 && absl::SimpleAtoi(parts[1], &page) &&
+        absl::SimpleAtoi(parts[2], &k)) {
       r.status = k > 0 ? 302 : 301;
       r.location = k > 0 ? absl::StrCat("/chain/", page, "/", k - 1)
                          : absl::StrCat("/p/", page % options_.pages, ".html");
@@ -149,7 +168,8 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
     }
   } else if (ParseNumbered(path, "/files/", ".pdf", &i)) {
     r.content_type = "application/pdf";
-    r.body = absl::StrCat("%PDF-1.4\n% not really a PDF ", i, "\n<a href=\"/never-parsed\">\n");
+    r.body = absl::StrCat("%PDF-1.4\n% not really a PDF ", i,
+                          "\n<a href=\"/never-parsed\">\n");
   } else if (ParseNumbered(path, "/img/", ".png", &i)) {
     r.content_type = "image/png";
     r.body = std::string("\x89PNG\r\n\x1a\n", 8) + std::string(64, '\0');
@@ -161,9 +181,12 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
     r.body = "body { font-family: sans-serif; }\n";
   } else if (absl::StartsWith(AV(path), "/t/")) {
     // A trap: every page links one level deeper, forever.
-    r.body = Html("Trap", "", absl::StrCat("<a href=\"", AV(path), "x/\">deeper</a>"));
-  } else if (absl::StartsWith(AV(path), "/private/") || absl::StartsWith(AV(path), "/nofollow/")) {
-    r.body = Html("Should not be fetched", "", "<a href=\"/p/0.html\">home</a>");
+    r.body = Html("Trap", "",
+                  absl::StrCat("<a href=\"", AV(path), "x/\">deeper</a>"));
+  } else if (absl::StartsWith(AV(path), "/private/") ||
+             absl::StartsWith(AV(path), "/nofollow/")) {
+    r.body =
+        Html("Should not be fetched", "", "<a href=\"/p/0.html\">home</a>");
   } else {
     r.status = 404;
     r.body = Html("Not found", "", "");
@@ -200,7 +223,8 @@ SiteGraph::Crawl SiteGraph::Expected(int max_depth, int max_redirects) const {
       continue;
     }
     if (r.status == 404) crawl.not_found.insert(item.path);
-    if (r.status != 200 || !absl::StartsWith(r.content_type, "text/html")) continue;
+    if (r.status != 200 || !absl::StartsWith(r.content_type, "text/html"))
+      continue;
     int i = 0;
     if (item.path == "/") {
       discover("/p/0.html", 1, 0);
@@ -208,7 +232,8 @@ SiteGraph::Crawl SiteGraph::Expected(int max_depth, int max_redirects) const {
     } else if (ParseNumbered(item.path, "/p/", ".html", &i)) {
       if (i % 97 == 13) continue;  // <meta name=robots content=nofollow>
       for (const OutLink& link : OutLinks(i)) {
-        if (!link.path.empty() && !link.nofollow) discover(link.path, item.depth + 1, 0);
+        if (!link.path.empty() && !link.nofollow)
+          discover(link.path, item.depth + 1, 0);
       }
     } else if (item.path == "/slow.html") {
       discover("/p/1.html", item.depth + 1, 0);

@@ -1,17 +1,21 @@
-// crawler/demo/site_graph.h: the synthetic web site of `sieve crawl --demo` and of the crawler's
-// end-to-end tests: a few thousand HTML pages with a known, deterministic link graph and the
-// things a crawler must handle: a robots.txt with a disallowed part, redirects (one a chain longer
-// than the redirect limit), 404s, a slow page, non-HTML files, rel=nofollow links, off-site links,
-// a path-repeating trap, mailto:/javascript: links and several spellings of one URL.
+// crawler/demo/site_graph.h: the synthetic web site of `sieve crawl --demo` and
+// of the crawler's end-to-end tests: a few thousand HTML pages with a known,
+// deterministic link graph and the things a crawler must handle: a robots.txt
+// with a disallowed part, redirects (one a chain longer than the redirect
+// limit), 404s, a slow page, non-HTML files, rel=nofollow links, off-site
+// links, a path-repeating trap, mailto:/javascript: links and several spellings
+// of one URL.
 //
-// SiteGraph is pure (no server): Respond(path) says what the server answers, and Expected()
-// computes, by a breadth-first walk with the crawler's rules, exactly which URLs a correct crawl
-// fetches. crawler/demo/demo_site.h serves it over HTTP.
+// SiteGraph is pure (no server): Respond(path) says what the server answers,
+// and Expected() computes, by a breadth-first walk with the crawler's rules,
+// exactly which URLs a correct crawl fetches. crawler/demo/demo_site.h serves
+// it over HTTP.
 //
 // Example:
 //   sieve::SiteGraph site({.pages = 2000});
-//   sieve::SiteResponse r = site.Respond("/p/12.html");           // 200, text/html
-//   sieve::SiteGraph::Crawl c = site.Expected(/*max_depth=*/0);  // paths a crawl fetches
+//   sieve::SiteResponse r = site.Respond("/p/12.html");           // 200,
+//   text/html sieve::SiteGraph::Crawl c = site.Expected(/*max_depth=*/0);  //
+//   paths a crawl fetches
 #ifndef SIEVE_CRAWLER_DEMO_SITE_GRAPH_H_
 #define SIEVE_CRAWLER_DEMO_SITE_GRAPH_H_
 
@@ -35,8 +39,8 @@ struct SiteOptions {
   uint64_t seed = 7;
   // How long /slow.html takes to answer. Default: 1.5 s.
   absl::Duration slow_page_delay = absl::Milliseconds(1500);
-  // Authority of the off-site links (another host, never to be fetched in host scope).
-  // Default: "localhost" plus the server's port, set by DemoSite.
+  // Authority of the off-site links (another host, never to be fetched in host
+  // scope). Default: "localhost" plus the server's port, set by DemoSite.
   std::string offsite_authority = "offsite.invalid";
 };
 
@@ -55,16 +59,19 @@ class SiteGraph {
   // What the server answers for `path` (path and query, as requested).
   SiteResponse Respond(std::string_view path) const;
 
-  // A crawl as the crawler's rules make it from "/" (host scope, robots.txt obeyed, nofollow
-  // obeyed, redirects through the Sieve, at most `max_redirects` in a chain, trap control).
+  // A crawl as the crawler's rules make it from "/" (host scope, robots.txt
+  // obeyed, nofollow obeyed, redirects through the Sieve, at most
+  // `max_redirects` in a chain, trap control).
   struct Crawl {
-    std::map<std::string, int> fetched;     // Path -> depth, for every URL a crawl fetches.
-    std::set<std::string> redirect_errors;  // Paths recorded as too_many_redirects.
-    std::set<std::string> not_found;        // Paths answering 404.
+    std::map<std::string, int>
+        fetched;  // Path -> depth, for every URL a crawl fetches.
+    std::set<std::string>
+        redirect_errors;              // Paths recorded as too_many_redirects.
+    std::set<std::string> not_found;  // Paths answering 404.
   };
-  // `max_depth` 0 = no limit. Depths follow a breadth-first walk: with a limit, a parallel
-  // crawl fetches exactly these pages only when every page has one shortest path; use the
-  // unlimited walk for exact checks.
+  // `max_depth` 0 = no limit. Depths follow a breadth-first walk: with a limit,
+  // a parallel crawl fetches exactly these pages only when every page has one
+  // shortest path; use the unlimited walk for exact checks.
   Crawl Expected(int max_depth = 0, int max_redirects = 5) const;
 
   // Paths a correct crawler never requests: robots-disallowed, nofollow, trap.
@@ -74,7 +81,8 @@ class SiteGraph {
 
  private:
   struct OutLink {
-    std::string path;  // Canonical path on this site, or "" for links that are never followed.
+    std::string path;  // Canonical path on this site, or "" for links that are
+                       // never followed.
     std::string href;  // As written in the page.
     bool nofollow = false;
   };

@@ -35,16 +35,18 @@ std::string PageRecordToJson(const PageRecord& r) {
   if (!r.error_detail.empty()) j["error_detail"] = r.error_detail;
   if (!r.redirect_to.empty()) j["redirect_to"] = r.redirect_to;
   if (r.truncated) j["truncated"] = true;
-  // Invalid UTF-8 (a URL from a mis-declared page) is replaced, never an exception.
-  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  // Invalid UTF-8 (a URL from a mis-declared page) is replaced, never an
+  // exception.
+  return j.dump(-1, ' ', false,
+                nlohmann::ordered_json::error_handler_t::replace);
 }
 
 absl::StatusOr<std::unique_ptr<PagesWriter>> PagesWriter::Open(
     const std::filesystem::path& path) {
   std::FILE* file = std::fopen(path.c_str(), "ab");
   if (file == nullptr) {
-    return absl::InternalError(
-        absl::StrCat("cannot open '", path.string(), "': ", std::strerror(errno)));
+    return absl::InternalError(absl::StrCat("cannot open '", path.string(),
+                                            "': ", std::strerror(errno)));
   }
   std::error_code ec;
   uint64_t size = std::filesystem::file_size(path, ec);
@@ -58,7 +60,8 @@ absl::Status PagesWriter::Write(const PageRecord& record) {
   line.push_back('\n');
   if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() ||
       std::fflush(file_) != 0) {
-    return absl::InternalError(absl::StrCat("writing pages.jsonl: ", std::strerror(errno)));
+    return absl::InternalError(
+        absl::StrCat("writing pages.jsonl: ", std::strerror(errno)));
   }
   offset_ += line.size();
   ++records_;
@@ -67,20 +70,24 @@ absl::Status PagesWriter::Write(const PageRecord& record) {
 
 absl::Status PagesWriter::Sync() {
   if (std::fflush(file_) != 0 || ::fsync(::fileno(file_)) != 0) {
-    return absl::InternalError(absl::StrCat("syncing pages.jsonl: ", std::strerror(errno)));
+    return absl::InternalError(
+        absl::StrCat("syncing pages.jsonl: ", std::strerror(errno)));
   }
   return absl::OkStatus();
 }
 
-absl::Status PagesWriter::TruncateTo(const std::filesystem::path& path, uint64_t offset) {
+absl::Status PagesWriter::TruncateTo(const std::filesystem::path& path,
+                                     uint64_t offset) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
     if (offset == 0) return absl::OkStatus();
-    return absl::NotFoundError(absl::StrCat("'", path.string(), "' is missing"));
+    return absl::NotFoundError(
+        absl::StrCat("'", path.string(), "' is missing"));
   }
   std::filesystem::resize_file(path, offset, ec);
   if (ec) {
-    return absl::InternalError(absl::StrCat("cutting '", path.string(), "': ", ec.message()));
+    return absl::InternalError(
+        absl::StrCat("cutting '", path.string(), "': ", ec.message()));
   }
   return absl::OkStatus();
 }

@@ -1,16 +1,21 @@
-// crawler/output/page_record.h: one line of pages.jsonl, and the writer that appends them.
+// crawler/output/page_record.h: one line of pages.jsonl, and the writer that
+// appends them.
 //
-// pages.jsonl holds one JSON object per fetched URL, in the order fetches finished:
+// pages.jsonl holds one JSON object per fetched URL, in the order fetches
+// finished:
 //   {"url":"http://a/x","final_url":"http://a/x","status":200,"content_type":"text/html",
 //    "bytes":5120,"fetch_ms":12.5,"depth":1,"discovered_from":"http://a/","links_found":31,
 //    "links_new":7,"error":null}
-// plus "redirect_to" on a 3xx, "truncated":true when the body was cut at max_body_bytes, and
-// "error_detail" with the transport's own words when "error" is set.
+// plus "redirect_to" on a 3xx, "truncated":true when the body was cut at
+// max_body_bytes, and "error_detail" with the transport's own words when
+// "error" is set.
 //
 // Surprises first:
-//   - Each record is written and flushed to the OS as it comes (a crash loses no finished line,
-//     though a kill may leave a partial last line); offset() is what a checkpoint keeps, and a
-//     resumed crawl cuts the file back to it (TruncateTo), so no record appears twice.
+//   - Each record is written and flushed to the OS as it comes (a crash loses
+//   no finished line,
+//     though a kill may leave a partial last line); offset() is what a
+//     checkpoint keeps, and a resumed crawl cuts the file back to it
+//     (TruncateTo), so no record appears twice.
 //   - Not thread-safe: the crawl loop is the only writer.
 #ifndef SIEVE_CRAWLER_OUTPUT_PAGE_RECORD_H_
 #define SIEVE_CRAWLER_OUTPUT_PAGE_RECORD_H_
@@ -27,17 +32,22 @@ namespace sieve {
 
 struct PageRecord {
   std::string url = {};
-  std::string final_url = {};  // The URL the response came from (same as url: redirects are not
-                          // followed inside a fetch, they go back through the Sieve).
-  int status = 0;         // HTTP status; 0 when no response arrived.
+  std::string final_url =
+      {};  // The URL the response came from (same as url: redirects are not
+           // followed inside a fetch, they go back through the Sieve).
+  int status = 0;  // HTTP status; 0 when no response arrived.
   std::string content_type = {};
   int64_t bytes = 0;  // Body bytes (decoded).
   double fetch_ms = 0;
   uint32_t depth = 0;
-  std::string discovered_from = {};  // Referring page (or redirecting URL); empty for a seed.
-  int64_t links_found = 0;      // Links extracted from the page (after nofollow, before scope).
-  int64_t links_new = 0;        // Of which the Sieve queued (in scope, not seen before).
-  std::string error = {};            // "" = none; a FetchErrorName, "http_404", "too_many_redirects"...
+  std::string discovered_from =
+      {};  // Referring page (or redirecting URL); empty for a seed.
+  int64_t links_found =
+      0;  // Links extracted from the page (after nofollow, before scope).
+  int64_t links_new =
+      0;  // Of which the Sieve queued (in scope, not seen before).
+  std::string error =
+      {};  // "" = none; a FetchErrorName, "http_404", "too_many_redirects"...
   std::string error_detail = {};
   std::string redirect_to = {};
   bool truncated = false;
@@ -48,7 +58,8 @@ std::string PageRecordToJson(const PageRecord& record);
 
 class PagesWriter {
  public:
-  // Opens `path` for appending (created if missing). REQUIRES: the directory exists.
+  // Opens `path` for appending (created if missing). REQUIRES: the directory
+  // exists.
   [[nodiscard]] static absl::StatusOr<std::unique_ptr<PagesWriter>> Open(
       const std::filesystem::path& path);
   ~PagesWriter();
@@ -63,12 +74,14 @@ class PagesWriter {
   // fsyncs the file (called before a checkpoint that records offset()).
   [[nodiscard]] absl::Status Sync();
 
-  // Cuts the file at `path` back to `offset` bytes (resume). NotFound if it is missing and
-  // offset > 0.
-  [[nodiscard]] static absl::Status TruncateTo(const std::filesystem::path& path, uint64_t offset);
+  // Cuts the file at `path` back to `offset` bytes (resume). NotFound if it is
+  // missing and offset > 0.
+  [[nodiscard]] static absl::Status TruncateTo(
+      const std::filesystem::path& path, uint64_t offset);
 
  private:
-  PagesWriter(std::FILE* file, uint64_t offset) : file_(file), offset_(offset) {}
+  PagesWriter(std::FILE* file, uint64_t offset)
+      : file_(file), offset_(offset) {}
   std::FILE* file_;
   uint64_t offset_;
   uint64_t records_ = 0;

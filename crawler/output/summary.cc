@@ -36,12 +36,14 @@ std::string SummaryToJson(const CrawlSummary& s) {
   return j.dump(2);
 }
 
-absl::Status WriteSummaryJson(const std::filesystem::path& path, const CrawlSummary& summary) {
+absl::Status WriteSummaryJson(const std::filesystem::path& path,
+                              const CrawlSummary& summary) {
   const std::filesystem::path tmp = path.string() + ".tmp";
   {
     std::ofstream out(tmp, std::ios::trunc);
     out << SummaryToJson(summary) << "\n";
-    if (!out) return absl::InternalError(absl::StrCat("cannot write ", tmp.string()));
+    if (!out)
+      return absl::InternalError(absl::StrCat("cannot write ", tmp.string()));
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     return absl::InternalError(absl::StrCat("cannot write ", path.string()));
@@ -49,16 +51,20 @@ absl::Status WriteSummaryJson(const std::filesystem::path& path, const CrawlSumm
   return absl::OkStatus();
 }
 
-std::string FormatSummaryTable(const CrawlSummary& s, const std::filesystem::path& out) {
+std::string FormatSummaryTable(const CrawlSummary& s,
+                               const std::filesystem::path& out) {
   const CrawlCounters& c = s.counters;
   std::string table;
   auto row = [&](std::string_view name, const std::string& value) {
     absl::StrAppend(&table, absl::StrFormat("  %-26s %s\n", name, value));
   };
-  absl::StrAppend(&table, "crawl ", s.stop_reason, " in ", absl::StrFormat("%.1f", s.seconds),
-                  " s; output in ", out.string(), "\n");
-  row("pages fetched", absl::StrFormat("%d (%.1f/s this run)", c.pages,
-                                       s.seconds > 0 ? static_cast<double>(c.pages) / s.seconds : 0));
+  absl::StrAppend(&table, "crawl ", s.stop_reason, " in ",
+                  absl::StrFormat("%.1f", s.seconds), " s; output in ",
+                  out.string(), "\n");
+  row("pages fetched",
+      absl::StrFormat(
+          "%d (%.1f/s this run)", c.pages,
+          s.seconds > 0 ? static_cast<double>(c.pages) / s.seconds : 0));
   row("  ok (2xx)", absl::StrCat(c.pages_ok));
   row("  redirects (3xx)", absl::StrCat(c.redirects));
   row("  HTTP errors (4xx/5xx)", absl::StrCat(c.http_errors));
@@ -66,17 +72,19 @@ std::string FormatSummaryTable(const CrawlSummary& s, const std::filesystem::pat
   row("  HTML pages parsed", absl::StrCat(c.html_pages));
   row("bytes", absl::StrCat(c.bytes));
   row("links found / new", absl::StrCat(c.links_found, " / ", c.links_new));
-  row("off-site / filtered / traps", absl::StrCat(c.off_site, " / ", c.filtered, " / ", c.traps));
+  row("off-site / filtered / traps",
+      absl::StrCat(c.off_site, " / ", c.filtered, " / ", c.traps));
   row("beyond max depth", absl::StrCat(c.beyond_depth));
-  row("nofollow links / pages", absl::StrCat(c.nofollow_links, " / ", c.nofollow_pages));
+  row("nofollow links / pages",
+      absl::StrCat(c.nofollow_links, " / ", c.nofollow_pages));
   row("robots.txt fetched", absl::StrCat(c.robots_fetches));
   row("robots.txt disallowed", absl::StrCat(c.robots_disallowed));
   row("too many redirects", absl::StrCat(c.too_many_redirects));
   row("throttled (429/503)", absl::StrCat(c.throttled));
   row("still queued", absl::StrCat(s.frontier.queued));
   row("filter count / capacity",
-      absl::StrFormat("%.0f / %d (est. FPR %.2g)", s.filter_estimated_count, s.filter_capacity,
-                      s.filter_estimated_fp_rate));
+      absl::StrFormat("%.0f / %d (est. FPR %.2g)", s.filter_estimated_count,
+                      s.filter_capacity, s.filter_estimated_fp_rate));
   row("CPU seconds / peak RSS",
       absl::StrFormat("%.2f / %.1f MB", s.cpu_seconds,
                       static_cast<double>(s.peak_rss_bytes) / (1 << 20)));

@@ -1,7 +1,9 @@
-// crawler/output/summary.h: summary.json, written at the end of each run of a crawl.
+// crawler/output/summary.h: summary.json, written at the end of each run of a
+// crawl.
 //
 //   {"stop_reason":"finished","seconds":12.3,"pages_per_second":250.1,"cpu_seconds":9.8,
-//    "peak_rss_bytes":..., "counters":{...CrawlCounters...}, "frontier":{...FrontierStats...},
+//    "peak_rss_bytes":..., "counters":{...CrawlCounters...},
+//    "frontier":{...FrontierStats...},
 //    "filter":{"capacity":...,"estimated_count":...,"estimated_fp_rate":...}}
 #ifndef SIEVE_CRAWLER_OUTPUT_SUMMARY_H_
 #define SIEVE_CRAWLER_OUTPUT_SUMMARY_H_

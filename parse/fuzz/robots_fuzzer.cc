@@ -1,5 +1,6 @@
-// Fuzzes RobotsTxt::Parse and matching. The input is the robots.txt; its own lines are also
-// tried as paths and user agents, so patterns meet paths that resemble them.
+// Fuzzes RobotsTxt::Parse and matching. The input is the robots.txt; its own
+// lines are also tried as paths and user agents, so patterns meet paths that
+// resemble them.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

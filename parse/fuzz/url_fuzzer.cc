@@ -1,6 +1,6 @@
-// Fuzzes ResolveUrl/NormalizeUrl/SplitUrl. Input: "<base>\n<href>" (no newline: href only).
-// Checks, besides memory safety, that a resolved URL is a fixed point of NormalizeUrl and that
-// SplitUrl agrees with it.
+// Fuzzes ResolveUrl/NormalizeUrl/SplitUrl. Input: "<base>\n<href>" (no newline:
+// href only). Checks, besides memory safety, that a resolved URL is a fixed
+// point of NormalizeUrl and that SplitUrl agrees with it.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -11,8 +11,9 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   const size_t newline = input.find('\n');
-  const std::string_view base =
-      newline == std::string_view::npos ? "http://example.com/a/b?c" : input.substr(0, newline);
+  const std::string_view base = newline == std::string_view::npos
+                                    ? "http://example.com/a/b?c"
+                                    : input.substr(0, newline);
   const std::string_view href =
       newline == std::string_view::npos ? input : input.substr(newline + 1);
 

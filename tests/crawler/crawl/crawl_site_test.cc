@@ -1,5 +1,6 @@
-// End-to-end crawls, in-process, of synthetic sites on 127.0.0.1 whose link graph is known:
-// what was fetched is checked against the graph and against what the server saw.
+// End-to-end crawls, in-process, of synthetic sites on 127.0.0.1 whose link
+// graph is known: what was fetched is checked against the graph and against
+// what the server saw.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -20,7 +21,8 @@ using testing_util::PathOf;
 using testing_util::ReadPages;
 
 std::unique_ptr<DemoSite> StartSite(SiteOptions options) {
-  absl::StatusOr<std::unique_ptr<DemoSite>> site = DemoSite::Start(std::move(options));
+  absl::StatusOr<std::unique_ptr<DemoSite>> site =
+      DemoSite::Start(std::move(options));
   EXPECT_TRUE(site.ok()) << site.status();
   return site.ok() ? std::move(*site) : nullptr;
 }
@@ -34,11 +36,14 @@ std::map<std::string, int> RequestCounts(const DemoSite& site) {
   return counts;
 }
 
-TEST(CrawlSiteTest, FetchesEveryReachableAllowedPageOfA2000PageSiteExactlyOnce) {
-  auto site = StartSite({.pages = 2000, .slow_page_delay = absl::Milliseconds(1500)});
+TEST(CrawlSiteTest,
+     FetchesEveryReachableAllowedPageOfA2000PageSiteExactlyOnce) {
+  auto site =
+      StartSite({.pages = 2000, .slow_page_delay = absl::Milliseconds(1500)});
   ASSERT_NE(site, nullptr);
   const auto out = FreshDir("site2000");
-  absl::StatusOr<CrawlSummary> summary = CrawlInProcess(FastConfig(out), {site->root_url()});
+  absl::StatusOr<CrawlSummary> summary =
+      CrawlInProcess(FastConfig(out), {site->root_url()});
   ASSERT_TRUE(summary.ok()) << summary.status();
   EXPECT_EQ(summary->stop_reason, "finished");
 
@@ -48,7 +53,8 @@ TEST(CrawlSiteTest, FetchesEveryReachableAllowedPageOfA2000PageSiteExactlyOnce) 
   std::map<std::string, nlohmann::json> by_path;
   for (const nlohmann::json& page : ReadPages(out)) {
     const std::string url = page["url"];
-    EXPECT_EQ(url.rfind(site->root_url(), 0), 0u) << "outside the scope: " << url;
+    EXPECT_EQ(url.rfind(site->root_url(), 0), 0u)
+        << "outside the scope: " << url;
     ++records[PathOf(url)];
     by_path[PathOf(url)] = page;
   }
@@ -59,18 +65,19 @@ TEST(CrawlSiteTest, FetchesEveryReachableAllowedPageOfA2000PageSiteExactlyOnce) 
   for (const auto& [path, n] : records) {
     EXPECT_TRUE(expected.fetched.contains(path)) << "unexpected fetch " << path;
   }
-  // At the server: each requested once; never a robots-disallowed, nofollow or trap URL;
-  // robots.txt once.
+  // At the server: each requested once; never a robots-disallowed, nofollow or
+  // trap URL; robots.txt once.
   int robots = 0;
-  for (const SiteRequest& r : site->requests()) robots += r.path == "/robots.txt";
+  for (const SiteRequest& r : site->requests())
+    robots += r.path == "/robots.txt";
   EXPECT_EQ(robots, 1);
   for (const auto& [path, n] : RequestCounts(*site)) {
     EXPECT_EQ(n, 1) << path;
     EXPECT_FALSE(SiteGraph::MustNotBeRequested(path)) << path;
   }
   EXPECT_GT(summary->counters.robots_disallowed, 0u);
-  // Redirects: recorded with their target, which is fetched once (checked above); the chain past
-  // the limit is an error.
+  // Redirects: recorded with their target, which is fetched once (checked
+  // above); the chain past the limit is an error.
   EXPECT_EQ(by_path["/old/1"]["status"], 301);
   EXPECT_EQ(PathOf(by_path["/old/1"]["redirect_to"]), "/p/10.html");
   for (const std::string& path : expected.redirect_errors) {
@@ -103,10 +110,12 @@ TEST(CrawlSiteTest, ObeysMaxDepth) {
     EXPECT_LE(page["depth"].get<int>(), 2) << page.dump();
     const std::string path = PathOf(page["url"]);
     fetched.insert(path);
-    // No page is deeper than the record says (the crawl is breadth-first-ish, never shorter).
+    // No page is deeper than the record says (the crawl is breadth-first-ish,
+    // never shorter).
     EXPECT_LE(unlimited.fetched.at(path), page["depth"].get<int>()) << path;
   }
-  // Everything one link from a seed is there (its depth cannot be anything but 1).
+  // Everything one link from a seed is there (its depth cannot be anything but
+  // 1).
   for (const auto& [path, depth] : unlimited.fetched) {
     if (depth <= 1) {
       EXPECT_TRUE(fetched.contains(path)) << path;
@@ -122,7 +131,8 @@ TEST(CrawlSiteTest, ObeysMaxPagesAndMaxPagesPerHost) {
     const auto out = FreshDir("maxpages");
     CrawlConfig config = FastConfig(out);
     config.crawl.max_pages = 50;
-    absl::StatusOr<CrawlSummary> summary = CrawlInProcess(config, {site->root_url()});
+    absl::StatusOr<CrawlSummary> summary =
+        CrawlInProcess(config, {site->root_url()});
     ASSERT_TRUE(summary.ok());
     EXPECT_EQ(summary->stop_reason, "max_pages");
     EXPECT_EQ(ReadPages(out).size(), 50u);
@@ -153,14 +163,18 @@ TEST(CrawlSiteTest, PolitenessHoldsAtTheServer) {
     std::vector<SiteRequest> requests = site->requests();
     ASSERT_GT(requests.size(), 10u);
     std::sort(requests.begin(), requests.end(),
-              [](const SiteRequest& x, const SiteRequest& y) { return x.start < y.start; });
+              [](const SiteRequest& x, const SiteRequest& y) {
+                return x.start < y.start;
+              });
     EXPECT_EQ(site->max_concurrent(), 1);
     for (size_t i = 1; i < requests.size(); ++i) {
-      // The crawler waits D after each response ends, so even a request delayed on its way (a
-      // new connection) cannot make two starts closer than D at the server.
+      // The crawler waits D after each response ends, so even a request delayed
+      // on its way (a new connection) cannot make two starts closer than D at
+      // the server.
       EXPECT_GE(requests[i].start - requests[i - 1].start, delay)
           << requests[i - 1].path << " then " << requests[i].path;
-      EXPECT_GE(requests[i].start, requests[i - 1].end) << "two requests at once";
+      EXPECT_GE(requests[i].start, requests[i - 1].end)
+          << "two requests at once";
     }
   }
 }

@@ -16,7 +16,8 @@ extern char** environ;
 namespace sieve::testing_util {
 
 std::filesystem::path FreshDir(const std::string& name) {
-  std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("crawl-" + name);
+  std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / ("crawl-" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
@@ -58,18 +59,19 @@ CrawlConfig FastConfig(const std::filesystem::path& out) {
   return c;
 }
 
-absl::StatusOr<CrawlSummary> CrawlInProcess(const CrawlConfig& config,
-                                            const std::vector<std::string>& seeds) {
+absl::StatusOr<CrawlSummary> CrawlInProcess(
+    const CrawlConfig& config, const std::vector<std::string>& seeds) {
   auto logger = std::make_shared<spdlog::logger>(
       "crawl-test", std::make_shared<spdlog::sinks::stderr_sink_mt>());
   logger->set_level(spdlog::level::from_str(config.log.level));
-  absl::StatusOr<std::unique_ptr<Crawler>> crawler =
-      Crawler::Create(CrawlSetup{.config = config, .seeds = seeds, .logger = logger});
+  absl::StatusOr<std::unique_ptr<Crawler>> crawler = Crawler::Create(
+      CrawlSetup{.config = config, .seeds = seeds, .logger = logger});
   if (!crawler.ok()) return crawler.status();
   return (*crawler)->Run();
 }
 
-pid_t StartSieve(const std::vector<std::string>& args, const std::filesystem::path& log) {
+pid_t StartSieve(const std::vector<std::string>& args,
+                 const std::filesystem::path& log) {
   std::vector<std::string> argv_strings = {SIEVE_BINARY};
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -81,7 +83,8 @@ pid_t StartSieve(const std::vector<std::string>& args, const std::filesystem::pa
                                    O_WRONLY | O_CREAT | O_APPEND, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   pid_t pid = -1;
-  int rc = posix_spawn(&pid, SIEVE_BINARY, &actions, nullptr, argv.data(), environ);
+  int rc =
+      posix_spawn(&pid, SIEVE_BINARY, &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   EXPECT_EQ(rc, 0) << "cannot start " << SIEVE_BINARY;
   return pid;

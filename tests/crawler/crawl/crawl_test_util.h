@@ -1,5 +1,6 @@
-// Helpers of the crawler's end-to-end tests: a fresh output directory, reading pages.jsonl back,
-// running a crawl in-process or the `sieve` binary as a child process.
+// Helpers of the crawler's end-to-end tests: a fresh output directory, reading
+// pages.jsonl back, running a crawl in-process or the `sieve` binary as a child
+// process.
 #ifndef SIEVE_TESTS_CRAWLER_CRAWL_CRAWL_TEST_UTIL_H_
 #define SIEVE_TESTS_CRAWLER_CRAWL_CRAWL_TEST_UTIL_H_
 
@@ -19,7 +20,8 @@ namespace sieve::testing_util {
 // An empty directory under the test's temp dir.
 std::filesystem::path FreshDir(const std::string& name);
 
-// Every record of DIR/pages.jsonl (a partial last line is an error: the test fails).
+// Every record of DIR/pages.jsonl (a partial last line is an error: the test
+// fails).
 std::vector<nlohmann::json> ReadPages(const std::filesystem::path& out);
 
 // "/p/1.html" for "http://127.0.0.1:123/p/1.html".
@@ -29,11 +31,12 @@ std::string PathOf(const std::string& url);
 CrawlConfig FastConfig(const std::filesystem::path& out);
 
 // Runs a crawl in-process.
-absl::StatusOr<CrawlSummary> CrawlInProcess(const CrawlConfig& config,
-                                            const std::vector<std::string>& seeds);
+absl::StatusOr<CrawlSummary> CrawlInProcess(
+    const CrawlConfig& config, const std::vector<std::string>& seeds);
 
 // Starts the sieve binary with `args`; its stdout+stderr go to `log`.
-pid_t StartSieve(const std::vector<std::string>& args, const std::filesystem::path& log);
+pid_t StartSieve(const std::vector<std::string>& args,
+                 const std::filesystem::path& log);
 // Waits for the child; returns its exit code, or 128+signal.
 int WaitFor(pid_t pid);
 

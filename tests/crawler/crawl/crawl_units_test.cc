@@ -1,5 +1,5 @@
-// Unit tests of the crawl's pieces: seed lists, scope and trap control, pages.jsonl records,
-// checkpoints' metadata, and the demo site's graph.
+// Unit tests of the crawl's pieces: seed lists, scope and trap control,
+// pages.jsonl records, checkpoints' metadata, and the demo site's graph.
 #include <filesystem>
 #include <fstream>
 
@@ -28,7 +28,8 @@ TEST(SeedsTest, ReadsUrlsSkipsCommentsAndReportsBadLinesWithTheirNumber) {
       "ftp://example.net/\n"
       "not a url at all\n",
       "seeds.txt", {});
-  EXPECT_THAT(seeds.urls, ElementsAre("http://example.com/b", "https://example.org/"));
+  EXPECT_THAT(seeds.urls,
+              ElementsAre("http://example.com/b", "https://example.org/"));
   ASSERT_THAT(seeds.problems, SizeIs(2));
   EXPECT_THAT(seeds.problems[0], HasSubstr("seeds.txt:5:"));
   EXPECT_THAT(seeds.problems[1], HasSubstr("seeds.txt:6:"));
@@ -45,49 +46,61 @@ UrlParts Parts(const std::string& url) {
 }
 
 TEST(ScopeTest, HostScopeKeepsTheSeedsHostsWithTheirPorts) {
-  absl::StatusOr<Scope> scope = Scope::Create({.mode = "host"}, {"a.example.com", "b.org:8080"});
+  absl::StatusOr<Scope> scope =
+      Scope::Create({.mode = "host"}, {"a.example.com", "b.org:8080"});
   ASSERT_TRUE(scope.ok());
-  EXPECT_EQ(scope->Check(Parts("http://a.example.com/x")), ScopeVerdict::kInScope);
+  EXPECT_EQ(scope->Check(Parts("http://a.example.com/x")),
+            ScopeVerdict::kInScope);
   EXPECT_EQ(scope->Check(Parts("http://b.org:8080/x")), ScopeVerdict::kInScope);
   EXPECT_EQ(scope->Check(Parts("http://b.org/x")), ScopeVerdict::kOffSite);
-  EXPECT_EQ(scope->Check(Parts("http://c.example.com/x")), ScopeVerdict::kOffSite);
+  EXPECT_EQ(scope->Check(Parts("http://c.example.com/x")),
+            ScopeVerdict::kOffSite);
 }
 
 TEST(ScopeTest, DomainScopeUsesThePublicSuffixList) {
-  absl::StatusOr<Scope> scope =
-      Scope::Create({.mode = "domain"}, {"www.example.co.uk", "alice.github.io"});
+  absl::StatusOr<Scope> scope = Scope::Create(
+      {.mode = "domain"}, {"www.example.co.uk", "alice.github.io"});
   ASSERT_TRUE(scope.ok());
-  EXPECT_EQ(scope->Check(Parts("http://shop.example.co.uk/")), ScopeVerdict::kInScope);
+  EXPECT_EQ(scope->Check(Parts("http://shop.example.co.uk/")),
+            ScopeVerdict::kInScope);
   EXPECT_EQ(scope->Check(Parts("http://other.co.uk/")), ScopeVerdict::kOffSite);
   // github.io is a public suffix: another user's site is another domain.
-  EXPECT_EQ(scope->Check(Parts("http://bob.github.io/")), ScopeVerdict::kOffSite);
+  EXPECT_EQ(scope->Check(Parts("http://bob.github.io/")),
+            ScopeVerdict::kOffSite);
   EXPECT_EQ(Scope::RegistrableDomain("a.b.example.co.uk"), "example.co.uk");
   EXPECT_EQ(Scope::RegistrableDomain("127.0.0.1"), "127.0.0.1");
 }
 
 TEST(ScopeTest, AnyScopeStillAppliesPatternsAndTrapControl) {
-  absl::StatusOr<Scope> scope = Scope::Create(
-      {.mode = "any", .allow = {"/docs/"}, .deny = {"\\.pdf$"}, .max_url_length = 40,
-       .max_path_segment_repeats = 2},
-      {"a.com"});
+  absl::StatusOr<Scope> scope = Scope::Create({.mode = "any",
+                                               .allow = {"/docs/"},
+                                               .deny = {"\\.pdf$"},
+                                               .max_url_length = 40,
+                                               .max_path_segment_repeats = 2},
+                                              {"a.com"});
   ASSERT_TRUE(scope.ok());
   EXPECT_EQ(scope->Check(Parts("http://z.net/docs/x")), ScopeVerdict::kInScope);
-  EXPECT_EQ(scope->Check(Parts("http://z.net/blog/x")), ScopeVerdict::kNotAllowed);
-  EXPECT_EQ(scope->Check(Parts("http://z.net/docs/x.pdf")), ScopeVerdict::kDenied);
+  EXPECT_EQ(scope->Check(Parts("http://z.net/blog/x")),
+            ScopeVerdict::kNotAllowed);
+  EXPECT_EQ(scope->Check(Parts("http://z.net/docs/x.pdf")),
+            ScopeVerdict::kDenied);
   EXPECT_EQ(scope->Check(Parts("http://z.net/docs/" + std::string(40, 'a'))),
             ScopeVerdict::kTooLong);
-  EXPECT_EQ(scope->Check(Parts("http://z.net/docs/a/docs/a/docs/")), ScopeVerdict::kRepeatedPath);
+  EXPECT_EQ(scope->Check(Parts("http://z.net/docs/a/docs/a/docs/")),
+            ScopeVerdict::kRepeatedPath);
 }
 
 TEST(ScopeTest, ABadPatternOrModeIsAnErrorNamingIt) {
-  absl::StatusOr<Scope> bad = Scope::Create({.mode = "host", .deny = {"(unclosed"}}, {});
+  absl::StatusOr<Scope> bad =
+      Scope::Create({.mode = "host", .deny = {"(unclosed"}}, {});
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(std::string(bad.status().message()), HasSubstr("(unclosed"));
   EXPECT_FALSE(Scope::Create({.mode = "planet"}, {}).ok());
 }
 
 TEST(OriginTest, RoundTripsHopsAndReferrer) {
-  Origin o = Origin::Decode(Origin{.redirect_hops = 3, .referrer = "http://a/ b"}.Encode());
+  Origin o = Origin::Decode(
+      Origin{.redirect_hops = 3, .referrer = "http://a/ b"}.Encode());
   EXPECT_EQ(o.redirect_hops, 3);
   EXPECT_EQ(o.referrer, "http://a/ b");
   EXPECT_EQ(Origin::Decode("").redirect_hops, 0);
@@ -102,10 +115,14 @@ TEST(LinkPolicyTest, RecognisesHtmlContentTypes) {
 }
 
 TEST(PageRecordTest, HasEveryFieldAndNullForWhatIsMissing) {
-  nlohmann::json j = nlohmann::json::parse(PageRecordToJson(PageRecord{
-      .url = "http://a/", .final_url = "http://a/", .status = 404, .error = "http_404"}));
-  for (const char* field : {"url", "final_url", "status", "content_type", "bytes", "fetch_ms",
-                            "depth", "discovered_from", "links_found", "links_new", "error"}) {
+  nlohmann::json j = nlohmann::json::parse(
+      PageRecordToJson(PageRecord{.url = "http://a/",
+                                  .final_url = "http://a/",
+                                  .status = 404,
+                                  .error = "http_404"}));
+  for (const char* field :
+       {"url", "final_url", "status", "content_type", "bytes", "fetch_ms",
+        "depth", "discovered_from", "links_found", "links_new", "error"}) {
     EXPECT_TRUE(j.contains(field)) << field;
   }
   EXPECT_TRUE(j["discovered_from"].is_null());
@@ -138,7 +155,8 @@ TEST(PagesWriterTest, AppendsLinesAndTruncatesBackToAnOffset) {
 
 TEST(SiteGraphTest, TheGraphIsDeterministicAndHasEveryKindOfPage) {
   SiteGraph site({.pages = 200});
-  EXPECT_EQ(site.Respond("/p/7.html").body, SiteGraph({.pages = 200}).Respond("/p/7.html").body);
+  EXPECT_EQ(site.Respond("/p/7.html").body,
+            SiteGraph({.pages = 200}).Respond("/p/7.html").body);
   EXPECT_EQ(site.Respond("/old/1").status, 301);
   EXPECT_EQ(site.Respond("/missing/3.html").status, 404);
   EXPECT_EQ(site.Respond("/files/4.pdf").content_type, "application/pdf");
