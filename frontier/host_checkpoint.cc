@@ -24,6 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "frontier/frontier.h"
 #include "frontier/host_snapshot.h"
+#include "frontier/internal/durable_file.h"
 
 namespace sieve {
 namespace {
@@ -144,23 +145,24 @@ absl::Status Frontier::Checkpoint(const fs::path& dir) {
             [](const HostSnapshot::Host& a, const HostSnapshot::Host& b) {
               return a.name < b.name;
             });
-  if (absl::Status s = WriteFileSynced(snapshot_dir / kStateFile,
-                                       EncodeHostSnapshot(snapshot));
+  if (absl::Status s = internal::WriteFileAndSync(snapshot_dir / kStateFile,
+                                                  EncodeHostSnapshot(snapshot));
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = SyncDirectory(snapshot_dir); !s.ok()) return s;
-  if (absl::Status s = SyncDirectory(dir); !s.ok()) return s;
+  if (absl::Status s = internal::SyncDirectory(snapshot_dir); !s.ok()) return s;
+  if (absl::Status s = internal::SyncDirectory(dir); !s.ok()) return s;
 
   // Publish: CURRENT is replaced atomically, so a reader sees the old snapshot
   // or the new one.
   const fs::path current_tmp = dir / "CURRENT.tmp";
-  if (absl::Status s = WriteFileSynced(current_tmp, absl::StrCat(name, "\n"));
+  if (absl::Status s =
+          internal::WriteFileAndSync(current_tmp, absl::StrCat(name, "\n"));
       !s.ok())
     return s;
   fs::rename(current_tmp, dir / "CURRENT", ec);
   if (ec) return FsError("rename", current_tmp, ec);
-  if (absl::Status s = SyncDirectory(dir); !s.ok()) return s;
+  if (absl::Status s = internal::SyncDirectory(dir); !s.ok()) return s;
 
   // Older snapshots are garbage now; failing to remove one costs disk, not
   // correctness.
@@ -176,7 +178,8 @@ absl::Status Frontier::Checkpoint(const fs::path& dir) {
 
 absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Restore(
     const fs::path& dir, FrontierOptions options) {
-  absl::StatusOr<std::string> current = ReadWholeFile(dir / "CURRENT");
+  absl::StatusOr<std::string> current =
+      internal::ReadWholeFile(dir / "CURRENT");
   if (!current.ok()) return current.status();
   const std::string name(absl::StripAsciiWhitespace(*current));
   if (SnapshotNumber(name) == 0) {
@@ -187,7 +190,8 @@ absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Restore(
   absl::StatusOr<std::unique_ptr<Sieve>> sieve =
       Sieve::Restore(dir / name / "sieve", options.sieve);
   if (!sieve.ok()) return sieve.status();
-  absl::StatusOr<std::string> bytes = ReadWholeFile(dir / name / kStateFile);
+  absl::StatusOr<std::string> bytes =
+      internal::ReadWholeFile(dir / name / kStateFile);
   if (!bytes.ok()) return bytes.status();
   absl::StatusOr<HostSnapshot> snapshot = DecodeHostSnapshot(*bytes);
   if (!snapshot.ok()) return snapshot.status();

@@ -1,13 +1,6 @@
 #include "frontier/host_snapshot.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "filter/key_hash.h"  // Fingerprint64: the file's XXH3-64 checksum.
@@ -58,12 +51,6 @@ class Reader {
 
 absl::Status Truncated() {
   return absl::DataLossError("frontier snapshot: truncated");
-}
-
-absl::Status ErrnoError(std::string_view what,
-                        const std::filesystem::path& path) {
-  return absl::InternalError(absl::StrCat(AbslView(what), " ", path.string(),
-                                          ": ", std::strerror(errno)));
 }
 
 }  // namespace
@@ -152,50 +139,6 @@ absl::StatusOr<HostSnapshot> DecodeHostSnapshot(std::string_view bytes) {
     return absl::DataLossError("frontier snapshot: trailing bytes");
   }
   return snapshot;
-}
-
-absl::Status WriteFileSynced(const std::filesystem::path& path,
-                             std::string_view bytes) {
-  const int fd =
-      ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoError("open", path);
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      absl::Status s = ErrnoError("write", path);
-      ::close(fd);
-      return s;
-    }
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  if (::fsync(fd) != 0) {
-    absl::Status s = ErrnoError("fsync", path);
-    ::close(fd);
-    return s;
-  }
-  if (::close(fd) != 0) return ErrnoError("close", path);
-  return absl::OkStatus();
-}
-
-absl::StatusOr<std::string> ReadWholeFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return absl::NotFoundError(absl::StrCat("cannot open ", path.string()));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad())
-    return absl::InternalError(absl::StrCat("cannot read ", path.string()));
-  return std::move(buffer).str();
-}
-
-absl::Status SyncDirectory(const std::filesystem::path& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return ErrnoError("open", dir);
-  const int rc = ::fsync(fd);
-  ::close(fd);
-  if (rc != 0) return ErrnoError("fsync", dir);
-  return absl::OkStatus();
 }
 
 }  // namespace sieve

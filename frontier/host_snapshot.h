@@ -55,13 +55,6 @@ std::string EncodeHostSnapshot(const HostSnapshot& snapshot);
 // mismatch.
 absl::StatusOr<HostSnapshot> DecodeHostSnapshot(std::string_view bytes);
 
-// Writes `bytes` to a new file at `path` and fsyncs it.
-absl::Status WriteFileSynced(const std::filesystem::path& path,
-                             std::string_view bytes);
-absl::StatusOr<std::string> ReadWholeFile(const std::filesystem::path& path);
-// fsyncs a directory, so renames and creations inside it are durable.
-absl::Status SyncDirectory(const std::filesystem::path& dir);
-
 }  // namespace sieve
 
 #endif  // SIEVE_FRONTIER_HOST_SNAPSHOT_H_
