@@ -153,9 +153,22 @@ bool ScalableBloomFilter::MayContainHash(const KeyHash& hash) const {
 
 void ScalableBloomFilter::AddMany(std::span<const std::string_view> keys,
                                   std::span<bool> fresh) {
+  if (concurrent_) {
+    filter_internal::RunBatched(
+        keys, fresh, seed_,
+        [](const KeyHash&) {},  // stages may change under a concurrent Add
+        [this](const KeyHash& h) { return AddHash(h); });
+    return;
+  }
+  // One writer: a key's lines are prefetched in every stage it will probe (the
+  // older stages are read, the newest is written). A stage opened between a
+  // key's prefetch and its probe only costs that key its head start.
   filter_internal::RunBatched(
       keys, fresh, seed_,
-      [](const KeyHash&) {},  // stages may change under a concurrent Add
+      [this](const KeyHash& h) {
+        for (const Stage& stage : stages_)
+          stage.filter.PrefetchHash(h, &stage == &stages_.back());
+      },
       [this](const KeyHash& h) { return AddHash(h); });
 }
 
@@ -165,7 +178,8 @@ void ScalableBloomFilter::MayContainMany(std::span<const std::string_view> keys,
   filter_internal::RunBatched(
       keys, out, seed_,
       [this](const KeyHash& h) {
-        stages_.back().filter.PrefetchHash(h, /*for_write=*/false);
+        for (const Stage& stage : stages_)
+          stage.filter.PrefetchHash(h, /*for_write=*/false);
       },
       [this](const KeyHash& h) { return MayContainHashLocked(h); });
 }

@@ -3,15 +3,16 @@
 # static site of real, human-written HTML served by nginx on 127.0.0.1.
 #
 # Usage: bench/crawler/crawl_bench.sh [SIEVE_BINARY]     (default: build/release/crawler/sieve)
-#   env DOCROOT  site to serve (default: the libstdc++ manual of libstdc++-12-doc,
-#                /usr/share/doc/gcc-12-base/libstdc++, 3,906 HTML files; libboost1.74-doc's
-#                /usr/share/doc/libboost1.74-doc/doc/html has 3,805. Both are below the 10,000
-#                pages issue 7 asks for: point DOCROOT at a larger documentation tree.)
+#   env DOCROOT  site to serve (default: the Java SE 17 API documentation of openjdk-17-doc,
+#                /usr/share/doc/openjdk-17-jre-headless/api: 10,137 HTML files, 287 MB, the
+#                OpenJDK authors' documentation comments rendered by javadoc). Smaller trees:
+#                libstdc++-12-doc's /usr/share/doc/gcc-12-base/libstdc++ (3,906 HTML files),
+#                libboost1.74-doc's /usr/share/doc/libboost1.74-doc/doc/html (3,805).
 #   env RUNS     runs per tool; the table shows medians (default 3)
 #   env TOOLS    which tools (default "sieve wget2 httrack wget")
 #
 # Needs (bench only, not the test install): apt-get install nginx-light wget2 httrack
-#   libstdc++-12-doc   (wget is in Debian's base system).
+#   openjdk-17-doc   (wget is in Debian's base system).
 #
 # Every tool starts from the same seed, stays on 127.0.0.1:PORT, obeys robots.txt (the site has
 # none: nginx answers 404, so everything is allowed), and gets 4 connections where it has the
@@ -23,7 +24,7 @@
 set -euo pipefail
 
 SIEVE=${1:-build/release/crawler/sieve}
-DOCROOT=${DOCROOT:-/usr/share/doc/gcc-12-base/libstdc++}
+DOCROOT=${DOCROOT:-/usr/share/doc/openjdk-17-jre-headless/api}
 RUNS=${RUNS:-3}
 TOOLS=${TOOLS:-"sieve wget2 httrack wget"}
 PORT=${PORT:-18089}
@@ -32,7 +33,7 @@ SEED_PATH=${SEED_PATH:-/index.html}
 for tool in nginx /usr/bin/time; do
   command -v "$tool" > /dev/null || { echo "missing $tool (see the header of $0)" >&2; exit 2; }
 done
-[ -d "$DOCROOT" ] || { echo "missing $DOCROOT (apt-get install libstdc++-12-doc)" >&2; exit 2; }
+[ -d "$DOCROOT" ] || { echo "missing $DOCROOT (apt-get install openjdk-17-doc)" >&2; exit 2; }
 SIEVE=$(realpath "$SIEVE")
 
 WORK=$(mktemp -d /tmp/sieve-crawl-bench-XXXXXX)

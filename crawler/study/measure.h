@@ -3,17 +3,16 @@
 // strings them together.
 //
 // Surprises first:
-//   - Every function regenerates the URL stream from the seed, so rows for the
-//   same n saw the same
-//     URLs. Timings exclude URL generation.
+//   - Every function regenerates the URL stream from the seed, so rows for
+//     the same n saw the same URLs. Timings exclude URL generation.
 //   - The filters of one n are built side by side in groups that fit
-//   `filter_group_budget` (one
-//     stream pass per group); their RSS is measured as the memory the process
-//     gives back when each is freed. Exact sets run one at a time and their RSS
-//     is the growth while building.
+//     `filter_group_budget`, spread over one thread per core, each thread
+//     reading its own copy of the stream: a filter's timings were taken with
+//     the other cores busy with its neighbours. Their RSS is measured as the
+//     memory the process gives back when each is freed. Exact sets run one at
+//     a time and their RSS is the growth while building.
 //   - Structures predicted to exceed `memory_cap` are not built: their row is
-//   extrapolated from
-//     the largest measured n (extrapolated = true).
+//     extrapolated from the largest measured n (extrapolated = true).
 #ifndef SIEVE_CRAWLER_STUDY_MEASURE_H_
 #define SIEVE_CRAWLER_STUDY_MEASURE_H_
 

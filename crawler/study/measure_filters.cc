@@ -1,7 +1,12 @@
 // The filter module's kinds at one n: built side by side in memory-bounded
-// groups, fed the same stream, probed with the same never-inserted URLs.
+// groups, fed the same stream, probed with the same never-inserted URLs; the
+// filters of a group are spread over one thread per core.
+#include <algorithm>
 #include <chrono>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -175,26 +180,50 @@ ResultRow RowFor(const FilterUnderTest& f, uint64_t n, uint64_t stream_urls,
   return row;
 }
 
-// Builds, feeds and probes one group of filters; appends their rows.
-absl::Status RunGroup(const MeasureContext& context, uint64_t n,
-                      std::vector<std::unique_ptr<FilterUnderTest>>& group,
-                      std::vector<ResultRow>* rows) {
-  // One probe stream for the group; each filter queries as many of its URLs as
-  // its own rate needs (ProbeCount), so a p = 0.1 filter is not probed 4 * 10^6
-  // times for the sake of a p = 10^-4 neighbour.
-  uint64_t probes = 0;
-  std::vector<uint64_t> own_probes;
-  for (const auto& f : group) {
-    own_probes.push_back(ProbeCount(n, f->fp_rate()));
-    probes = std::max(probes, own_probes.back());
+// Relative cost of feeding one key to `f`, for balancing lanes: its probes,
+// times the stages a scalable filter checks (about four for the study's n/8
+// first stage).
+double LaneWeight(const FilterUnderTest& f) {
+  const double stages = f.kind() == FilterKind::kScalable ? 4.0 : 1.0;
+  return stages * static_cast<double>(f.hashes());
+}
+
+// Splits `group` into at most `lanes` lists of similar total weight (longest
+// first onto the lightest lane).
+std::vector<std::vector<size_t>> SplitIntoLanes(
+    const std::vector<std::unique_ptr<FilterUnderTest>>& group, size_t lanes) {
+  std::vector<size_t> order(group.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return LaneWeight(*group[a]) > LaneWeight(*group[b]);
+  });
+  std::vector<std::vector<size_t>> split(std::min(lanes, group.size()));
+  std::vector<double> load(split.size(), 0.0);
+  for (size_t g : order) {
+    const size_t lightest = static_cast<size_t>(
+        std::min_element(load.begin(), load.end()) - load.begin());
+    split[lightest].push_back(g);
+    load[lightest] += LaneWeight(*group[g]);
   }
+  return split;
+}
+
+// Feeds the filters `members` of `group` the stream to n, then probes each with
+// its own number of never-inserted URLs. Each lane reads its own copy of the
+// stream (a pure function of the seed), so lanes share nothing but `advance`.
+// Returns the stream length.
+uint64_t RunLane(const MeasureContext& context, uint64_t n,
+                 std::vector<std::unique_ptr<FilterUnderTest>>& group,
+                 const std::vector<size_t>& members,
+                 const std::vector<uint64_t>& own_probes,
+                 const std::function<void(uint64_t)>& advance) {
   std::unique_ptr<bool[]> answers(new bool[kBatchUrls]);
   uint64_t stream_urls = 0;
-
   FeedStream(context, n, [&](const UrlBatch& batch) {
     const std::span<const std::string_view> keys(batch.urls());
     const std::span<bool> out(answers.get(), keys.size());
-    for (auto& f : group) {
+    for (size_t g : members) {
+      FilterUnderTest* f = group[g].get();
       const Clock::time_point start = Clock::now();
       f->AddMany(keys, out);
       f->insert_seconds += Seconds(Clock::now() - start);
@@ -202,12 +231,16 @@ absl::Status RunGroup(const MeasureContext& context, uint64_t n,
         f->lost_new += batch.fresh()[i] && !out[i];
     }
     stream_urls += keys.size();
-    if (context.progress != nullptr)
-      context.progress->Advance(keys.size() * group.size());
+    advance(keys.size() * members.size());
   });
+  // One probe stream for the lane; each filter queries as many of its URLs as
+  // its own rate needs (ProbeCount), so a p = 0.1 filter is not probed 4 * 10^6
+  // times for the sake of a p = 10^-4 neighbour.
+  uint64_t probes = 0;
+  for (size_t g : members) probes = std::max(probes, own_probes[g]);
   uint64_t first = 0;  // Index of the batch's first probe.
   FeedProbes(context, probes, [&](const UrlBatch& batch) {
-    for (size_t g = 0; g < group.size(); ++g) {
+    for (size_t g : members) {
       if (first >= own_probes[g]) continue;
       const size_t count = static_cast<size_t>(
           std::min<uint64_t>(batch.size(), own_probes[g] - first));
@@ -217,15 +250,43 @@ absl::Status RunGroup(const MeasureContext& context, uint64_t n,
       group[g]->MayContainMany(keys, out);
       group[g]->query_seconds += Seconds(Clock::now() - start);
       for (size_t i = 0; i < count; ++i) group[g]->false_positives += out[i];
-      if (context.progress != nullptr) context.progress->Advance(count);
+      advance(count);
     }
     first += batch.size();
   });
+  return stream_urls;
+}
+
+// Builds, feeds and probes one group of filters, one lane per core (a 10^9 run
+// is bound by memory latency, which two cores overlap); appends their rows.
+absl::Status RunGroup(const MeasureContext& context, uint64_t n,
+                      std::vector<std::unique_ptr<FilterUnderTest>>& group,
+                      std::vector<ResultRow>* rows) {
+  std::vector<uint64_t> own_probes;
+  for (const auto& f : group) own_probes.push_back(ProbeCount(n, f->fp_rate()));
+  const std::vector<std::vector<size_t>> lanes =
+      SplitIntoLanes(group, std::max(1u, std::thread::hardware_concurrency()));
+  std::mutex progress_mu;
+  const std::function<void(uint64_t)> advance = [&](uint64_t units) {
+    if (context.progress == nullptr) return;
+    std::lock_guard<std::mutex> lock(progress_mu);
+    context.progress->Advance(units);
+  };
+  std::vector<uint64_t> stream_urls(lanes.size(), 0);
+  std::vector<std::thread> helpers;
+  for (size_t lane = 1; lane < lanes.size(); ++lane) {
+    helpers.emplace_back([&, lane] {
+      stream_urls[lane] =
+          RunLane(context, n, group, lanes[lane], own_probes, advance);
+    });
+  }
+  stream_urls[0] = RunLane(context, n, group, lanes[0], own_probes, advance);
+  for (std::thread& helper : helpers) helper.join();
 
   for (size_t g = 0; g < group.size(); ++g) {
     FilterUnderTest* f = group[g].get();
     f->Finish();
-    ResultRow row = RowFor(*f, n, stream_urls, own_probes[g], context);
+    ResultRow row = RowFor(*f, n, stream_urls[0], own_probes[g], context);
     // RSS: what the process gives back when this filter is freed (its pages
     // were all touched).
     ReleaseFreeMemory();
