@@ -26,6 +26,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Fetched HTML pages waiting for (or being parsed by) each parser thread before
+// the loop stops starting transfers: enough that no parser ever waits for the
+// network, few enough that bodies waiting in memory stay a handful of pages.
+constexpr size_t kParseBacklogPerThread = 4;
+
 enum class RequestKind { kPage, kRobots };
 
 struct Request {
@@ -144,6 +149,7 @@ class Crawler::Impl {
   LinkPolicy policy_;
   PolitenessOptions politeness_;
   std::unique_ptr<WorkerPool<ParsedPage>> pool_;
+  size_t parser_threads_ = 1;
   std::unique_ptr<Progress> progress_;
 
   uint64_t next_request_id_ = 1;
@@ -250,6 +256,7 @@ absl::Status Crawler::Impl::Init() {
   if (threads <= 0)
     threads =
         static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  parser_threads_ = static_cast<size_t>(threads);
   Fetcher* fetcher_ptr = fetcher_.get();
   pool_ = std::make_unique<WorkerPool<ParsedPage>>(
       threads, [fetcher_ptr] { fetcher_ptr->Wakeup(); });
@@ -263,8 +270,13 @@ void Crawler::Impl::Dispatch(absl::Time now, absl::Duration& wait,
                              bool& frontier_empty) {
   frontier_empty = false;
   const size_t concurrency = static_cast<size_t>(config_.fetch.concurrency);
+  // Backpressure: a fetched page holds its body until a parser takes it, and
+  // fetching outruns parsing on a fast site, so no new transfer starts while
+  // the parsers have a few pages each waiting. A finished parse wakes the loop.
+  const size_t parse_backlog = kParseBacklogPerThread * parser_threads_;
   while (!Stopping() && PageBudgetLeft() &&
-         fetcher_->in_flight() < concurrency) {
+         fetcher_->in_flight() < concurrency &&
+         pool_->pending() < parse_backlog) {
     NextUrl next = frontier_->Next(now);
     if (next.state == NextUrl::kReady) {
       HandleReady(std::move(next.url), now);
