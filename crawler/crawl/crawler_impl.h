@@ -1,0 +1,185 @@
+// crawler/crawl/crawler_impl.h: Crawler::Impl, the crawl loop's state and
+// steps. Private to crawler/crawl/: crawler.h is the public API.
+//
+// The members are defined in four files, one job each:
+//   crawler.cc             setup (Init), the main loop (Run, Dispatch) and
+//                          the Crawler methods that forward to Impl
+//   crawler_robots.cc      a ready URL meets robots.txt: checked, or fetched
+//                          first while the URL waits (HandleReady, OnRobots)
+//   crawler_pages.cc       page transfers and their answers: submit, throttle,
+//                          redirect, parse, record (OnResponse, OnPage, ...)
+//   crawler_status.cc      what the crawl saves and reports: checkpoints, the
+//                          filter's capacity warning, progress, the summary
+//
+// Surprises first:
+//   - Not thread-safe: one thread (the caller of Run) owns it, except
+//     RequestStop. Parser threads only touch `policy_` and what it points to.
+#ifndef SIEVE_CRAWLER_CRAWL_CRAWLER_IMPL_H_
+#define SIEVE_CRAWLER_CRAWL_CRAWLER_IMPL_H_
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "crawler/crawl/crawl_options.h"
+#include "crawler/crawl/crawl_state.h"
+#include "crawler/crawl/crawler.h"
+#include "crawler/crawl/link_policy.h"
+#include "crawler/crawl/progress.h"
+#include "crawler/crawl/robots_cache.h"
+#include "crawler/crawl/scope.h"
+#include "crawler/crawl/worker_pool.h"
+#include "crawler/output/page_record.h"
+#include "fetch/fetcher.h"
+#include "frontier/frontier.h"
+#include "frontier/politeness.h"
+#include "spdlog/logger.h"
+
+namespace sieve {
+
+class Crawler::Impl {
+ public:
+  explicit Impl(CrawlSetup setup)
+      : setup_(std::move(setup)),
+        config_(setup_.config),
+        out_(config_.crawl.out),
+        robots_(ProductToken(config_.fetch.user_agent)) {}
+
+  ~Impl() {
+    pool_.reset();  // Parser threads hold pointers into this object.
+  }
+
+  absl::Status Init();
+  absl::StatusOr<CrawlSummary> Run();
+  void RequestStop() {
+    stop_requested_.store(true);
+    if (fetcher_ != nullptr) fetcher_->Wakeup();
+  }
+
+ private:
+  enum class RequestKind { kPage, kRobots };
+
+  struct Request {
+    RequestKind kind = RequestKind::kPage;
+    FrontierUrl url;   // kPage: the URL; kRobots: unused.
+    std::string host;  // Authority, the Frontier's host key.
+    absl::Time start;
+  };
+
+  // A host whose robots.txt is being fetched, with the URLs the Frontier
+  // handed out meanwhile.
+  struct PendingRobots {
+    absl::Time start;
+    std::vector<FrontierUrl> waiting;
+  };
+
+  // A fetched page coming back from a parser thread.
+  struct ParsedPage {
+    PageRecord record;
+    FrontierUrl url;
+    absl::Duration response_time;
+    PageLinks links;
+  };
+
+  // The Sieve's filter now: its Swamidass-Baldi estimated count and the
+  // false-positive rate at that fill (Frontier::sieve_stats).
+  struct FilterSnapshot {
+    uint64_t capacity = 0;
+    double estimated_count = 0;
+    double estimated_fp_rate = 0;
+  };
+
+  bool PageBudgetLeft() const {
+    return config_.crawl.max_pages == 0 ||
+           pages_started_ < static_cast<uint64_t>(config_.crawl.max_pages);
+  }
+  bool Stopping() const { return !stop_reason_.empty(); }
+  // Gap between requests to `host`: the configured delay or its robots.txt
+  // Crawl-delay (capped).
+  absl::Duration HostDelay(const std::string& host) const {
+    auto it = crawl_delays_.find(host);
+    return DelayBetweenRequests(
+        politeness_, it == crawl_delays_.end() ? HostPoliteness{} : it->second);
+  }
+
+  // crawler.cc
+  void Dispatch(absl::Time now, absl::Duration& wait, bool& frontier_empty);
+
+  // crawler_robots.cc
+  void HandleReady(FrontierUrl url, absl::Time now);
+  void OnRobots(const Request& request, const FetchResponse& response,
+                absl::Time now);
+
+  // crawler_pages.cc
+  void SubmitPage(FrontierUrl url, absl::Time now);
+  void ReleaseHeld(absl::Time now);
+  void OnResponse(FetchResponse response, absl::Time now);
+  void OnPage(Request request, FetchResponse response, absl::Time now);
+  // Writes the record and, unless `already_done`, tells the Frontier the URL is
+  // done.
+  void FinishPage(const PageRecord& record, const FrontierUrl& url,
+                  const FetchOutcome& outcome, absl::Time now,
+                  bool already_done = false);
+  // Done without a fetch (robots.txt forbids it, or its host reached its page
+  // limit).
+  void SkipUrl(const FrontierUrl& url, absl::Time now);
+  void CollectParsed(absl::Time now);
+
+  // crawler_status.cc
+  absl::Status WriteCheckpointNow();
+  void CheckCapacity();
+  FilterSnapshot ReadFilter() const;
+  ProgressSnapshot Snapshot(absl::Time now);
+  CrawlSummary MakeSummary(absl::Time now);
+  // User plus system CPU time of the process so far, all threads.
+  static double CpuSeconds();
+
+  CrawlSetup setup_;
+  const CrawlConfig& config_;
+  const std::filesystem::path out_;
+  std::shared_ptr<spdlog::logger> log_;
+
+  CrawlState state_;
+  CrawlCounters& counters_ = state_.counters;
+  std::unique_ptr<Frontier> frontier_;
+  std::unique_ptr<Fetcher> fetcher_;
+  std::unique_ptr<PagesWriter> writer_;
+  std::unique_ptr<Scope> scope_;
+  RobotsCache robots_;
+  LinkPolicy policy_;
+  PolitenessOptions politeness_;
+  std::unique_ptr<WorkerPool<ParsedPage>> pool_;
+  size_t parser_threads_ = 1;
+  std::unique_ptr<Progress> progress_;
+
+  uint64_t next_request_id_ = 1;
+  absl::flat_hash_map<uint64_t, Request> requests_;
+  absl::flat_hash_map<std::string, PendingRobots> robots_pending_;
+  // URLs waiting for their host's delay.
+  std::multimap<absl::Time, FrontierUrl> held_;
+  // 429/503 answers per URL.
+  absl::flat_hash_map<std::string, int> throttles_;
+  // Hosts with a Crawl-delay.
+  absl::flat_hash_map<std::string, HostPoliteness> crawl_delays_;
+  uint64_t pages_started_ = 0;
+  uint64_t capacity_warned_at_ = 0;
+  double base_run_seconds_ = 0;
+  absl::Time started_;
+  double cpu_at_start_ = 0;
+  std::string stop_reason_;
+  std::atomic<bool> stop_requested_{false};
+  absl::Status fatal_;
+};
+
+}  // namespace sieve
+
+#endif  // SIEVE_CRAWLER_CRAWL_CRAWLER_IMPL_H_

@@ -1,0 +1,101 @@
+// crawler/crawl/crawler_status.cc: what the crawl saves and reports about
+// itself: checkpoints (WriteCheckpointNow), the Sieve filter's capacity warning
+// (CheckCapacity), the progress snapshot and the final summary.
+#include <sys/resource.h>
+
+#include <string>
+
+#include "crawler/crawl/crawler_impl.h"
+
+namespace sieve {
+namespace {
+
+uint64_t PeakRssBytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;
+}
+
+}  // namespace
+
+double Crawler::Impl::CpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) /
+             1e6;
+}
+
+absl::Status Crawler::Impl::WriteCheckpointNow() {
+  // Between pages: every parsed page is recorded and done, so the Frontier and
+  // pages.jsonl agree.
+  pool_->WaitIdle();
+  CollectParsed(absl::Now());
+  if (absl::Status s = writer_->Sync(); !s.ok()) return s;
+  state_.pages_offset = writer_->offset();
+  ++state_.sequence;
+  counters_.run_seconds =
+      base_run_seconds_ + (started_ == absl::Time()
+                               ? 0
+                               : absl::ToDoubleSeconds(absl::Now() - started_));
+  return WriteCheckpoint(out_ / "checkpoint", state_, *frontier_);
+}
+
+Crawler::Impl::FilterSnapshot Crawler::Impl::ReadFilter() const {
+  const SieveStats sieve = frontier_->sieve_stats();
+  return FilterSnapshot{.capacity = sieve.filter_capacity,
+                        .estimated_count = sieve.filter_estimated_count,
+                        .estimated_fp_rate = sieve.filter_estimated_fp_rate};
+}
+
+void Crawler::Impl::CheckCapacity() {
+  const FilterSnapshot filter = ReadFilter();
+  // The Sieve's capacity warning: once past expected_urls, and again at each
+  // doubling.
+  const uint64_t capacity = filter.capacity;
+  if (capacity == 0 || filter.estimated_count <= static_cast<double>(capacity))
+    return;
+  uint64_t threshold =
+      capacity_warned_at_ == 0 ? capacity : capacity_warned_at_ * 2;
+  if (filter.estimated_count <= static_cast<double>(threshold)) return;
+  capacity_warned_at_ = threshold;
+  ++counters_.capacity_warnings;
+  log_->warn(
+      "the Sieve's filter holds about {:.0f} URLs, past its capacity of {} "
+      "(expected_urls): its "
+      "false-positive rate is now about {:.3g}, so that share of new URLs is "
+      "dropped as seen. "
+      "Raise sieve.expected_urls (--expected-urls) for a crawl this size.",
+      filter.estimated_count, capacity, filter.estimated_fp_rate);
+}
+
+ProgressSnapshot Crawler::Impl::Snapshot(absl::Time now) {
+  const FrontierStats stats = frontier_->stats();
+  const FilterSnapshot filter = ReadFilter();
+  return ProgressSnapshot{
+      .pages = counters_.pages,
+      .errors = counters_.fetch_errors + counters_.http_errors,
+      .queued = stats.queued,
+      .in_flight = fetcher_->in_flight(),
+      .hosts_active = stats.hosts_active,
+      .filter_estimated_count = filter.estimated_count,
+      .filter_capacity = filter.capacity,
+      .filter_estimated_fp_rate = filter.estimated_fp_rate,
+      .seconds = absl::ToDoubleSeconds(now - started_)};
+}
+
+CrawlSummary Crawler::Impl::MakeSummary(absl::Time now) {
+  const FilterSnapshot filter = ReadFilter();
+  return CrawlSummary{
+      .stop_reason = stop_reason_.empty() ? "finished" : stop_reason_,
+      .counters = counters_,
+      .frontier = frontier_->stats(),
+      .seconds = absl::ToDoubleSeconds(now - started_),
+      .cpu_seconds = CpuSeconds() - cpu_at_start_,
+      .peak_rss_bytes = PeakRssBytes(),
+      .filter_capacity = filter.capacity,
+      .filter_estimated_count = filter.estimated_count,
+      .filter_estimated_fp_rate = filter.estimated_fp_rate};
+}
+
+}  // namespace sieve
