@@ -1,0 +1,159 @@
+// The scalable filter's saved form: an image of kind kScalable whose payload
+// is a stage table (stage count, tightening ratio) followed by each stage's
+// fresh-insert count and classic-filter image.
+#include <cmath>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "filter/internal/batch.h"
+#include "filter/internal/bit_filter_core.h"
+#include "filter/internal/file_io.h"
+#include "filter/internal/image_format.h"
+#include "filter/internal/lock_guards.h"
+#include "filter/scalable_bloom_filter.h"
+
+namespace sieve {
+
+using filter_internal::ImageSource;
+using filter_internal::ReaderGuard;
+
+namespace {
+
+// Payload prefix: stage count and r; each stage then carries its fresh-insert
+// count and image.
+constexpr uint64_t kPrefixBytes = 16;
+constexpr uint64_t kStagePrefixBytes = 8;
+
+}  // namespace
+
+uint64_t ScalableBloomFilter::PayloadBytes() const {
+  uint64_t bytes = kPrefixBytes;
+  for (const Stage& stage : stages_)
+    bytes += kStagePrefixBytes + stage.filter.ImageBytes();
+  return bytes;
+}
+
+void ScalableBloomFilter::WriteImage(filter_internal::ByteSink sink) const {
+  filter_internal::ImageWriter writer(
+      sink, filter_internal::ImageHeader{
+                .kind = kKind,
+                .hash_count = stages_.front().filter.hash_count(),
+                .bit_count = BitCountLocked(),
+                .seed = seed_,
+                .capacity = capacity_,
+                .fp_rate = fp_rate_,
+                .count = inserted_,
+                .payload_bytes = PayloadBytes()});
+  char prefix[kPrefixBytes];
+  const uint64_t stage_count = stages_.size();
+  const double ratio = kTighteningRatio;
+  std::memcpy(prefix, &stage_count, 8);
+  std::memcpy(prefix + 8, &ratio, 8);
+  writer.Append(std::string_view(prefix, sizeof(prefix)));
+  for (const Stage& stage : stages_) {
+    writer.Append(
+        std::string_view(reinterpret_cast<const char*>(&stage.inserted), 8));
+    stage.filter.WriteImage(
+        [&](std::string_view part) { writer.Append(part); });
+  }
+  writer.Finish();
+}
+
+std::string ScalableBloomFilter::Serialize() const {
+  ReaderGuard lock(mu_.get(), concurrent_);
+  std::string bytes;
+  bytes.reserve(filter_internal::ImageBytes(PayloadBytes()));
+  WriteImage([&](std::string_view part) { bytes.append(part); });
+  return bytes;
+}
+
+absl::Status ScalableBloomFilter::SaveToFile(const std::string& path) const {
+  ReaderGuard lock(mu_.get(), concurrent_);
+  return filter_internal::WriteFileAtomically(
+      path, [&](filter_internal::ByteSink sink) { WriteImage(sink); });
+}
+
+absl::StatusOr<ScalableBloomFilter> ScalableBloomFilter::FromSource(
+    const ImageSource& source) {
+  absl::StatusOr<filter_internal::DecodedImage> image =
+      filter_internal::DecodeImage(source.bytes, source.verify_checksum);
+  if (!image.ok()) return image.status();
+  const filter_internal::ImageHeader& h = image->header;
+  if (h.kind != kKind) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "filter image holds a ", std::string(FilterKindName(h.kind)),
+        " filter, not a scalable one"));
+  }
+  if (image->image_bytes != source.bytes.size()) {
+    return filter_internal::TrailingBytesError(source.bytes.size() -
+                                               image->image_bytes);
+  }
+  auto corrupt = [](std::string_view what) {
+    return absl::DataLossError(
+        absl::StrCat("scalable filter image corrupt: ", std::string(what)));
+  };
+  std::string_view payload = image->payload;
+  if (payload.size() < kPrefixBytes) return corrupt("no stage table");
+  uint64_t stage_count;
+  double ratio;
+  std::memcpy(&stage_count, payload.data(), 8);
+  std::memcpy(&ratio, payload.data() + 8, 8);
+  if (stage_count == 0 || stage_count > kMaxStages)
+    return corrupt("bad stage count");
+  if (ratio != kTighteningRatio) return corrupt("unsupported tightening ratio");
+  if (absl::Status s = BloomMath::ValidateSizing(h.capacity, h.fp_rate);
+      !s.ok()) {
+    return corrupt(std::string(s.message()));
+  }
+  payload.remove_prefix(kPrefixBytes);
+  ScalableBloomFilter filter;
+  filter.capacity_ = h.capacity;
+  filter.fp_rate_ = h.fp_rate;
+  filter.seed_ = h.seed;
+  filter.concurrent_ = source.concurrent;
+  for (uint64_t i = 0; i < stage_count; ++i) {
+    if (payload.size() < kStagePrefixBytes)
+      return corrupt("stage table cut short");
+    uint64_t inserted;
+    std::memcpy(&inserted, payload.data(), 8);
+    payload.remove_prefix(kStagePrefixBytes);
+    // The outer checksum covered the stages' bytes already.
+    ImageSource stage_source{.bytes = payload,
+                             .owner = source.owner,
+                             .verify_checksum = false,
+                             .concurrent = false};
+    uint64_t consumed = 0;
+    absl::StatusOr<BloomFilter> stage =
+        BloomFilter::FromImage(stage_source, &consumed);
+    if (!stage.ok()) return stage.status();
+    if (stage->seed() != h.seed) return corrupt("stage seed differs");
+    const double capacity =
+        static_cast<double>(h.capacity) * std::pow(kGrowthFactor, i);
+    filter.stages_.push_back(Stage{.filter = *std::move(stage),
+                                   .capacity = static_cast<uint64_t>(capacity),
+                                   .inserted = inserted});
+    filter.inserted_ += inserted;
+    payload.remove_prefix(consumed);
+  }
+  if (!payload.empty()) return corrupt("bytes after the last stage");
+  if (filter.inserted_ != h.count) return corrupt("insert counts disagree");
+  return filter;
+}
+
+absl::StatusOr<ScalableBloomFilter> ScalableBloomFilter::Deserialize(
+    std::string_view bytes, const LoadOptions& options) {
+  return FromSource(ImageSource{.bytes = bytes,
+                                .owner = nullptr,
+                                .verify_checksum = options.verify_checksum,
+                                .concurrent = options.concurrent});
+}
+
+absl::StatusOr<ScalableBloomFilter> ScalableBloomFilter::LoadFromFile(
+    const std::string& path, const LoadOptions& options) {
+  absl::StatusOr<ImageSource> source =
+      filter_internal::SourceFromFile(path, options);
+  if (!source.ok()) return source.status();
+  return FromSource(*source);
+}
+
+}  // namespace sieve
