@@ -19,15 +19,34 @@ namespace {
 
 namespace fs = std::filesystem;
 
-#define SIEVE_COUNTER_FIELDS(X)                                            \
-  X(pages)                                                                 \
-  X(pages_ok)                                                              \
-  X(redirects) X(http_errors) X(fetch_errors) X(too_many_redirects)        \
-      X(html_pages) X(truncated) X(bytes) X(links_found) X(links_new)      \
-          X(nofollow_pages) X(nofollow_links) X(noindex_pages) X(off_site) \
-              X(filtered) X(traps) X(beyond_depth) X(robots_fetches)       \
-                  X(robots_disallowed) X(throttled) X(capacity_warnings)   \
-                      X(run_seconds)
+// One field per line; clang-format 14 reflows X-macro lists differently on
+// every pass.
+// clang-format off
+#define SIEVE_COUNTER_FIELDS(X) \
+  X(pages)                      \
+  X(pages_ok)                   \
+  X(redirects)                  \
+  X(http_errors)                \
+  X(fetch_errors)               \
+  X(too_many_redirects)         \
+  X(html_pages)                 \
+  X(truncated)                  \
+  X(bytes)                      \
+  X(links_found)                \
+  X(links_new)                  \
+  X(nofollow_pages)             \
+  X(nofollow_links)             \
+  X(noindex_pages)              \
+  X(off_site)                   \
+  X(filtered)                   \
+  X(traps)                      \
+  X(beyond_depth)               \
+  X(robots_fetches)             \
+  X(robots_disallowed)          \
+  X(throttled)                  \
+  X(capacity_warnings)          \
+  X(run_seconds)
+// clang-format on
 
 void CountersFromJson(const nlohmann::json& j, CrawlCounters& c) {
 #define SIEVE_READ(name) \
