@@ -58,8 +58,9 @@ absl::Status Frontier::Validate(const FrontierOptions& options) {
       p.backoff_cap < p.backoff_base) {
     return absl::InvalidArgumentError("need 0 < backoff_base <= backoff_cap");
   }
-  if (p.max_throttle_retries < 0) {
-    return absl::InvalidArgumentError("max_throttle_retries must be >= 0");
+  if (p.max_throttle_retries < 0 || p.max_error_retries < 0) {
+    return absl::InvalidArgumentError(
+        "max_throttle_retries and max_error_retries must be >= 0");
   }
   if (options.host_queue_memory_bytes == 0 ||
       options.max_pulls_past_budget == 0) {
@@ -81,7 +82,7 @@ absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Create(
 Frontier::Frontier(FrontierOptions options, std::unique_ptr<Sieve> sieve)
     : options_(std::move(options)),
       sieve_(std::move(sieve)),
-      overflow_(options_.sieve.work_dir),
+      overflow_([this] { return sieve_->OpenStore(); }),
       rng_(options_.seed) {}
 
 Frontier::~Frontier() = default;
@@ -126,7 +127,8 @@ void Frontier::ForgetIdleHosts(absl::Time now) {
     if (host == nullptr || host->active || host->dropped ||
         host->ready_at() > now ||
         host->politeness.crawl_delay > absl::ZeroDuration() ||
-        host->politeness.throttle_streak > 0) {
+        host->politeness.throttle_streak > 0 ||
+        (options_.max_urls_per_host > 0 && host->urls_dispatched > 0)) {
       continue;
     }
     hosts_.Erase(name);
@@ -157,11 +159,13 @@ void Frontier::Enqueue(HostState& host, QueuedUrl url) {
   // has something to fetch in RAM already. Otherwise RAM: so RAM holds the
   // budget plus at most one URL per host.
   if (host.overflow_count > 0 || (OverBudget() && !host.queue.empty())) {
-    if (absl::Status s = overflow_.Append(host.id, url); s.ok()) {
+    absl::Status s = overflow_.Append(host.id, url);
+    if (s.ok()) {
       ++host.overflow_count;
       return;
     }
     ++counters_.overflow_errors;
+    if (overflow_status_.ok()) overflow_status_ = s;
     // Kept in RAM. If the host has URLs on disk this one jumps ahead of them:
     // order suffers, nothing is lost.
   }
@@ -178,6 +182,12 @@ void Frontier::Refill(HostState& host) {
   if (!urls.ok() || urls->empty()) {
     // Lost track of the disk queue: count it and stop waiting for it.
     ++counters_.overflow_errors;
+    if (overflow_status_.ok()) {
+      overflow_status_ =
+          urls.ok() ? absl::DataLossError(absl::StrCat("host queue on disk of ",
+                                                       host.name, " is empty"))
+                    : urls.status();
+    }
     counters_.dropped_urls += host.overflow_count;
     host.overflow_count = 0;
     return;
@@ -206,6 +216,15 @@ NextUrl Frontier::Next(absl::Time now) {
     QueuedUrl entry = hosts_.PopFront(*host);
     Refill(*host);
     ++host->in_flight;
+    if (!entry.counted) {
+      entry.counted = true;
+      ++host->urls_dispatched;
+      // The host's last page: the rest of its queue is discarded now.
+      if (options_.max_urls_per_host > 0 &&
+          host->urls_dispatched >= options_.max_urls_per_host) {
+        DropHostLocked(*host);
+      }
+    }
     host->last_start = now;
     host->next_allowed =
         now + DelayBetweenRequests(options_.politeness, host->politeness);
@@ -234,8 +253,9 @@ NextUrl Frontier::Next(absl::Time now) {
   return result;
 }
 
-absl::Status Frontier::Done(std::string_view url, const FetchOutcome& outcome,
-                            absl::Time now) {
+absl::StatusOr<UrlFate> Frontier::Done(std::string_view url,
+                                       const FetchOutcome& outcome,
+                                       absl::Time now) {
   std::lock_guard lock(mu_);
   auto it = in_flight_.find(AbslView(url));
   if (it == in_flight_.end()) {
@@ -247,37 +267,77 @@ absl::Status Frontier::Done(std::string_view url, const FetchOutcome& outcome,
   --host.in_flight;
   ++counters_.done;
   const PolitenessOptions& p = options_.politeness;
+  // Politeness as the server sees it: the host's next request starts at least
+  // its delay after this answer ended, whatever the answer was.
+  const absl::Time after_delay = now + DelayBetweenRequests(p, host.politeness);
+  UrlFate fate = UrlFate::kFinished;
   switch (outcome.kind) {
     case FetchOutcome::kSuccess:
       ++counters_.succeeded;
       host.politeness.throttle_streak = 0;
       host.politeness.last_response_time = outcome.response_time;
-      host.next_allowed = std::max(
-          host.next_allowed, now + AdaptiveDelay(p, outcome.response_time));
+      host.next_allowed =
+          std::max({host.next_allowed, after_delay,
+                    now + AdaptiveDelay(p, outcome.response_time)});
       break;
     case FetchOutcome::kThrottled:
       ++counters_.throttled;
-      ++host.politeness.throttle_streak;
-      host.blocked_until =
-          std::max(host.blocked_until,
-                   now + ThrottleBackoff(p, host.politeness.throttle_streak,
-                                         outcome.retry_after, rng_));
-      // The URL was not served: it goes back to the head of its host's queue, a
-      // few times.
-      if (!host.dropped && entry.throttle_retries <
-                               static_cast<uint32_t>(p.max_throttle_retries)) {
-        ++entry.throttle_retries;
-        hosts_.PushFront(host, std::move(entry));
-      } else {
-        ++counters_.dropped_urls;
-      }
+      host.next_allowed = std::max(host.next_allowed, after_delay);
+      fate = RetryOrGiveUp(host, std::move(entry), /*throttled=*/true,
+                           outcome.retry_after, now);
       break;
     case FetchOutcome::kError:
       ++counters_.failed;
+      host.next_allowed = std::max(host.next_allowed, after_delay);
+      if (outcome.transient) {
+        fate = RetryOrGiveUp(host, std::move(entry), /*throttled=*/false,
+                             std::nullopt, now);
+      }
+      break;
+    case FetchOutcome::kNotFetched:
+      // No request: no delay, and the URL does not count as a page.
+      if (entry.counted && host.urls_dispatched > 0) --host.urls_dispatched;
+      break;
+    case FetchOutcome::kDeferred:
+      host.next_allowed = std::max(host.next_allowed, after_delay);
+      if (host.dropped) {
+        ++counters_.dropped_urls;
+      } else {
+        hosts_.PushFront(host, std::move(entry));
+        fate = UrlFate::kRetryLater;
+      }
       break;
   }
   Touch(host, now);
-  return absl::OkStatus();
+  return fate;
+}
+
+UrlFate Frontier::RetryOrGiveUp(HostState& host, QueuedUrl entry,
+                                bool throttled,
+                                std::optional<absl::Duration> retry_after,
+                                absl::Time now) {
+  const PolitenessOptions& p = options_.politeness;
+  ++host.politeness.throttle_streak;
+  host.blocked_until =
+      std::max(host.blocked_until,
+               now + ThrottleBackoff(p, host.politeness.throttle_streak,
+                                     retry_after, rng_));
+  uint32_t& retries = throttled ? entry.throttle_retries : entry.error_retries;
+  const int limit = throttled ? p.max_throttle_retries : p.max_error_retries;
+  if (retries >= static_cast<uint32_t>(limit)) {
+    ++counters_.given_up;
+    return UrlFate::kGivenUp;
+  }
+  if (host.dropped) {
+    ++counters_.dropped_urls;
+    return UrlFate::kFinished;
+  }
+  ++retries;
+  ++counters_.retried;
+  // Back to the head of its host's queue: the host's other URLs wait behind
+  // it only for the back-off, never for good (it has a retry limit).
+  hosts_.PushFront(host, std::move(entry));
+  return UrlFate::kRetryLater;
 }
 
 void Frontier::SetCrawlDelay(std::string_view host_name,
@@ -320,21 +380,44 @@ void Frontier::BlockHost(std::string_view host_name, absl::Time until) {
 
 uint64_t Frontier::DropHost(std::string_view host_name) {
   std::lock_guard lock(mu_);
+  HostState& host = hosts_.GetOrCreate(host_name);
+  const uint64_t discarded = DropHostLocked(host);
+  Touch(host, absl::InfinitePast());
+  return discarded;
+}
+
+uint64_t Frontier::DropHostLocked(HostState& host) {
   {
     std::lock_guard dropped_lock(dropped_mu_);
-    dropped_hosts_.insert(std::string(host_name));
+    dropped_hosts_.insert(host.name);
   }
-  HostState& host = hosts_.GetOrCreate(host_name);
   host.dropped = true;
   uint64_t discarded = hosts_.Clear(host);
   if (host.overflow_count > 0) {
-    if (!overflow_.Clear(host.id).ok()) ++counters_.overflow_errors;
+    if (absl::Status s = overflow_.Clear(host.id, host.overflow_count);
+        !s.ok()) {
+      ++counters_.overflow_errors;
+      if (overflow_status_.ok()) overflow_status_ = s;
+    }
     discarded += host.overflow_count;
     host.overflow_count = 0;
   }
   counters_.dropped_urls += discarded;
-  Touch(host, absl::InfinitePast());
   return discarded;
+}
+
+FrontierFilterStats Frontier::filter_stats() const {
+  const SieveStats sieve = sieve_->stats();
+  return FrontierFilterStats{
+      .capacity = sieve.filter_capacity,
+      .estimated_count = sieve.filter_estimated_count,
+      .estimated_fp_rate = sieve.filter_estimated_fp_rate};
+}
+
+absl::Status Frontier::status() const {
+  if (absl::Status s = sieve_->status(); !s.ok()) return s;
+  std::lock_guard lock(mu_);
+  return overflow_status_;
 }
 
 FrontierStats Frontier::stats() const {

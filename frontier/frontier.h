@@ -62,11 +62,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "frontier/crawl_frontier.h"
 #include "frontier/host_overflow.h"
 #include "frontier/host_schedule.h"
 #include "frontier/host_table.h"
 #include "frontier/politeness.h"
 #include "frontier/sieve.h"
+#include "frontier/snapshot.h"
 
 namespace sieve {
 
@@ -86,113 +88,33 @@ struct FrontierOptions {
   // now (the others go to disk). Bounds the time of one Next call; the search
   // goes on at the next call. REQUIRES: > 0. Default: 4096.
   uint64_t max_pulls_past_budget = 4096;
+  // Page cap per host: at most this many URLs of one host are handed out by
+  // Next (retries and deferrals not counted again); past it the host's queued
+  // URLs are discarded (FrontierStats::dropped_urls) and new ones refused. 0:
+  // no cap. Default: 0.
+  uint64_t max_urls_per_host = 0;
   // Seed of the back-off jitter generator; the same seed gives the same
   // schedule. Default: 0x5eed.
   uint64_t seed = 0x5eed;
 };
 
-// One URL handed out by Next.
-struct FrontierUrl {
-  std::string url{};
-  std::string host{};
-  uint32_t depth = 0;
-  std::string metadata{};
-};
-
-// What Next returns.
-struct NextUrl {
-  enum State {
-    // `url` may be fetched now; call Done(url.url, ...) when it is finished.
-    kReady,
-    // No host is allowed yet; one will be after `wait`.
-    kWait,
-    // Every queued URL belongs to a host at its in-flight cap: wait for Done.
-    kWaitForDone,
-    // Nothing queued and nothing in flight: the crawl is finished.
-    kEmpty,
-  };
-  State state = kEmpty;
-  FrontierUrl url{};                           // kReady only.
-  absl::Duration wait = absl::ZeroDuration();  // kWait only; > 0.
-};
-
-// How a fetch ended, as Done needs it.
-struct FetchOutcome {
-  enum Kind {
-    // Any answer that is not throttling (2xx, 3xx, 404...): resets the
-    // back-off; response_time feeds the adaptive delay.
-    kSuccess,
-    // 429 or 503: the host backs off (honouring retry_after); the URL goes
-    // back to the head of its host's queue.
-    kThrottled,
-    // Transport error, timeout, other failure: releases the slot, no more.
-    kError,
-  };
-  Kind kind = kSuccess;
-  absl::Duration response_time = absl::ZeroDuration();
-  std::optional<absl::Duration> retry_after = std::nullopt;
-
-  static FetchOutcome Success(absl::Duration response_time) {
-    return {.kind = kSuccess,
-            .response_time = response_time,
-            .retry_after = std::nullopt};
-  }
-  static FetchOutcome Throttled(
-      std::optional<absl::Duration> retry_after = std::nullopt) {
-    return {.kind = kThrottled,
-            .response_time = absl::ZeroDuration(),
-            .retry_after = retry_after};
-  }
-  static FetchOutcome Error() {
-    return {.kind = kError,
-            .response_time = absl::ZeroDuration(),
-            .retry_after = std::nullopt};
-  }
-};
-
-// Counters for the progress line. The cumulative ones (from `added` down)
-// survive Checkpoint/Restore.
-struct FrontierStats {
-  // URLs waiting: in the Sieve plus in per-host queues (RAM and disk).
-  uint64_t queued = 0;
-  uint64_t queued_in_sieve = 0;       // In the Sieve's FIFO (RAM or disk).
-  uint64_t queued_in_hosts = 0;       // In per-host queues in RAM.
-  uint64_t queued_on_disk_hosts = 0;  // In per-host queues on disk.
-  uint64_t host_queue_bytes = 0;      // Estimated RAM of per-host queues.
-  uint64_t in_flight = 0;             // Handed out by Next, not yet Done.
-  uint64_t hosts_active = 0;  // Hosts with URLs queued (RAM/disk) or in flight.
-  uint64_t hosts_known = 0;   // Hosts the Frontier holds state for.
-
-  uint64_t added = 0;       // Add calls that queued the URL.
-  uint64_t duplicates = 0;  // Add calls the Sieve dropped as (probably) seen.
-  uint64_t dispatched = 0;  // URLs returned by Next (re-dispatches included).
-  uint64_t done = 0;        // Done calls: succeeded + throttled + failed.
-  uint64_t succeeded = 0;
-  uint64_t throttled = 0;
-  uint64_t failed = 0;
-  // Discarded: DropHost, URLs of dropped hosts, 429/503 past the retries.
-  uint64_t dropped_urls = 0;
-  uint64_t crawl_delays_capped = 0;  // SetCrawlDelay calls above the cap.
-  // Next calls that stopped after max_pulls_past_budget pulls past the budget
-  // without finding a ready host.
-  uint64_t budget_stalls = 0;
-  // Disk errors of the per-host queues on disk (the URL stays in RAM).
-  uint64_t overflow_errors = 0;
-};
-
-class Frontier {
+class Frontier final : public CrawlFrontier {
  public:
   // InvalidArgument names a bad option (the Sieve's or the Frontier's).
   [[nodiscard]] static absl::StatusOr<std::unique_ptr<Frontier>> Create(
       FrontierOptions options);
-  // Brings back the last snapshot Checkpoint wrote to `dir`. URLs that were in
+  // Brings back the state Checkpoint added to `snapshot`. URLs that were in
   // flight at the checkpoint are queued again at the head of their hosts'
-  // queues; crawl delays, dropped hosts and counters come back; delays and
-  // back-offs start afresh. From options.sieve only the memory budget, work_dir
-  // and verify_positives are used (see Sieve::Restore).
+  // queues; crawl delays, page counts, dropped hosts and counters come back;
+  // delays and back-offs start afresh. From options.sieve only the memory
+  // budget, work_dir and verify_positives are used (see Sieve::Restore). The
+  // snapshot is not modified.
+  [[nodiscard]] static absl::StatusOr<std::unique_ptr<Frontier>> Restore(
+      const SnapshotReader& snapshot, FrontierOptions options);
+  // The same from the snapshot published in `dir` (SnapshotReader::Open).
   [[nodiscard]] static absl::StatusOr<std::unique_ptr<Frontier>> Restore(
       const std::filesystem::path& dir, FrontierOptions options);
-  ~Frontier();
+  ~Frontier() override;
   Frontier(const Frontier&) = delete;
   Frontier& operator=(const Frontier&) = delete;
 
@@ -201,23 +123,27 @@ class Frontier {
   // e.g. the referrer) comes back from Next. Cost: the Sieve's Push.
   // Thread-safe.
   bool Add(std::string_view url, std::string_view host, uint32_t depth,
-           std::string_view metadata = {});
+           std::string_view metadata = {}) override;
 
   // A URL whose host may be fetched at `now`, the oldest such (breadth-first
   // across hosts); otherwise how long until one may be, or why none will be.
   // Pulls from the Sieve into host queues only while no host is ready (at most
   // max_pulls_past_budget past the budget). Cost: O(log hosts) plus the pulls.
-  NextUrl Next(absl::Time now);
+  NextUrl Next(absl::Time now) override;
 
   // Reports the end of the fetch of `url` (as returned by Next) at `now`,
-  // releasing its host's slot. NotFound if `url` is not in flight.
-  [[nodiscard]] absl::Status Done(std::string_view url,
-                                  const FetchOutcome& outcome, absl::Time now);
+  // releasing its host's slot; see FetchOutcome for what each kind does. The
+  // host's next request starts no sooner than its delay after `now` (and after
+  // its back-off when throttled). NotFound if `url` is not in flight.
+  [[nodiscard]] absl::StatusOr<UrlFate> Done(std::string_view url,
+                                             const FetchOutcome& outcome,
+                                             absl::Time now) override;
 
   // Records the robots.txt Crawl-delay of `host`; a delay above max_crawl_delay
   // is recorded, counted and capped. Zero clears it. Takes effect from the
   // host's next request.
-  void SetCrawlDelay(std::string_view host, absl::Duration crawl_delay);
+  void SetCrawlDelay(std::string_view host,
+                     absl::Duration crawl_delay) override;
   // Hosts whose Crawl-delay was above the cap, with the delay they asked for.
   std::vector<std::pair<std::string, absl::Duration>> CappedCrawlDelays() const;
   // No request to `host` starts before `until` (e.g. robots.txt answered 5xx).
@@ -227,9 +153,12 @@ class Frontier {
   // queued URLs were discarded now.
   uint64_t DropHost(std::string_view host);
 
-  FrontierStats stats() const;
+  FrontierStats stats() const override;
+  FrontierFilterStats filter_stats() const override;
+  // The first disk error of the Sieve's store or the host queues on disk.
+  absl::Status status() const override;
   // The Sieve's own counters (filter estimated count and FPR, spill, lossless
-  // mode), for the progress line and the study.
+  // mode), for the study.
   SieveStats sieve_stats() const { return sieve_->stats(); }
   // Installs the Sieve's capacity warning (see Sieve::OnCapacityExceeded): the
   // filter's estimated count passed expected_urls (and each doubling). Runs on
@@ -238,13 +167,16 @@ class Frontier {
     sieve_->OnCapacityExceeded(std::move(callback));
   }
 
-  // Writes the Sieve's snapshot and the Frontier's own state (host queues, URLs
-  // in flight, crawl delays, dropped hosts, counters) as one consistent
-  // snapshot under `dir` (created if missing): a new subdirectory, fsynced,
-  // then published by atomically replacing `dir`/CURRENT (write, fsync,
-  // rename);
-  // older snapshots are then removed. A crash at any moment leaves the previous
-  // snapshot readable. Blocks Next/Done/Add for its duration.
+  // Adds the Sieve's state ("sieve/...": filter, in-RAM queue, counters, and
+  // the store's RocksDB checkpoint "sieve/store/", which holds the spilled
+  // queue, lossless fingerprints and the host queues on disk) and the
+  // Frontier's own ("frontier.state": RAM host queues with the URLs in flight
+  // at their heads, page counts, crawl delays, dropped hosts, counters), as one
+  // instant. The locks are held only while the in-memory parts are encoded and
+  // the store's files are hard-linked (its write-ahead log copied, no memtable
+  // flush); the files are written after.
+  [[nodiscard]] absl::Status Checkpoint(SnapshotWriter& snapshot) override;
+  // Checkpoint into a new snapshot under `dir`, committed (SnapshotWriter).
   [[nodiscard]] absl::Status Checkpoint(const std::filesystem::path& dir);
 
  private:
@@ -252,6 +184,14 @@ class Frontier {
   // InvalidArgument names the first bad Frontier option (the Sieve checks its
   // own).
   static absl::Status Validate(const FrontierOptions& options);
+
+  // Applies a throttle or transient-error answer: backs the host off and
+  // requeues `entry` within its retry limit.
+  UrlFate RetryOrGiveUp(HostState& host, QueuedUrl entry, bool throttled,
+                        std::optional<absl::Duration> retry_after,
+                        absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Discards `host`'s queued URLs and refuses new ones. Returns how many.
+  uint64_t DropHostLocked(HostState& host) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   struct InFlight {
     QueuedUrl entry;
@@ -308,8 +248,9 @@ class Frontier {
   std::mt19937_64 rng_ ABSL_GUARDED_BY(mu_);
   uint64_t next_seq_ ABSL_GUARDED_BY(mu_) = 1;
   uint64_t hosts_active_ ABSL_GUARDED_BY(mu_) = 0;
-  uint64_t checkpoint_seq_ ABSL_GUARDED_BY(mu_) = 0;
   FrontierStats counters_ ABSL_GUARDED_BY(mu_);
+  // The first error of the host queues on disk.
+  absl::Status overflow_status_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace sieve

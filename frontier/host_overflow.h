@@ -5,18 +5,18 @@
 // of other hosts that could be fetched now.
 //
 // Keys are host id (8 bytes, big-endian) | seq (8 bytes, big-endian), so one
-// host's records are contiguous and in FIFO order. The store is scratch space
-// in a fresh directory under `parent`, opened on first use, written without a
-// write-ahead log and deleted with the object; checkpoints copy its records
-// into the Frontier's state file.
+// host's records are contiguous and in FIFO order. They live in the crawl's one
+// store (frontier/internal/scratch_db.h, column family "host_overflow"), which
+// the Sieve owns and opens on first use; a checkpoint hard-links the store's
+// files, so these records are never copied through RAM.
 //
 // Surprises first:
 //   - Not thread-safe: the Frontier calls it under its own mutex.
-//   - Each Append is one RocksDB Put (no WAL); each TakeFront one short range
-//     scan plus one DeleteRange.
+//   - Each Append is one RocksDB Put; each TakeFront one short range scan plus
+//     one DeleteRange; Clear one DeleteRange.
 //
 // Example:
-//   sieve::HostOverflow overflow(work_dir);
+//   sieve::HostOverflow overflow([&] { return sieve.OpenStore(); });
 //   (void)overflow.Append(host.id, url);
 //   absl::StatusOr<std::vector<sieve::QueuedUrl>> back =
 //       overflow.TakeFront(host.id, 64);
@@ -24,7 +24,7 @@
 #define SIEVE_FRONTIER_HOST_OVERFLOW_H_
 
 #include <cstdint>
-#include <filesystem>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -39,9 +39,9 @@ class ScratchDb;
 
 class HostOverflow {
  public:
-  // `parent`: directory for the scratch store (the system temp directory if
-  // empty).
-  explicit HostOverflow(std::filesystem::path parent);
+  // Opens (on first call) the store the records go to.
+  using StoreOpener = std::function<absl::StatusOr<internal::ScratchDb*>()>;
+  explicit HostOverflow(StoreOpener open_store);
   ~HostOverflow();
   HostOverflow(const HostOverflow&) = delete;
   HostOverflow& operator=(const HostOverflow&) = delete;
@@ -54,21 +54,20 @@ class HostOverflow {
   // `host_id`, in order.
   [[nodiscard]] absl::StatusOr<std::vector<QueuedUrl>> TakeFront(
       uint64_t host_id, uint64_t max_count);
-  // Every record of `host_id` in order, left in place (for checkpoints).
-  [[nodiscard]] absl::StatusOr<std::vector<QueuedUrl>> ReadAll(
-      uint64_t host_id) const;
-  // Deletes every record of `host_id`.
-  [[nodiscard]] absl::Status Clear(uint64_t host_id);
+  // Deletes every record of `host_id`, of which the caller counts `count`.
+  [[nodiscard]] absl::Status Clear(uint64_t host_id, uint64_t count);
 
   uint64_t size() const { return size_; }
+  // After a restore: the records the store already holds.
+  void set_size(uint64_t size) { size_ = size; }
 
  private:
   absl::Status EnsureOpen();
   absl::StatusOr<std::vector<QueuedUrl>> Scan(uint64_t host_id,
                                               uint64_t max_count) const;
 
-  const std::filesystem::path parent_;
-  std::unique_ptr<internal::ScratchDb> db_;
+  StoreOpener open_store_;
+  internal::ScratchDb* db_ = nullptr;  // Owned by the Sieve.
   uint64_t size_ = 0;
 };
 

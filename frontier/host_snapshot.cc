@@ -68,11 +68,16 @@ std::string EncodeHostSnapshot(const HostSnapshot& snapshot) {
            static_cast<uint64_t>(absl::ToInt64Nanoseconds(host.crawl_delay)));
     PutFixed(out, host.dropped ? 1 : 0, 1);
     PutU64(out, host.urls.size());
+    PutU64(out, host.id);
+    PutU64(out, host.urls_dispatched);
+    PutU64(out, host.overflow_count);
     for (const QueuedUrl& url : host.urls) {
       PutStr(out, url.url);
       PutStr(out, url.metadata);
       PutU32(out, url.depth);
       PutU32(out, url.throttle_retries);
+      PutU32(out, url.error_retries);
+      PutFixed(out, url.counted ? 1 : 0, 1);
       PutU64(out, url.seq);
     }
   }
@@ -119,18 +124,32 @@ absl::StatusOr<HostSnapshot> DecodeHostSnapshot(std::string_view bytes) {
     host.name = std::move(*name);
     host.crawl_delay = absl::Nanoseconds(static_cast<int64_t>(*delay));
     host.dropped = *dropped != 0;
+    std::optional<uint64_t> id = in.Fixed(8);
+    std::optional<uint64_t> dispatched = in.Fixed(8);
+    std::optional<uint64_t> overflow = in.Fixed(8);
+    if (!id || !dispatched || !overflow) return Truncated();
+    host.id = *id;
+    host.urls_dispatched = *dispatched;
+    host.overflow_count = *overflow;
     for (uint64_t u = 0; u < *n_urls; ++u) {
       std::optional<std::string> url = in.Str();
       std::optional<std::string> metadata = in.Str();
       std::optional<uint64_t> depth = in.Fixed(4);
       std::optional<uint64_t> retries = in.Fixed(4);
+      std::optional<uint64_t> error_retries = in.Fixed(4);
+      std::optional<uint64_t> counted = in.Fixed(1);
       std::optional<uint64_t> seq = in.Fixed(8);
-      if (!url || !metadata || !depth || !retries || !seq) return Truncated();
+      if (!url || !metadata || !depth || !retries || !error_retries ||
+          !counted || !seq) {
+        return Truncated();
+      }
       host.urls.push_back(
           QueuedUrl{.url = std::move(*url),
                     .metadata = std::move(*metadata),
                     .depth = static_cast<uint32_t>(*depth),
                     .throttle_retries = static_cast<uint32_t>(*retries),
+                    .error_retries = static_cast<uint32_t>(*error_retries),
+                    .counted = *counted != 0,
                     .seq = *seq});
     }
     snapshot.hosts.push_back(std::move(host));

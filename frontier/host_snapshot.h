@@ -1,14 +1,16 @@
 // frontier/host_snapshot.h: the Frontier's own part of a checkpoint (the Sieve
-// writes its own): per-host queues with the URLs that were in flight put back
-// at their heads, crawl delays, dropped hosts and counters, as one file with a
-// checksum; plus the small file-system helpers the checkpoint needs (write +
-// fsync, directory fsync).
+// adds its own): per-host RAM queues with the URLs that were in flight put back
+// at their heads, host ids and counts of URLs on disk (the records themselves
+// are in the store's checkpoint), page counts, crawl delays, dropped hosts and
+// counters, as one file with a checksum.
 //
 // File layout (little-endian; "str" is a u32 length, then the bytes):
 //   "SIEVEFRS" | u32 version | u64 next_seq | u32 n | n x u64 counters |
 //   u64 hosts | per host:
-//     str name | i64 crawl_delay_ns | u8 dropped | u64 urls | per URL:
-//       str url | str metadata | u32 depth | u32 throttle_retries | u64 seq
+//     str name | i64 crawl_delay_ns | u8 dropped | u64 urls | u64 id |
+//     u64 urls_dispatched | u64 overflow_count | per URL:
+//       str url | str metadata | u32 depth | u32 throttle_retries |
+//       u32 error_retries | u8 counted | u64 seq
 //   | u64 XXH3-64 of every byte before it.
 // Changing the layout means bumping kHostSnapshotVersion; readers refuse
 // other versions.
@@ -33,13 +35,17 @@
 
 namespace sieve {
 
-inline constexpr uint32_t kHostSnapshotVersion = 1;
+inline constexpr uint32_t kHostSnapshotVersion = 2;
 
 struct HostSnapshot {
   struct Host {
     std::string name;
     absl::Duration crawl_delay = absl::ZeroDuration();
     bool dropped = false;
+    uint64_t id = 0;
+    uint64_t urls_dispatched = 0;
+    // URLs of this host in the store's "host_overflow" family.
+    uint64_t overflow_count = 0;
     std::vector<QueuedUrl>
         urls;  // In flight first (oldest first), then the queue in order.
   };

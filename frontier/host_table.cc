@@ -1,5 +1,6 @@
 #include "frontier/host_table.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace sieve {
@@ -11,6 +12,14 @@ HostState& HostTable::GetOrCreate(std::string_view host) {
     it->second.id = next_id_++;
   }
   return it->second;
+}
+
+HostState& HostTable::CreateWithId(std::string_view host, uint64_t id) {
+  HostState& state = hosts_[AbslView(host)];
+  state.name = std::string(host);
+  state.id = id;
+  next_id_ = std::max(next_id_, id + 1);
+  return state;
 }
 
 HostState* HostTable::Find(std::string_view host) {

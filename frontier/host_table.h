@@ -47,6 +47,12 @@ struct QueuedUrl {
   // 429/503 answers this URL has had; see
   // PolitenessOptions::max_throttle_retries.
   uint32_t throttle_retries = 0;
+  // Transient errors this URL has had; see
+  // PolitenessOptions::max_error_retries.
+  uint32_t error_retries = 0;
+  // Counted in its host's urls_dispatched (set on its first dispatch), so a
+  // retry or a deferred URL is not counted twice against max_urls_per_host.
+  bool counted = false;
   // Order in which the URL left the Sieve's FIFO; the schedule serves the ready
   // host whose head has the smallest seq, which keeps the crawl close to
   // breadth-first across hosts.
@@ -79,6 +85,9 @@ struct HostState {
   // Set by 429/503 back-off or Frontier::BlockHost.
   absl::Time blocked_until = absl::InfinitePast();
   HostPoliteness politeness;
+  // URLs handed out for the first time (FrontierOptions::max_urls_per_host),
+  // less those finished without a request (kNotFetched).
+  uint64_t urls_dispatched = 0;
   // DropHost was called: queued URLs are discarded and new ones are refused.
   bool dropped = false;
 
@@ -107,6 +116,9 @@ class HostTable {
   // The state of `host`, created (empty, never fetched) on first use. Cost: one
   // hash lookup.
   HostState& GetOrCreate(std::string_view host);
+  // For restoring a checkpoint: creates `host` with id `id` (ids handed out
+  // later are larger). REQUIRES: `host` unknown, `id` unused.
+  HostState& CreateWithId(std::string_view host, uint64_t id);
   // nullptr when the host is unknown.
   HostState* Find(std::string_view host);
   const HostState* Find(std::string_view host) const;

@@ -58,9 +58,13 @@ struct PolitenessOptions {
   // Longest Retry-After honoured; longer ones are clamped to it. Default: 1
   // hour.
   absl::Duration max_retry_after = absl::Hours(1);
-  // A URL answered with 429/503 goes back to the head of its host's queue at
-  // most this many times; after that it is dropped and counted. Default: 3.
+  // A URL answered with 429/503 is fetched again after the host's back-off at
+  // most this many times, so it is requested at most this plus one times in
+  // all; after that it is given up (UrlFate::kGivenUp). Default: 3.
   int max_throttle_retries = 3;
+  // The same for a transient error (connection refused or reset, timeout).
+  // Default: 1.
+  int max_error_retries = 1;
 };
 
 // The politeness state of one host that the rules below read. Owned by the

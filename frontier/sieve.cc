@@ -88,6 +88,12 @@ absl::Status Sieve::EnsureStore() {
   return absl::OkStatus();
 }
 
+absl::StatusOr<internal::ScratchDb*> Sieve::OpenStore() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = EnsureStore(); !s.ok()) return s;
+  return db_.get();
+}
+
 void Sieve::NoteError(const absl::Status& s) {
   if (status_.ok() && !s.ok()) status_ = s;
 }

@@ -15,9 +15,9 @@
 //     (barring a 64-bit fingerprint collision, ~n^2/2^65 for n URLs).
 //   - Thread-safe: every call takes one internal mutex, so Push may be called
 //     from several threads while another Pops. `filter()` is the exception.
-//   - The on-disk store is scratch space written without a write-ahead log: a
-//     crash loses it. Durability comes from Checkpoint(), which writes filter,
-//     queue and counters as one snapshot.
+//   - The on-disk store is scratch space: a crash loses it. Durability comes
+//     from Checkpoint(), which adds filter, queue and counters to a snapshot
+//     (frontier/snapshot.h).
 //   - The Sieve does not parse or normalise URLs: "http://a/" and "HTTP://a"
 //     are different keys.
 //
@@ -43,6 +43,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "filter/filter.h"
+#include "frontier/snapshot.h"
 
 namespace sieve {
 
@@ -164,19 +165,25 @@ class Sieve {
   // released, so it may call the Sieve.
   void OnCapacityExceeded(CapacityCallback callback);
 
-  // Writes filter, queue (RAM and disk) and counters as one consistent snapshot
-  // into `dir` (created if missing): into a new subdirectory that is fsynced,
-  // then published by atomically renaming a CURRENT file; older snapshots there
-  // are then deleted. A crash at any moment leaves the previous snapshot
-  // readable. Blocks Push/Pop for its duration. Cost: writes the in-RAM records
-  // and the filter, flushes RocksDB and hard-links its files.
+  // Adds filter, queue (RAM and disk) and counters to `snapshot` as files
+  // named `prefix`... (see frontier/internal/snapshot.h), describing one
+  // instant. Blocks Push/Pop while the filter and the in-RAM queue are copied
+  // and the store's files hard-linked; writes the copies after. Cost: a copy of
+  // the filter and of the in-RAM records (at most the memory budget).
+  [[nodiscard]] absl::Status Checkpoint(SnapshotWriter& snapshot,
+                                        std::string_view prefix) const;
+  // Checkpoint(snapshot, "sieve/") into a new snapshot under `dir`, committed.
   [[nodiscard]] absl::Status Checkpoint(const std::filesystem::path& dir) const;
-  // Brings back the last snapshot written to `dir`. The filter kind and size
+  // Brings back what Checkpoint added under `prefix`. The filter kind and size
   // and lossless mode come from the snapshot; from `options` only
   // memory_budget_bytes and work_dir are used, and InvalidArgument if
   // options.verify_positives differs from the snapshot's. The snapshot is not
-  // modified (its store is copied into the new scratch directory), so it can be
+  // modified (its store is copied into a new scratch directory), so it can be
   // restored again.
+  [[nodiscard]] static absl::StatusOr<std::unique_ptr<Sieve>> Restore(
+      const SnapshotReader& snapshot, std::string_view prefix,
+      SieveOptions options);
+  // The same from the snapshot published in `dir`, prefix "sieve/".
   [[nodiscard]] static absl::StatusOr<std::unique_ptr<Sieve>> Restore(
       const std::filesystem::path& dir, SieveOptions options);
 
@@ -186,6 +193,24 @@ class Sieve {
   const Filter& filter() const { return *filter_; }
 
  private:
+  friend class Frontier;  // Shares the store and checkpoints with the Sieve.
+
+  // The in-memory parts of a checkpoint, copied under mu_.
+  struct Image {
+    std::string state;
+    std::string filter;
+    std::string ram_queue;
+  };
+  // Copies the in-memory parts and checkpoints the store into `snapshot`.
+  // REQUIRES: mu_ held.
+  absl::StatusOr<Image> CaptureLocked(SnapshotWriter& snapshot,
+                                      std::string_view prefix) const;
+  static absl::Status WriteImage(SnapshotWriter& snapshot,
+                                 std::string_view prefix, const Image& image);
+  // The crawl's store, opened on first call (for the Frontier's host queues
+  // on disk). Takes mu_.
+  absl::StatusOr<internal::ScratchDb*> OpenStore();
+
   Sieve(SieveOptions options, std::unique_ptr<Filter> filter);
   // Opens the scratch store on first need. REQUIRES: mu_ held.
   absl::Status EnsureStore();

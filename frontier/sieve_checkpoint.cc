@@ -1,21 +1,13 @@
-// Sieve::Checkpoint and Sieve::Restore. The snapshot layout is in
-// frontier/internal/snapshot.h.
+// Sieve::Checkpoint and Sieve::Restore: the Sieve's files in a snapshot
+// (frontier/snapshot.h); their encoding is in frontier/internal/snapshot.h.
 //
-// Publication is two renames, each followed by an fsync of the directory:
-//   snap-<n>.tmp/ (fully written and fsynced)  ->  snap-<n>/
-//   CURRENT.tmp ("snap-<n>")                   ->  CURRENT
-// A crash before the second rename leaves CURRENT naming the previous
-// snapshot, which is only deleted after CURRENT names the new one; so CURRENT
-// always names a complete snapshot.
-#include <algorithm>
-#include <charconv>
+// The in-memory parts (filter, in-RAM queue, counters) are copied and the
+// store's RocksDB checkpoint is taken under the Sieve's mutex, so they describe
+// one instant; the copies are written to disk after the mutex is released.
 #include <string>
-#include <system_error>
 #include <utility>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "frontier/internal/durable_file.h"
 #include "frontier/internal/scratch_db.h"
 #include "frontier/internal/seen_store.h"
 #include "frontier/internal/snapshot.h"
@@ -24,139 +16,108 @@
 
 namespace sieve {
 namespace fs = std::filesystem;
-namespace {
 
-constexpr std::string_view kSnapshotPrefix = "snap-";
-
-absl::Status FsError(std::string_view what, const fs::path& path,
-                     const std::error_code& ec) {
-  return absl::InternalError(
-      absl::StrCat(std::string(what), " ", path.string(), ": ", ec.message()));
-}
-
-// n of a "snap-<n>" or "snap-<n>.tmp" name, 0 if none.
-uint64_t SnapshotNumber(std::string_view name) {
-  if (!name.starts_with(kSnapshotPrefix)) return 0;
-  name.remove_prefix(kSnapshotPrefix.size());
-  uint64_t n = 0;
-  std::from_chars(name.data(), name.data() + name.size(), n);
-  return n;
-}
-
-// Deletes every snap-* entry of `dir` except `keep` (best effort: leftovers are
-// harmless).
-void RemoveOtherSnapshots(const fs::path& dir, const std::string& keep) {
-  std::error_code ec;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.starts_with(kSnapshotPrefix) && name != keep)
-      fs::remove_all(entry.path(), ec);
-  }
-}
-
-}  // namespace
-
-absl::Status Sieve::Checkpoint(const fs::path& dir) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return FsError("creating", dir, ec);
-  // Fingerprints still in RAM go to the store, which the RocksDB checkpoint
-  // then captures.
+absl::StatusOr<Sieve::Image> Sieve::CaptureLocked(
+    SnapshotWriter& snapshot, std::string_view prefix) const {
+  // Fingerprints still in RAM go to the store, which its checkpoint captures.
   if (seen_) {
     if (absl::Status s = seen_->Flush(); !s.ok()) return s;
   }
-  uint64_t number = 0;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
-    number = std::max(number, SnapshotNumber(entry.path().filename().string()));
-  }
-  if (ec) return FsError("listing", dir, ec);
-  const std::string name =
-      absl::StrCat(std::string(kSnapshotPrefix), number + 1);
-  const fs::path staging = dir / (name + ".tmp");
-  fs::remove_all(staging, ec);
-  fs::create_directory(staging, ec);
-  if (ec) return FsError("creating", staging, ec);
-
-  if (absl::Status s = filter_->SaveToFile((staging / "filter.bin").string());
-      !s.ok())
-    return s;
-  if (absl::Status s = internal::WriteFileAndSync(
-          staging / "ram_queue",
-          internal::EncodeRamQueue(queue_->head(), queue_->tail()));
-      !s.ok()) {
-    return s;
-  }
+  Image image;
+  image.filter = filter_->Serialize();
+  image.ram_queue = internal::EncodeRamQueue(queue_->head(), queue_->tail());
+  internal::SnapshotManifest state;
+  state.verify_positives = options_.verify_positives;
+  state.pushed = counters_.pushed;
+  state.queued = counters_.queued;
+  state.dropped_as_seen = counters_.dropped_as_seen;
+  state.false_positives_caught = counters_.false_positives_caught;
+  state.store_lookups = counters_.store_lookups;
+  state.popped = counters_.popped;
+  state.spilled = queue_->spilled();
+  state.disk_begin = queue_->disk_begin();
+  state.disk_end = queue_->disk_end();
+  state.head_records = queue_->head().size();
+  state.tail_records = queue_->tail().size();
+  state.has_store = db_ != nullptr;
+  image.state = internal::EncodeManifest(state);
   if (db_ != nullptr) {
-    if (absl::Status s = db_->CheckpointTo(staging / "db"); !s.ok()) return s;
+    absl::StatusOr<fs::path> dir =
+        snapshot.AddDirectory(absl::StrCat(std::string(prefix), "store"));
+    if (!dir.ok()) return dir.status();
+    if (absl::Status s = db_->CheckpointTo(*dir); !s.ok()) return s;
   }
-  internal::SnapshotManifest manifest;
-  manifest.verify_positives = options_.verify_positives;
-  manifest.pushed = counters_.pushed;
-  manifest.queued = counters_.queued;
-  manifest.dropped_as_seen = counters_.dropped_as_seen;
-  manifest.false_positives_caught = counters_.false_positives_caught;
-  manifest.store_lookups = counters_.store_lookups;
-  manifest.popped = counters_.popped;
-  manifest.spilled = queue_->spilled();
-  manifest.disk_begin = queue_->disk_begin();
-  manifest.disk_end = queue_->disk_end();
-  manifest.head_records = queue_->head().size();
-  manifest.tail_records = queue_->tail().size();
-  manifest.has_store = db_ != nullptr;
-  if (absl::Status s = internal::WriteFileAndSync(
-          staging / "MANIFEST", internal::EncodeManifest(manifest));
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = internal::SyncTree(staging); !s.ok()) return s;
+  return image;
+}
 
-  fs::rename(staging, dir / name, ec);
-  if (ec) return FsError("renaming", staging, ec);
-  if (absl::Status s = internal::SyncDirectory(dir); !s.ok()) return s;
-  if (absl::Status s =
-          internal::WriteFileAndSync(dir / "CURRENT.tmp", name + "\n");
+absl::Status Sieve::WriteImage(SnapshotWriter& snapshot,
+                               std::string_view prefix, const Image& image) {
+  const std::string p(prefix);
+  if (absl::Status s = snapshot.AddFile(p + "filter.bin", image.filter);
       !s.ok()) {
     return s;
   }
-  fs::rename(dir / "CURRENT.tmp", dir / "CURRENT", ec);
-  if (ec) return FsError("renaming", dir / "CURRENT.tmp", ec);
-  if (absl::Status s = internal::SyncDirectory(dir); !s.ok()) return s;
-  RemoveOtherSnapshots(dir, name);
-  return absl::OkStatus();
+  if (absl::Status s = snapshot.AddFile(p + "ram_queue", image.ram_queue);
+      !s.ok()) {
+    return s;
+  }
+  return snapshot.AddFile(p + "state", image.state);
+}
+
+absl::Status Sieve::Checkpoint(SnapshotWriter& snapshot,
+                               std::string_view prefix) const {
+  absl::StatusOr<Image> image;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    image = CaptureLocked(snapshot, prefix);
+  }
+  if (!image.ok()) return image.status();
+  return WriteImage(snapshot, prefix, *image);
+}
+
+absl::Status Sieve::Checkpoint(const fs::path& dir) const {
+  absl::StatusOr<SnapshotWriter> snapshot = SnapshotWriter::Begin(dir);
+  if (!snapshot.ok()) return snapshot.status();
+  if (absl::Status s = Checkpoint(*snapshot, "sieve/"); !s.ok()) return s;
+  return snapshot->Commit();
 }
 
 absl::StatusOr<std::unique_ptr<Sieve>> Sieve::Restore(const fs::path& dir,
                                                       SieveOptions options) {
-  absl::StatusOr<std::string> current =
-      internal::ReadWholeFile(dir / "CURRENT");
-  if (!current.ok()) return current.status();
-  const std::string name(absl::StripAsciiWhitespace(*current));
-  if (SnapshotNumber(name) == 0) {
-    return absl::DataLossError(
-        absl::StrCat(dir.string(), "/CURRENT names no snapshot"));
+  absl::StatusOr<SnapshotReader> snapshot = SnapshotReader::Open(dir);
+  if (!snapshot.ok()) return snapshot.status();
+  return Restore(*snapshot, "sieve/", std::move(options));
+}
+
+absl::StatusOr<std::unique_ptr<Sieve>> Sieve::Restore(
+    const SnapshotReader& snapshot, std::string_view prefix,
+    SieveOptions options) {
+  const std::string p(prefix);
+  absl::StatusOr<std::string> state_text = snapshot.ReadFile(p + "state");
+  if (!state_text.ok()) return state_text.status();
+  absl::StatusOr<internal::SnapshotManifest> state =
+      internal::DecodeManifest(*state_text);
+  if (!state.ok()) return state.status();
+  if (state->verify_positives != options.verify_positives) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "snapshot was written with verify_positives=", state->verify_positives,
+        ", options ask for ", options.verify_positives));
   }
-  const fs::path snapshot = dir / name;
-  absl::StatusOr<std::string> manifest_text =
-      internal::ReadWholeFile(snapshot / "MANIFEST");
-  if (!manifest_text.ok()) return manifest_text.status();
-  absl::StatusOr<internal::SnapshotManifest> manifest =
-      internal::DecodeManifest(*manifest_text);
-  if (!manifest.ok()) return manifest.status();
-  if (manifest->verify_positives != options.verify_positives) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("snapshot was written with verify_positives=",
-                     manifest->verify_positives, ", options ask for ",
-                     options.verify_positives));
-  }
+  absl::StatusOr<std::string> filter_bytes =
+      snapshot.ReadFile(p + "filter.bin");
+  if (!filter_bytes.ok()) return filter_bytes.status();
   absl::StatusOr<std::unique_ptr<Filter>> filter =
-      LoadFilterFromFile((snapshot / "filter.bin").string());
-  if (!filter.ok()) return filter.status();
-  absl::StatusOr<std::string> ram_bytes =
-      internal::ReadWholeFile(snapshot / "ram_queue");
+      DeserializeFilter(*filter_bytes);
+  if (!filter.ok()) {
+    return absl::DataLossError(
+        absl::StrCat(snapshot.PathOf(p + "filter.bin").string(), ": ",
+                     filter.status().message()));
+  }
+  filter_bytes->clear();
+  absl::StatusOr<std::string> ram_bytes = snapshot.ReadFile(p + "ram_queue");
   if (!ram_bytes.ok()) return ram_bytes.status();
   absl::StatusOr<internal::RamQueue> ram = internal::DecodeRamQueue(
-      *ram_bytes, manifest->head_records, manifest->tail_records);
+      *ram_bytes, state->head_records, state->tail_records);
   if (!ram.ok()) return ram.status();
 
   options.filter_kind = (*filter)->kind();
@@ -164,25 +125,30 @@ absl::StatusOr<std::unique_ptr<Sieve>> Sieve::Restore(const fs::path& dir,
   auto sieve =
       std::unique_ptr<Sieve>(new Sieve(std::move(options), *std::move(filter)));
   std::lock_guard<std::mutex> lock(sieve->mu_);
-  if (manifest->has_store) {
+  if (state->has_store) {
+    if (!snapshot.Contains(p + "store")) {
+      return absl::DataLossError(absl::StrCat(
+          snapshot.PathOf(p + "store").string(), ": missing store directory"));
+    }
     absl::StatusOr<std::unique_ptr<internal::ScratchDb>> db =
-        internal::ScratchDb::Open(sieve->options_.work_dir, snapshot / "db");
+        internal::ScratchDb::Open(sieve->options_.work_dir,
+                                  snapshot.PathOf(p + "store"));
     if (!db.ok()) return db.status();
     sieve->db_ = *std::move(db);
     if (sieve->seen_) sieve->seen_->Attach(sieve->db_.get());
   }
   if (absl::Status s = sieve->queue_->Restore(
-          std::move(ram->head), manifest->disk_begin, manifest->disk_end,
-          std::move(ram->tail), manifest->spilled);
+          std::move(ram->head), state->disk_begin, state->disk_end,
+          std::move(ram->tail), state->spilled);
       !s.ok()) {
     return s;
   }
-  sieve->counters_.pushed = manifest->pushed;
-  sieve->counters_.queued = manifest->queued;
-  sieve->counters_.dropped_as_seen = manifest->dropped_as_seen;
-  sieve->counters_.false_positives_caught = manifest->false_positives_caught;
-  sieve->counters_.store_lookups = manifest->store_lookups;
-  sieve->counters_.popped = manifest->popped;
+  sieve->counters_.pushed = state->pushed;
+  sieve->counters_.queued = state->queued;
+  sieve->counters_.dropped_as_seen = state->dropped_as_seen;
+  sieve->counters_.false_positives_caught = state->false_positives_caught;
+  sieve->counters_.store_lookups = state->store_lookups;
+  sieve->counters_.popped = state->popped;
   return sieve;
 }
 

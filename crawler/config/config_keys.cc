@@ -77,6 +77,13 @@ const ConfigKey kKeys[] = {
      SIEVE_FIELD(politeness.backoff_initial), 0, 86400},
     {"politeness.backoff_max", "", "longest back-off, seconds",
      SIEVE_FIELD(politeness.backoff_max), 0, 86400},
+    {"politeness.max_throttle_retries", "",
+     "times a URL answered 429/503 is fetched again before it is given up",
+     SIEVE_FIELD(politeness.max_throttle_retries), 0, 100},
+    {"politeness.max_error_retries", "",
+     "times a URL is fetched again after a transient error (connection "
+     "refused or reset, timeout)",
+     SIEVE_FIELD(politeness.max_error_retries), 0, 100},
     // [fetch]
     {"fetch.concurrency", "concurrency", "transfers in flight overall",
      SIEVE_FIELD(fetch.concurrency), 1, 10000},
@@ -103,8 +110,6 @@ const ConfigKey kKeys[] = {
      SIEVE_FIELD(fetch.dns_cache_seconds), 0, 86400},
     {"fetch.verify_tls", "", "verify TLS certificates",
      SIEVE_FIELD(fetch.verify_tls)},
-    {"fetch.retries", "", "retries of connection errors, 5xx, 408 and 429",
-     SIEVE_FIELD(fetch.retries), 0, 20},
     // [sieve]
     {"sieve.expected_urls", "expected-urls",
      "URLs the Sieve's filter is sized for", SIEVE_FIELD(sieve.expected_urls),

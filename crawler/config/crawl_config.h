@@ -47,6 +47,8 @@ struct CrawlConfig {
     double backoff_initial =
         5;  // Seconds a host is blocked after 429/503, doubling.
     double backoff_max = 600;
+    int64_t max_throttle_retries = 3;  // Refetches of a URL after 429/503.
+    int64_t max_error_retries = 2;     // Refetches after a transient error.
   } politeness;
 
   struct Fetch {
@@ -62,7 +64,6 @@ struct CrawlConfig {
     bool compressed = true;
     double dns_cache_seconds = 60;
     bool verify_tls = true;
-    int64_t retries = 2;
   } fetch;
 
   struct SieveSettings {

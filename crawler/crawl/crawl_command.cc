@@ -255,9 +255,7 @@ int RunCrawlCommand(const ParsedArgs& args) {
               << site->requests().size() << " requests, " << disallowed
               << " of them for robots-disallowed, nofollow or trap URLs\n";
   }
-  if (summary->stop_reason == "interrupted" ||
-      summary->stop_reason == "max_pages" ||
-      summary->stop_reason == "max_run_time") {
+  if (summary->stop_reason != StopReason::kFinished) {
     std::cout << "continue with: sieve crawl --resume " << out.string() << "\n";
   }
   return 0;

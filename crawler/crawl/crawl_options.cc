@@ -23,12 +23,9 @@ FetchOptions MakeFetchOptions(const CrawlConfig& config) {
   o.compressed = f.compressed;
   o.dns_cache_lifetime = absl::Seconds(f.dns_cache_seconds);
   o.verify_tls = f.verify_tls;
-  o.retry.max_retries = static_cast<int>(f.retries);
-  // A retry is a request to the same host: never sooner than the politeness
-  // delay.
-  o.retry.initial_backoff =
-      absl::Seconds(std::max(1.0, config.politeness.delay));
-  o.retry.max_backoff = std::max(o.retry.max_backoff, o.retry.initial_backoff);
+  // Retries are the frontier's (politeness.max_throttle_retries,
+  // max_error_retries): the Fetcher makes one attempt per request.
+  o.retry.max_retries = 0;
   return o;
 }
 
@@ -64,7 +61,33 @@ absl::StatusOr<FrontierOptions> MakeFrontierOptions(
   o.politeness.backoff_base = absl::Seconds(std::max(0.001, p.backoff_initial));
   o.politeness.backoff_cap =
       std::max(o.politeness.backoff_base, absl::Seconds(p.backoff_max));
+  o.politeness.max_throttle_retries = static_cast<int>(p.max_throttle_retries);
+  o.politeness.max_error_retries = static_cast<int>(p.max_error_retries);
+  o.max_urls_per_host = static_cast<uint64_t>(config.crawl.max_pages_per_host);
   return o;
+}
+
+absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateFrontier(
+    const CrawlConfig& config, const std::filesystem::path& work_dir) {
+  absl::StatusOr<FrontierOptions> options =
+      MakeFrontierOptions(config, work_dir);
+  if (!options.ok()) return options.status();
+  absl::StatusOr<std::unique_ptr<Frontier>> frontier =
+      Frontier::Create(*std::move(options));
+  if (!frontier.ok()) return frontier.status();
+  return std::unique_ptr<CrawlFrontier>(std::move(*frontier));
+}
+
+absl::StatusOr<std::unique_ptr<CrawlFrontier>> RestoreFrontier(
+    const CrawlConfig& config, const std::filesystem::path& work_dir,
+    const SnapshotReader& snapshot) {
+  absl::StatusOr<FrontierOptions> options =
+      MakeFrontierOptions(config, work_dir);
+  if (!options.ok()) return options.status();
+  absl::StatusOr<std::unique_ptr<Frontier>> frontier =
+      Frontier::Restore(snapshot, *std::move(options));
+  if (!frontier.ok()) return frontier.status();
+  return std::unique_ptr<CrawlFrontier>(std::move(*frontier));
 }
 
 UrlOptions MakeUrlOptions(const CrawlConfig& config) {

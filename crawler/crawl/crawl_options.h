@@ -5,6 +5,7 @@
 #define SIEVE_CRAWLER_CRAWL_CRAWL_OPTIONS_H_
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -12,7 +13,9 @@
 #include "crawler/config/crawl_config.h"
 #include "crawler/crawl/scope.h"
 #include "fetch/fetch_options.h"
+#include "frontier/crawl_frontier.h"
 #include "frontier/frontier.h"
+#include "frontier/snapshot.h"
 #include "parse/url.h"
 
 namespace sieve {
@@ -22,6 +25,14 @@ FetchOptions MakeFetchOptions(const CrawlConfig& config);
 // fingerprints).
 absl::StatusOr<FrontierOptions> MakeFrontierOptions(
     const CrawlConfig& config, const std::filesystem::path& work_dir);
+// The frontier a crawl drives, fresh or restored from a verified snapshot:
+// the one place that chooses an implementation of CrawlFrontier (today the
+// local Frontier).
+absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateFrontier(
+    const CrawlConfig& config, const std::filesystem::path& work_dir);
+absl::StatusOr<std::unique_ptr<CrawlFrontier>> RestoreFrontier(
+    const CrawlConfig& config, const std::filesystem::path& work_dir,
+    const SnapshotReader& snapshot);
 UrlOptions MakeUrlOptions(const CrawlConfig& config);
 ScopeOptions MakeScopeOptions(const CrawlConfig& config);
 

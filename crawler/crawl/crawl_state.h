@@ -1,29 +1,32 @@
-// crawler/crawl/crawl_state.h: what a crawl saves beside the Frontier so it can
-// resume: the counters, the seeds' hosts (the scope), pages per host, and how
-// far pages.jsonl had got.
+// crawler/crawl/crawl_state.h: what a crawl saves beside the frontier so it can
+// resume: the counters, the seeds' hosts (the scope), and how far pages.jsonl
+// had got.
 //
-// Layout under OUT/checkpoint/:
-//   CURRENT              the name of the live snapshot ("ckpt-000042"),
-//   replaced atomically ckpt-000042/frontier Frontier::Checkpoint's snapshot
-//   ckpt-000042/state.json   this state (CrawlState), with pages_offset
-// A snapshot directory is complete (fsynced) before CURRENT names it, and
-// CURRENT is written to a temporary file, fsynced and renamed, so a crash at
-// any moment leaves the previous snapshot readable. The frontier and state.json
-// of one snapshot describe the same instant: the crawl loop writes them with no
-// page between "fetched" and "recorded", so every URL the frontier counts as
-// done has its line below pages_offset and every other URL is still queued.
+// A checkpoint is one snapshot (frontier/snapshot.h) under OUT/checkpoint/:
+//   CURRENT                        the live snapshot's name, replaced
+//   atomically ckpt-000042/MANIFEST           format version, every file's size
+//   and
+//                                  checksum
+//   ckpt-000042/crawl.state        this state (CrawlState) as JSON
+//   ckpt-000042/frontier.state,
+//   ckpt-000042/sieve/...          the frontier's files (CrawlFrontier::
+//                                  Checkpoint)
+// The frontier's files and crawl.state of one snapshot describe the same
+// instant: the crawl loop writes them with no page between "fetched" and
+// "recorded", so every URL the frontier counts as done has its line below
+// pages_offset and every other URL is still queued.
 #ifndef SIEVE_CRAWLER_CRAWL_CRAWL_STATE_H_
 #define SIEVE_CRAWLER_CRAWL_CRAWL_STATE_H_
 
 #include <cstdint>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "frontier/frontier.h"
+#include "frontier/crawl_frontier.h"
+#include "frontier/snapshot.h"
 #include "nlohmann/json_fwd.hpp"
 
 namespace sieve {
@@ -53,7 +56,8 @@ struct CrawlCounters {
   uint64_t beyond_depth = 0;       // Links past max_depth.
   uint64_t robots_fetches = 0;     // robots.txt requests.
   uint64_t robots_disallowed = 0;  // URLs robots.txt forbade (never fetched).
-  uint64_t throttled = 0;          // 429/503 answers sent back to the frontier.
+  uint64_t throttled = 0;          // 429/503 answers the frontier will retry.
+  uint64_t given_up = 0;  // URLs recorded as given up (retries exhausted).
   uint64_t capacity_warnings = 0;
   double run_seconds = 0;  // Wall time crawled, all runs together.
 };
@@ -63,27 +67,22 @@ struct CrawlState {
   uint64_t sequence = 0;      // Snapshot number.
   CrawlCounters counters;
   std::vector<std::string> seed_hosts;
-  std::map<std::string, uint64_t>
-      pages_per_host;  // Page fetches started, per host.
 };
 
 nlohmann::json CountersToJson(const CrawlCounters& counters);
 
-// Writes `state` and `frontier`'s snapshot as snapshot number state.sequence
-// under `dir` (OUT/checkpoint), publishes it through CURRENT and deletes older
-// snapshots. Blocks the frontier for its duration.
+// Writes `state` and `frontier`'s files as one new snapshot under `dir`
+// (OUT/checkpoint), publishes it through CURRENT and deletes older snapshots.
+// `cache` (may be null) spares re-reading files linked from the last one.
 [[nodiscard]] absl::Status WriteCheckpoint(const std::filesystem::path& dir,
                                            const CrawlState& state,
-                                           Frontier& frontier);
+                                           CrawlFrontier& frontier,
+                                           SnapshotChecksumCache* cache);
 
-struct RestoredCrawl {
-  CrawlState state;
-  std::unique_ptr<Frontier> frontier;
-};
-
-// Loads the snapshot CURRENT names. NotFound when there is none.
-[[nodiscard]] absl::StatusOr<RestoredCrawl> ReadCheckpoint(
-    const std::filesystem::path& dir, FrontierOptions options);
+// The crawl's own file of a verified snapshot. DataLoss names the file when
+// it does not decode.
+[[nodiscard]] absl::StatusOr<CrawlState> ReadCrawlState(
+    const SnapshotReader& snapshot);
 
 }  // namespace sieve
 

@@ -36,20 +36,21 @@ absl::Status Crawler::Impl::Init() {
                      "': ", ec.message()));
   }
   const fs::path scratch = out_ / ".scratch";
-  fs::remove_all(scratch, ec);  // A killed run's Sieve scratch store.
-  fs::create_directories(scratch, ec);
-  absl::StatusOr<FrontierOptions> frontier_options =
-      MakeFrontierOptions(config_, scratch);
-  if (!frontier_options.ok()) return frontier_options.status();
-  politeness_ = frontier_options->politeness;
-
   const fs::path pages = out_ / "pages.jsonl";
   if (setup_.resume) {
-    absl::StatusOr<RestoredCrawl> restored =
-        ReadCheckpoint(out_ / "checkpoint", *std::move(frontier_options));
-    if (!restored.ok()) return restored.status();
-    state_ = std::move(restored->state);
-    frontier_ = std::move(restored->frontier);
+    // The whole snapshot is verified before anything in `out_` changes.
+    absl::StatusOr<SnapshotReader> snapshot =
+        SnapshotReader::Open(out_ / "checkpoint");
+    if (!snapshot.ok()) return snapshot.status();
+    absl::StatusOr<CrawlState> state = ReadCrawlState(*snapshot);
+    if (!state.ok()) return state.status();
+    fs::remove_all(scratch, ec);  // A killed run's scratch store.
+    fs::create_directories(scratch, ec);
+    absl::StatusOr<std::unique_ptr<CrawlFrontier>> frontier =
+        RestoreFrontier(config_, scratch, *snapshot);
+    if (!frontier.ok()) return frontier.status();
+    state_ = *std::move(state);
+    frontier_ = *std::move(frontier);
     if (absl::Status s = PagesWriter::TruncateTo(pages, state_.pages_offset);
         !s.ok())
       return s;
@@ -66,10 +67,12 @@ absl::Status Crawler::Impl::Init() {
                        out_.string(), ", or choose another --out"));
     }
     if (setup_.seeds.empty()) return absl::InvalidArgumentError("no seed URLs");
-    absl::StatusOr<std::unique_ptr<Frontier>> frontier =
-        Frontier::Create(*std::move(frontier_options));
+    fs::remove_all(scratch, ec);  // A killed run's scratch store.
+    fs::create_directories(scratch, ec);
+    absl::StatusOr<std::unique_ptr<CrawlFrontier>> frontier =
+        CreateFrontier(config_, scratch);
     if (!frontier.ok()) return frontier.status();
-    frontier_ = std::move(*frontier);
+    frontier_ = *std::move(frontier);
     const UrlOptions url_options = MakeUrlOptions(config_);
     for (const std::string& seed : setup_.seeds) {
       absl::StatusOr<UrlParts> parts = SplitUrl(seed, url_options);
@@ -160,13 +163,14 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
     absl::Time now = absl::Now();
     if (!Stopping()) {
       if (stop_requested_.load()) {
-        stop_reason_ = "interrupted";
+        Stop(StopReason::kInterrupted);
       } else if (now >= deadline) {
-        stop_reason_ = "max_run_time";
+        Stop(StopReason::kMaxRunTime);
       }
       if (Stopping()) {
         log_->info("stopping ({}): waiting up to {} for {} transfers in flight",
-                   stop_reason_, absl::FormatDuration(setup_.stop_grace),
+                   StopReasonName(*stop_reason_),
+                   absl::FormatDuration(setup_.stop_grace),
                    fetcher_->in_flight());
         grace_deadline = now + setup_.stop_grace;
       }
@@ -176,9 +180,14 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
     // Links of pages parsed after Dispatch's look at the Frontier are only
     // seen next time round: "empty" is final only if no page was parsing.
     const bool pool_idle_before = pool_->pending() == 0;
-    ReleaseHeld(now);
     Dispatch(now, wait, frontier_empty);
     CollectParsed(now);
+    if (absl::Status s = frontier_->status(); !s.ok() && fatal_.ok()) {
+      // A disk error of the frontier's store: its queues may be incomplete on
+      // disk, so stop here; the last checkpoint is intact.
+      fatal_ = s;
+      break;
+    }
     if (now >= next_checkpoint && !Stopping()) {
       if (absl::Status s = WriteCheckpointNow(); !s.ok()) return s;
       next_checkpoint = absl::Now() + checkpoint_every;
@@ -190,14 +199,13 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
     if (Stopping()) {
       if (!fetching || now >= grace_deadline) break;
     } else if (!fetching) {
-      if (frontier_empty && held_.empty() && pool_idle_before) break;
+      if (frontier_empty && pool_idle_before) break;
       if (!pool_idle_before) wait = absl::ZeroDuration();
       if (!PageBudgetLeft()) {
-        stop_reason_ = "max_pages";
+        Stop(StopReason::kMaxPages);
         break;
       }
     }
-    if (!held_.empty()) wait = std::min(wait, held_.begin()->first - now);
     wait = std::min(wait, next_checkpoint - now);
     if (deadline != absl::InfiniteFuture())
       wait = std::min(wait, deadline - now);
@@ -224,6 +232,20 @@ absl::StatusOr<std::unique_ptr<Crawler>> Crawler::Create(CrawlSetup setup) {
   auto impl = std::make_unique<Impl>(std::move(setup));
   if (absl::Status s = impl->Init(); !s.ok()) return s;
   return std::unique_ptr<Crawler>(new Crawler(std::move(impl)));
+}
+
+std::string_view StopReasonName(StopReason reason) {
+  switch (reason) {
+    case StopReason::kFinished:
+      return "finished";
+    case StopReason::kMaxPages:
+      return "max_pages";
+    case StopReason::kMaxRunTime:
+      return "max_run_time";
+    case StopReason::kInterrupted:
+      return "interrupted";
+  }
+  return "unknown";
 }
 
 Crawler::Crawler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -1,32 +1,36 @@
-// crawler/crawl/crawler.h: the crawl loop of `sieve crawl`: Frontier -> Fetcher
-// -> parser threads -> Frontier, with robots.txt, redirects, limits, output,
+// crawler/crawl/crawler.h: the crawl loop of `sieve crawl`: frontier -> Fetcher
+// -> parser threads -> frontier, with robots.txt, redirects, limits, output,
 // progress, checkpoints.
 //
-// One thread (the caller of Run) owns the loop: it asks the Frontier for URLs
-// whose host may be fetched now, fetches robots.txt before a host's first page,
-// submits transfers to the Fetcher (never more than `fetch.concurrency` at
-// once, so a transfer starts when it is handed out and per-host spacing holds
-// at the server), polls it, and hands HTML bodies to a pool of parser threads.
-// The parsers push the links they find into the Frontier themselves
-// (Frontier::Add is thread-safe) and give the page back to the loop, which
-// writes its pages.jsonl record. The host's slot is released when the fetch
-// ends, so fetching goes on while pages parse. A checkpoint first waits for
-// the parsers and writes their records: then the URLs the Frontier counts as
-// done are exactly the records before the saved offset of pages.jsonl, and
-// their links are in the Sieve.
+// One thread (the caller of Run) owns the loop. It drives a CrawlFrontier
+// (frontier/crawl_frontier.h) and nothing else of the frontier: it asks it for
+// URLs whose host may be fetched now, fetches robots.txt before a host's first
+// page, submits transfers to the Fetcher (never more than `fetch.concurrency`
+// at once, so a transfer starts when it is handed out and per-host spacing
+// holds at the server), polls it, tells the frontier how each fetch ended, and
+// hands HTML bodies to a pool of parser threads. Every per-host decision
+// (delays, Crawl-delay, back-off, retries, pages per host) is the frontier's:
+// the loop keeps no per-host state but the robots.txt fetches in flight.
+// The parsers push the links they find into the frontier themselves (Add is
+// thread-safe) and give the page back to the loop, which writes its
+// pages.jsonl record. The host's slot is released when the fetch ends, so
+// fetching goes on while pages parse. A checkpoint first waits for the parsers
+// and writes their records: then the URLs the frontier counts as done are
+// exactly the records before the saved offset of pages.jsonl, and their links
+// are in the frontier.
 //
 // Surprises first:
-//   - RequestStop is the only call safe from another thread (a signal-watching
-//   thread): it makes
-//     Run stop dispatching, give transfers in flight `stop_grace` to finish
-//     (abandoned ones are queued again by the checkpoint), write the checkpoint
-//     and return.
+//   - RequestStop is the only call safe from another thread (a
+//     signal-watching thread): it makes Run stop dispatching, give transfers
+//     in flight `stop_grace` to finish (abandoned ones are queued again by the
+//     checkpoint), write the checkpoint and return.
 //   - Run may be called once.
 //
 // Example:
 //   absl::StatusOr<std::unique_ptr<sieve::Crawler>> c =
-//   sieve::Crawler::Create(setup); absl::StatusOr<sieve::CrawlSummary> summary
-//   = (*c)->Run();
+//       sieve::Crawler::Create(setup);
+//   if (!c.ok()) return c.status();
+//   absl::StatusOr<sieve::CrawlSummary> summary = (*c)->Run();
 #ifndef SIEVE_CRAWLER_CRAWL_CRAWLER_H_
 #define SIEVE_CRAWLER_CRAWL_CRAWLER_H_
 
@@ -34,13 +38,14 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "crawler/config/crawl_config.h"
 #include "crawler/crawl/crawl_state.h"
-#include "frontier/frontier.h"
+#include "frontier/crawl_frontier.h"
 #include "spdlog/logger.h"
 
 namespace sieve {
@@ -60,9 +65,19 @@ struct CrawlSetup {
   absl::Duration stop_grace = absl::Seconds(5);
 };
 
+// Why a run of the crawl ended.
+enum class StopReason {
+  kFinished,     // Nothing left to fetch.
+  kMaxPages,     // crawl.max_pages reached.
+  kMaxRunTime,   // crawl.max_run_seconds reached.
+  kInterrupted,  // RequestStop (SIGINT, SIGTERM).
+};
+// "finished", "max_pages", "max_run_time", "interrupted": the names
+// summary.json and the exit message use.
+std::string_view StopReasonName(StopReason reason);
+
 struct CrawlSummary {
-  std::string
-      stop_reason;  // "finished", "max_pages", "max_run_time", "interrupted".
+  StopReason stop_reason = StopReason::kFinished;
   CrawlCounters counters;  // All runs of this output directory together.
   FrontierStats frontier;
   double seconds = 0;      // This run.

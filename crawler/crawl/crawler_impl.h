@@ -6,22 +6,26 @@
 //                          the Crawler methods that forward to Impl
 //   crawler_robots.cc      a ready URL meets robots.txt: checked, or fetched
 //                          first while the URL waits (HandleReady, OnRobots)
-//   crawler_pages.cc       page transfers and their answers: submit, throttle,
-//                          redirect, parse, record (OnResponse, OnPage, ...)
+//   crawler_pages.cc       page transfers and their answers: submit, report
+//                          to the frontier, redirect, parse, record
+//                          (OnResponse, OnPage, ...)
 //   crawler_status.cc      what the crawl saves and reports: checkpoints, the
 //                          filter's capacity warning, progress, the summary
 //
 // Surprises first:
 //   - Not thread-safe: one thread (the caller of Run) owns it, except
 //     RequestStop. Parser threads only touch `policy_` and what it points to.
+//   - No per-host policy here: the frontier owns delays, back-off, retries and
+//     page caps (frontier/crawl_frontier.h). The only per-host map is the
+//     robots.txt fetches in flight, bounded by fetch.concurrency.
 #ifndef SIEVE_CRAWLER_CRAWL_CRAWLER_IMPL_H_
 #define SIEVE_CRAWLER_CRAWL_CRAWLER_IMPL_H_
 
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
-#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,8 +44,8 @@
 #include "crawler/crawl/worker_pool.h"
 #include "crawler/output/page_record.h"
 #include "fetch/fetcher.h"
-#include "frontier/frontier.h"
-#include "frontier/politeness.h"
+#include "frontier/crawl_frontier.h"
+#include "frontier/snapshot.h"
 #include "spdlog/logger.h"
 
 namespace sieve {
@@ -75,8 +79,8 @@ class Crawler::Impl {
     absl::Time start;
   };
 
-  // A host whose robots.txt is being fetched, with the URLs the Frontier
-  // handed out meanwhile.
+  // A host whose robots.txt is being fetched, with the URLs the frontier
+  // handed out meanwhile (they go back to it, deferred, when it arrives).
   struct PendingRobots {
     absl::Time start;
     std::vector<FrontierUrl> waiting;
@@ -90,25 +94,13 @@ class Crawler::Impl {
     PageLinks links;
   };
 
-  // The Sieve's filter now: its Swamidass-Baldi estimated count and the
-  // false-positive rate at that fill (Frontier::sieve_stats).
-  struct FilterSnapshot {
-    uint64_t capacity = 0;
-    double estimated_count = 0;
-    double estimated_fp_rate = 0;
-  };
-
   bool PageBudgetLeft() const {
     return config_.crawl.max_pages == 0 ||
            pages_started_ < static_cast<uint64_t>(config_.crawl.max_pages);
   }
-  bool Stopping() const { return !stop_reason_.empty(); }
-  // Gap between requests to `host`: the configured delay or its robots.txt
-  // Crawl-delay (capped).
-  absl::Duration HostDelay(const std::string& host) const {
-    auto it = crawl_delays_.find(host);
-    return DelayBetweenRequests(
-        politeness_, it == crawl_delays_.end() ? HostPoliteness{} : it->second);
+  bool Stopping() const { return stop_reason_.has_value(); }
+  void Stop(StopReason reason) {
+    if (!stop_reason_) stop_reason_ = reason;
   }
 
   // crawler.cc
@@ -121,23 +113,25 @@ class Crawler::Impl {
 
   // crawler_pages.cc
   void SubmitPage(FrontierUrl url, absl::Time now);
-  void ReleaseHeld(absl::Time now);
   void OnResponse(FetchResponse response, absl::Time now);
   void OnPage(Request request, FetchResponse response, absl::Time now);
-  // Writes the record and, unless `already_done`, tells the Frontier the URL is
-  // done.
-  void FinishPage(const PageRecord& record, const FrontierUrl& url,
-                  const FetchOutcome& outcome, absl::Time now,
-                  bool already_done = false);
-  // Done without a fetch (robots.txt forbids it, or its host reached its page
-  // limit).
+  // Tells the frontier how the fetch of `url` ended and returns what became of
+  // the URL; kRetryLater also on a frontier error (logged).
+  UrlFate ReportDone(const FrontierUrl& url, const FetchOutcome& outcome,
+                     absl::Time now);
+  // Reports `outcome` and writes the record unless the frontier retries the
+  // URL; a URL given up is recorded with error "given_up".
+  void Finish(PageRecord& record, const FrontierUrl& url,
+              const FetchOutcome& outcome, absl::Time now);
+  // Writes the record of a URL the frontier counts as done.
+  void WriteRecord(const PageRecord& record);
+  // Done without a fetch (robots.txt forbids it, the URL does not parse).
   void SkipUrl(const FrontierUrl& url, absl::Time now);
   void CollectParsed(absl::Time now);
 
   // crawler_status.cc
   absl::Status WriteCheckpointNow();
   void CheckCapacity();
-  FilterSnapshot ReadFilter() const;
   ProgressSnapshot Snapshot(absl::Time now);
   CrawlSummary MakeSummary(absl::Time now);
   // User plus system CPU time of the process so far, all threads.
@@ -150,13 +144,13 @@ class Crawler::Impl {
 
   CrawlState state_;
   CrawlCounters& counters_ = state_.counters;
-  std::unique_ptr<Frontier> frontier_;
+  std::unique_ptr<CrawlFrontier> frontier_;
+  SnapshotChecksumCache checkpoint_checksums_;
   std::unique_ptr<Fetcher> fetcher_;
   std::unique_ptr<PagesWriter> writer_;
   std::unique_ptr<Scope> scope_;
   RobotsCache robots_;
   LinkPolicy policy_;
-  PolitenessOptions politeness_;
   std::unique_ptr<WorkerPool<ParsedPage>> pool_;
   size_t parser_threads_ = 1;
   std::unique_ptr<Progress> progress_;
@@ -164,18 +158,12 @@ class Crawler::Impl {
   uint64_t next_request_id_ = 1;
   absl::flat_hash_map<uint64_t, Request> requests_;
   absl::flat_hash_map<std::string, PendingRobots> robots_pending_;
-  // URLs waiting for their host's delay.
-  std::multimap<absl::Time, FrontierUrl> held_;
-  // 429/503 answers per URL.
-  absl::flat_hash_map<std::string, int> throttles_;
-  // Hosts with a Crawl-delay.
-  absl::flat_hash_map<std::string, HostPoliteness> crawl_delays_;
   uint64_t pages_started_ = 0;
   uint64_t capacity_warned_at_ = 0;
   double base_run_seconds_ = 0;
   absl::Time started_;
   double cpu_at_start_ = 0;
-  std::string stop_reason_;
+  std::optional<StopReason> stop_reason_;
   std::atomic<bool> stop_requested_{false};
   absl::Status fatal_;
 };

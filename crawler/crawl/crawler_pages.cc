@@ -1,8 +1,8 @@
 // crawler/crawl/crawler_pages.cc: page transfers and their answers: a URL is
-// submitted to the Fetcher (SubmitPage, ReleaseHeld), its response is
-// throttled, recorded as an error or redirect, or handed to a parser thread
-// (OnResponse, OnPage), and the parsed page is recorded and done
-// (CollectParsed, FinishPage).
+// submitted to the Fetcher (SubmitPage), its answer is reported to the
+// frontier, which decides whether it is retried (ReportDone), and then recorded
+// as an error or redirect, or handed to a parser thread (OnResponse, OnPage);
+// the parsed page is recorded (CollectParsed).
 #include <optional>
 #include <string>
 #include <utility>
@@ -12,14 +12,19 @@
 #include "fetch/retry_policy.h"
 
 namespace sieve {
+namespace {
+
+// Errors worth another try after the host's back-off: the server may be
+// reachable again. DNS, TLS and protocol errors are not.
+bool IsTransient(FetchError error) {
+  return error == FetchError::kConnect || error == FetchError::kReset ||
+         error == FetchError::kTimeout;
+}
+
+}  // namespace
 
 void Crawler::Impl::SubmitPage(FrontierUrl url, absl::Time now) {
   ++pages_started_;
-  const uint64_t count = ++state_.pages_per_host[url.host];
-  if (config_.crawl.max_pages_per_host > 0 &&
-      count >= static_cast<uint64_t>(config_.crawl.max_pages_per_host)) {
-    frontier_->DropHost(url.host);  // Its other queued URLs are discarded.
-  }
   const uint64_t id = next_request_id_++;
   FetchRequest request{.id = id, .url = url.url};
   std::string host = url.host;
@@ -30,21 +35,18 @@ void Crawler::Impl::SubmitPage(FrontierUrl url, absl::Time now) {
   fetcher_->Submit(std::move(request));
 }
 
-void Crawler::Impl::SkipUrl(const FrontierUrl& url, absl::Time now) {
-  if (absl::Status s = frontier_->Done(
-          url.url, FetchOutcome::Success(absl::ZeroDuration()), now);
-      !s.ok()) {
-    log_->warn("frontier: {}", std::string(s.message()));
+UrlFate Crawler::Impl::ReportDone(const FrontierUrl& url,
+                                  const FetchOutcome& outcome, absl::Time now) {
+  absl::StatusOr<UrlFate> fate = frontier_->Done(url.url, outcome, now);
+  if (!fate.ok()) {
+    log_->warn("frontier: {}", std::string(fate.status().message()));
+    return UrlFate::kRetryLater;  // Not ours to record.
   }
+  return *fate;
 }
 
-void Crawler::Impl::ReleaseHeld(absl::Time now) {
-  while (!held_.empty() && held_.begin()->first <= now && !Stopping() &&
-         PageBudgetLeft()) {
-    FrontierUrl url = std::move(held_.begin()->second);
-    held_.erase(held_.begin());
-    SubmitPage(std::move(url), now);
-  }
+void Crawler::Impl::SkipUrl(const FrontierUrl& url, absl::Time now) {
+  (void)ReportDone(url, FetchOutcome::NotFetched(), now);
 }
 
 void Crawler::Impl::OnResponse(FetchResponse response, absl::Time now) {
@@ -52,18 +54,36 @@ void Crawler::Impl::OnResponse(FetchResponse response, absl::Time now) {
   if (it == requests_.end()) return;
   Request request = std::move(it->second);
   requests_.erase(it);
-  // Politeness as the server sees it: the next request to this host starts at
-  // least the delay after this response ended, not only after this request was
-  // handed out (a request that waited for a connection would otherwise be
-  // followed too closely).
-  const absl::Duration delay = HostDelay(request.host);
-  if (delay > absl::ZeroDuration())
-    frontier_->BlockHost(request.host, now + delay);
   if (request.kind == RequestKind::kRobots) {
     OnRobots(request, response, now);
   } else {
     OnPage(std::move(request), std::move(response), now);
   }
+}
+
+void Crawler::Impl::Finish(PageRecord& record, const FrontierUrl& url,
+                           const FetchOutcome& outcome, absl::Time now) {
+  switch (ReportDone(url, outcome, now)) {
+    case UrlFate::kRetryLater:
+      // The frontier fetches it again after the host's back-off: no record
+      // yet, and it does not count against max_pages.
+      if (outcome.kind == FetchOutcome::kThrottled) ++counters_.throttled;
+      --pages_started_;
+      return;
+    case UrlFate::kGivenUp:
+      // Recorded once, with the last answer, as given up.
+      if (record.error.empty()) {
+        record.error = absl::StrCat("http_", record.status);
+      }
+      record.error_detail = absl::StrCat(
+          record.error_detail, record.error_detail.empty() ? "" : "; ",
+          "given up: retries exhausted");
+      ++counters_.given_up;
+      break;
+    case UrlFate::kFinished:
+      break;
+  }
+  WriteRecord(record);
 }
 
 void Crawler::Impl::OnPage(Request request, FetchResponse response,
@@ -83,33 +103,22 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
   record.truncated = response.truncated;
   const absl::Duration response_time = response.timings.total;
 
-  if (response.ok() && (response.status == 429 || response.status == 503)) {
-    int& throttles = throttles_[url.url];
-    if (++throttles <= politeness_.max_throttle_retries) {
-      // Not served: the Frontier queues it again after the host's back-off; no
-      // record yet.
-      ++counters_.throttled;
-      --pages_started_;
-      std::optional<absl::Duration> retry_after =
-          ParseRetryAfter(response.headers.retry_after, absl::Now());
-      (void)frontier_->Done(url.url, FetchOutcome::Throttled(retry_after), now);
-      return;
-    }
-    throttles_.erase(
-        url.url);  // The Frontier drops it now: record the last answer.
-    record.error = absl::StrCat("http_", response.status);
-    ++counters_.http_errors;
-    FinishPage(record, url, FetchOutcome::Throttled(), now);
-    return;
-  }
-  throttles_.erase(url.url);
   if (!response.ok()) {
     record.error = std::string(FetchErrorName(response.error));
     record.error_detail = response.error_message;
     ++counters_.fetch_errors;
-    FinishPage(record, url, FetchOutcome::Error(), now);
+    Finish(record, url, FetchOutcome::Error(IsTransient(response.error)), now);
     return;
   }
+  if (response.status == 429 || response.status == 503) {
+    // Throttled: the frontier backs the host off and retries the URL within
+    // its limit; recorded only when it gives up.
+    std::optional<absl::Duration> retry_after =
+        ParseRetryAfter(response.headers.retry_after, absl::Now());
+    Finish(record, url, FetchOutcome::Throttled(retry_after), now);
+    return;
+  }
+  const FetchOutcome success = FetchOutcome::Success(response_time);
   if (response.status >= 300 && response.status < 400) {
     ++counters_.redirects;
     if (!response.redirect_url.empty()) {
@@ -128,29 +137,25 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
         if (added == AddOutcome::kDisallowed) ++counters_.robots_disallowed;
       }
     }
-    FinishPage(record, url, FetchOutcome::Success(response_time), now);
+    Finish(record, url, success, now);
     return;
   }
   if (response.status >= 400) {
     record.error = absl::StrCat("http_", response.status);
     ++counters_.http_errors;
-    FinishPage(record, url, FetchOutcome::Success(response_time), now);
+    Finish(record, url, success, now);
     return;
   }
   if (response.status >= 200 && response.status < 300) ++counters_.pages_ok;
   if (!IsHtml(response.headers.content_type)) {
-    FinishPage(record, url, FetchOutcome::Success(response_time), now);
+    Finish(record, url, success, now);
     return;
   }
-  // HTML: parse on the pool, and release the host's slot now so fetching goes
-  // on meanwhile. The record is written when the page comes back
+  // HTML: release the host's slot now so fetching goes on while the page
+  // parses on the pool. The record is written when the page comes back
   // (CollectParsed); a checkpoint first waits for the pool, so every URL the
-  // Frontier counts as done has its record and its links by then.
-  if (absl::Status s =
-          frontier_->Done(url.url, FetchOutcome::Success(response_time), now);
-      !s.ok()) {
-    log_->warn("frontier: {}", std::string(s.message()));
-  }
+  // frontier counts as done has its record and its links by then.
+  (void)ReportDone(url, success, now);
   const LinkPolicy* policy = &policy_;
   pool_->Submit([policy, record = std::move(record), url = std::move(url),
                  response = std::move(response), response_time]() mutable {
@@ -163,7 +168,7 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
   });
 }
 
-void Crawler::Impl::CollectParsed(absl::Time now) {
+void Crawler::Impl::CollectParsed(absl::Time /*now*/) {
   for (ParsedPage& page : pool_->TakeResults()) {
     const PageLinks& links = page.links;
     page.record.links_found = links.found;
@@ -177,28 +182,19 @@ void Crawler::Impl::CollectParsed(absl::Time now) {
     counters_.robots_disallowed += links.disallowed;
     if (links.nofollow_page) ++counters_.nofollow_pages;
     if (links.noindex_page) ++counters_.noindex_pages;
-    FinishPage(page.record, page.url, FetchOutcome::Success(page.response_time),
-               now, /*already_done=*/true);
+    WriteRecord(page.record);
   }
 }
 
-void Crawler::Impl::FinishPage(const PageRecord& record, const FrontierUrl& url,
-                               const FetchOutcome& outcome, absl::Time now,
-                               bool already_done) {
-  if (absl::Status s = writer_->Write(record); !s.ok() && fatal_.ok())
+void Crawler::Impl::WriteRecord(const PageRecord& record) {
+  if (absl::Status s = writer_->Write(record); !s.ok() && fatal_.ok()) {
     fatal_ = s;
+  }
   ++counters_.pages;
   counters_.bytes += static_cast<uint64_t>(record.bytes);
   counters_.links_found += static_cast<uint64_t>(record.links_found);
   counters_.links_new += static_cast<uint64_t>(record.links_new);
   if (record.truncated) ++counters_.truncated;
-  if (already_done) {
-    progress_->CountPage(!record.error.empty());
-    return;
-  }
-  if (absl::Status s = frontier_->Done(url.url, outcome, now); !s.ok()) {
-    log_->warn("frontier: {}", std::string(s.message()));
-  }
   progress_->CountPage(!record.error.empty());
 }
 

@@ -1,7 +1,8 @@
-// crawler/crawl/crawler_robots.cc: a URL the Frontier hands out meets
+// crawler/crawl/crawler_robots.cc: a URL the frontier hands out meets
 // robots.txt (RFC 9309) before its fetch: checked against the host's rules, or
-// held while the host's robots.txt is fetched (HandleReady), then released,
-// spaced by the host's delay, or skipped (OnRobots).
+// held while the host's robots.txt is fetched in its place (HandleReady), then
+// given back to the frontier, deferred: the frontier hands it out again after
+// the host's delay, counted from the robots.txt answer (OnRobots).
 #include <string>
 #include <utility>
 
@@ -12,12 +13,6 @@
 namespace sieve {
 
 void Crawler::Impl::HandleReady(FrontierUrl url, absl::Time now) {
-  if (config_.crawl.max_pages_per_host > 0 &&
-      state_.pages_per_host[url.host] >=
-          static_cast<uint64_t>(config_.crawl.max_pages_per_host)) {
-    SkipUrl(url, now);
-    return;
-  }
   absl::StatusOr<UrlParts> parts = SplitUrl(url.url);
   if (!parts.ok()) {
     SkipUrl(url, now);
@@ -65,39 +60,33 @@ void Crawler::Impl::OnRobots(const Request& request,
               std::string(FetchErrorName(response.error)));
   if (verdict.kind == RobotsVerdict::kUnavailable) {
     // RFC 9309 2.3.1.4: assume complete disallow for now. The URLs go back to
-    // the Frontier, which backs the host off; robots.txt is asked again when
-    // the host comes back.
+    // the frontier as throttled: it backs the host off and hands them out
+    // again (robots.txt is asked again then), and gives each up after its
+    // retries; a URL given up is recorded, never silently dropped.
     log_->info("robots.txt of {} unavailable ({}); backing off", request.host,
                response.status != 0
                    ? absl::StrCat("HTTP ", response.status)
                    : std::string(FetchErrorName(response.error)));
     for (const FrontierUrl& url : pending.waiting) {
-      ++counters_.throttled;
-      (void)frontier_->Done(url.url, FetchOutcome::Throttled(), now);
+      PageRecord record;
+      record.url = url.url;
+      record.final_url = url.url;
+      record.depth = url.depth;
+      record.discovered_from = Origin::Decode(url.metadata).referrer;
+      record.error = "robots_unavailable";
+      Finish(record, url, FetchOutcome::Throttled(), now);
     }
     return;
   }
   if (verdict.crawl_delay.has_value()) {
     frontier_->SetCrawlDelay(request.host, *verdict.crawl_delay);
-    RecordCrawlDelay(politeness_, *verdict.crawl_delay,
-                     crawl_delays_[request.host]);
   }
   robots_.Store(request.host, verdict);
-  // The robots.txt request was the host's first: its pages keep the politeness
-  // delay after it.
-  const absl::Duration delay = HostDelay(request.host);
-  absl::Time at = now;
-  for (FrontierUrl& url : pending.waiting) {
-    absl::StatusOr<UrlParts> parts = SplitUrl(url.url);
-    if (!parts.ok() ||
-        !robots_.Allowed(url.host, parts->path_and_query).value_or(true)) {
-      if (parts.ok()) ++counters_.robots_disallowed;
-      SkipUrl(url, now);
-      continue;
-    }
-    at += delay;
-    frontier_->BlockHost(url.host, at + delay);
-    held_.emplace(at, std::move(url));
+  // The robots.txt request was made in the first URL's slot: the URLs go back
+  // to the head of their host's queue (newest first, so the oldest ends up in
+  // front), and the frontier spaces the host's next request from now.
+  for (auto it = pending.waiting.rbegin(); it != pending.waiting.rend(); ++it) {
+    (void)ReportDone(*it, FetchOutcome::Deferred(), now);
   }
 }
 

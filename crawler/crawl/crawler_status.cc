@@ -38,18 +38,12 @@ absl::Status Crawler::Impl::WriteCheckpointNow() {
       base_run_seconds_ + (started_ == absl::Time()
                                ? 0
                                : absl::ToDoubleSeconds(absl::Now() - started_));
-  return WriteCheckpoint(out_ / "checkpoint", state_, *frontier_);
-}
-
-Crawler::Impl::FilterSnapshot Crawler::Impl::ReadFilter() const {
-  const SieveStats sieve = frontier_->sieve_stats();
-  return FilterSnapshot{.capacity = sieve.filter_capacity,
-                        .estimated_count = sieve.filter_estimated_count,
-                        .estimated_fp_rate = sieve.filter_estimated_fp_rate};
+  return WriteCheckpoint(out_ / "checkpoint", state_, *frontier_,
+                         &checkpoint_checksums_);
 }
 
 void Crawler::Impl::CheckCapacity() {
-  const FilterSnapshot filter = ReadFilter();
+  const FrontierFilterStats filter = frontier_->filter_stats();
   // The Sieve's capacity warning: once past expected_urls, and again at each
   // doubling.
   const uint64_t capacity = filter.capacity;
@@ -71,7 +65,7 @@ void Crawler::Impl::CheckCapacity() {
 
 ProgressSnapshot Crawler::Impl::Snapshot(absl::Time now) {
   const FrontierStats stats = frontier_->stats();
-  const FilterSnapshot filter = ReadFilter();
+  const FrontierFilterStats filter = frontier_->filter_stats();
   return ProgressSnapshot{
       .pages = counters_.pages,
       .errors = counters_.fetch_errors + counters_.http_errors,
@@ -85,9 +79,9 @@ ProgressSnapshot Crawler::Impl::Snapshot(absl::Time now) {
 }
 
 CrawlSummary Crawler::Impl::MakeSummary(absl::Time now) {
-  const FilterSnapshot filter = ReadFilter();
+  const FrontierFilterStats filter = frontier_->filter_stats();
   return CrawlSummary{
-      .stop_reason = stop_reason_.empty() ? "finished" : stop_reason_,
+      .stop_reason = stop_reason_.value_or(StopReason::kFinished),
       .counters = counters_,
       .frontier = frontier_->stats(),
       .seconds = absl::ToDoubleSeconds(now - started_),

@@ -24,7 +24,7 @@
 #include "crawler/crawl/robots_cache.h"
 #include "crawler/crawl/scope.h"
 #include "fetch/fetch_types.h"
-#include "frontier/frontier.h"
+#include "frontier/crawl_frontier.h"
 #include "parse/url.h"
 
 namespace sieve {
@@ -42,7 +42,7 @@ struct Origin {
 struct LinkPolicy {
   const Scope* scope = nullptr;
   const RobotsCache* robots = nullptr;
-  Frontier* frontier = nullptr;
+  CrawlFrontier* frontier = nullptr;
   UrlOptions url_options;
   uint32_t max_depth = 0;   // 0 = no limit.
   size_t max_outlinks = 0;  // Links taken per page; 0 = no limit.

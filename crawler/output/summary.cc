@@ -11,7 +11,7 @@ namespace sieve {
 
 std::string SummaryToJson(const CrawlSummary& s) {
   nlohmann::ordered_json j;
-  j["stop_reason"] = s.stop_reason;
+  j["stop_reason"] = std::string(StopReasonName(s.stop_reason));
   j["seconds"] = s.seconds;
   j["pages_per_second"] =
       s.seconds > 0 ? static_cast<double>(s.counters.pages) / s.seconds : 0.0;
@@ -27,6 +27,8 @@ std::string SummaryToJson(const CrawlSummary& s) {
                    {"dispatched", f.dispatched},
                    {"done", f.done},
                    {"throttled", f.throttled},
+                   {"retried", f.retried},
+                   {"given_up", f.given_up},
                    {"dropped_urls", f.dropped_urls},
                    {"crawl_delays_capped", f.crawl_delays_capped},
                    {"budget_stalls", f.budget_stalls}};
@@ -58,8 +60,8 @@ std::string FormatSummaryTable(const CrawlSummary& s,
   auto row = [&](std::string_view name, const std::string& value) {
     absl::StrAppend(&table, absl::StrFormat("  %-26s %s\n", name, value));
   };
-  absl::StrAppend(&table, "crawl ", s.stop_reason, " in ",
-                  absl::StrFormat("%.1f", s.seconds), " s; output in ",
+  absl::StrAppend(&table, "crawl ", std::string(StopReasonName(s.stop_reason)),
+                  " in ", absl::StrFormat("%.1f", s.seconds), " s; output in ",
                   out.string(), "\n");
   row("pages fetched",
       absl::StrFormat(
@@ -81,6 +83,7 @@ std::string FormatSummaryTable(const CrawlSummary& s,
   row("robots.txt disallowed", absl::StrCat(c.robots_disallowed));
   row("too many redirects", absl::StrCat(c.too_many_redirects));
   row("throttled (429/503)", absl::StrCat(c.throttled));
+  row("given up (no retries left)", absl::StrCat(c.given_up));
   row("still queued", absl::StrCat(s.frontier.queued));
   row("filter count / capacity",
       absl::StrFormat("%.0f / %d (est. FPR %.2g)", s.filter_estimated_count,

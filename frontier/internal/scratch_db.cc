@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -21,6 +22,7 @@ namespace {
 
 constexpr char kQueueFamily[] = "queue";
 constexpr char kSeenFamily[] = "seen";
+constexpr char kOverflowFamily[] = "host_overflow";
 
 // Spilled URL records compress well (LZ4 typically halves them); fingerprints
 // are random bytes.
@@ -141,6 +143,10 @@ absl::StatusOr<std::unique_ptr<ScratchDb>> ScratchDb::Open(
   db_options.create_missing_column_families = true;
   db_options.max_background_jobs = 2;
   db_options.keep_log_file_num = 2;
+  // The write-ahead log is on (not synced), so a checkpoint can hard-link the
+  // table files and copy the log instead of flushing the memtables while the
+  // Frontier is locked; this bounds the log a checkpoint copies.
+  db_options.max_total_wal_size = uint64_t{32} << 20;
   std::shared_ptr<rocksdb::Cache> cache = rocksdb::NewLRUCache(size_t{8} << 20);
   std::vector<rocksdb::ColumnFamilyDescriptor> families = {
       {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions()},
@@ -148,6 +154,8 @@ absl::StatusOr<std::unique_ptr<ScratchDb>> ScratchDb::Open(
        FamilyOptions(cache, /*with_bloom=*/false, QueueCompression())},
       {kSeenFamily,
        FamilyOptions(cache, /*with_bloom=*/true, rocksdb::kNoCompression)},
+      {kOverflowFamily,
+       FamilyOptions(cache, /*with_bloom=*/false, QueueCompression())},
   };
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
@@ -158,14 +166,16 @@ absl::StatusOr<std::unique_ptr<ScratchDb>> ScratchDb::Open(
   store->default_cf_ = handles[0];
   store->queue_cf_ = handles[1];
   store->seen_cf_ = handles[2];
-  store->write_options_.disableWAL = true;
+  store->overflow_cf_ = handles[3];
+  store->write_options_.disableWAL = false;
+  store->write_options_.sync = false;
   return store;
 }
 
 ScratchDb::~ScratchDb() {
   if (db_) {
     for (rocksdb::ColumnFamilyHandle* handle :
-         {default_cf_, queue_cf_, seen_cf_}) {
+         {default_cf_, queue_cf_, seen_cf_, overflow_cf_}) {
       if (handle != nullptr)
         db_->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
     }
@@ -191,9 +201,11 @@ absl::Status ScratchDb::CheckpointTo(const fs::path& target) const {
   rocksdb::Status s = rocksdb::Checkpoint::Create(db_.get(), &raw);
   if (!s.ok()) return FromRocks(s, "creating RocksDB checkpoint object");
   std::unique_ptr<rocksdb::Checkpoint> checkpoint(raw);
-  // log_size_for_flush = 0: always flush the memtables first (the WAL is off,
-  // so unflushed writes would otherwise be missing from the checkpoint).
-  s = checkpoint->CreateCheckpoint(target.string(), /*log_size_for_flush=*/0);
+  // No flush: the table files are hard-linked and the live write-ahead log
+  // copied (at most max_total_wal_size), which replays on open.
+  s = checkpoint->CreateCheckpoint(
+      target.string(),
+      /*log_size_for_flush=*/std::numeric_limits<uint64_t>::max());
   return FromRocks(s, absl::StrCat("RocksDB checkpoint to ", target.string()));
 }
 

@@ -1,12 +1,13 @@
-// frontier/internal/scratch_db.h: the Sieve's private RocksDB, in a fresh
-// directory that is deleted with it. Two column families: "queue" (spilled
-// records keyed by a big-endian 64-bit sequence number, so key order is FIFO
-// order) and "seen" (lossless mode's 64-bit URL fingerprints, big-endian keys,
-// empty values).
+// frontier/internal/scratch_db.h: the one RocksDB of a crawl, owned by the
+// Sieve, in a fresh directory that is deleted with it. Three column families:
+// "queue" (the Sieve's spilled records keyed by a big-endian 64-bit sequence
+// number, so key order is FIFO order), "seen" (lossless mode's 64-bit URL
+// fingerprints, big-endian keys, empty values) and "host_overflow" (the
+// Frontier's per-host queues on disk, frontier/host_overflow.h).
 //
-// Writes skip the write-ahead log: the store is scratch space and durability
-// comes from the Sieve's Checkpoint, which flushes the memtables before linking
-// the files.
+// The store is scratch space: durability comes from checkpoints. Writes go
+// through the write-ahead log without syncing it, so CheckpointTo can
+// hard-link the table files and copy the log instead of flushing memtables.
 #ifndef SIEVE_FRONTIER_INTERNAL_SCRATCH_DB_H_
 #define SIEVE_FRONTIER_INTERNAL_SCRATCH_DB_H_
 
@@ -36,14 +37,16 @@ class ScratchDb {
   rocksdb::DB* db() const { return db_.get(); }
   rocksdb::ColumnFamilyHandle* queue_cf() const { return queue_cf_; }
   rocksdb::ColumnFamilyHandle* seen_cf() const { return seen_cf_; }
-  // WAL disabled (see the file comment).
+  rocksdb::ColumnFamilyHandle* overflow_cf() const { return overflow_cf_; }
+  // Write-ahead log on, not synced (see the file comment).
   const rocksdb::WriteOptions& write_options() const { return write_options_; }
   const std::filesystem::path& dir() const { return dir_; }
   // Bytes of files in the directory now.
   uint64_t DiskBytes() const;
 
-  // Flushes the memtables and writes a RocksDB checkpoint (hard links where
-  // possible) at `target`, which must not exist.
+  // Writes a RocksDB checkpoint at `target`, which must not exist: table files
+  // hard-linked, the write-ahead log copied (no flush). Consistent with every
+  // write made before the call.
   absl::Status CheckpointTo(const std::filesystem::path& target) const;
 
  private:
@@ -53,6 +56,7 @@ class ScratchDb {
   std::unique_ptr<rocksdb::DB> db_;
   rocksdb::ColumnFamilyHandle* queue_cf_ = nullptr;
   rocksdb::ColumnFamilyHandle* seen_cf_ = nullptr;
+  rocksdb::ColumnFamilyHandle* overflow_cf_ = nullptr;
   rocksdb::ColumnFamilyHandle* default_cf_ = nullptr;
   rocksdb::WriteOptions write_options_;
 };

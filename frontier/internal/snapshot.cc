@@ -81,10 +81,10 @@ absl::StatusOr<SnapshotManifest> DecodeManifest(std::string_view text) {
   read("verify_positives", verify);
   read("has_store", has_store);
   if (!status.ok()) return status;
-  if (manifest.format != kSnapshotFormatVersion) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "snapshot format ", manifest.format, " unknown (this build reads ",
-        kSnapshotFormatVersion, ")"));
+  if (manifest.format != kSieveStateVersion) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("snapshot format ", manifest.format,
+                     " unknown (this build reads ", kSieveStateVersion, ")"));
   }
   manifest.verify_positives = verify != 0;
   manifest.has_store = has_store != 0;

@@ -1,20 +1,17 @@
-// frontier/internal/snapshot.h: the files of one Sieve checkpoint and their
-// encoding.
+// frontier/internal/snapshot.h: the Sieve's files in a snapshot
+// (frontier/snapshot.h), under a prefix such as "sieve/", and their encoding.
 //
-//   <dir>/CURRENT       "snap-<n>\n": the published snapshot (replaced by
-//                       rename)
-//   <dir>/snap-<n>/
-//     MANIFEST          text, one "key value" per line: format, lossless
+//   <prefix>state       text, one "key value" per line: format, lossless
 //                       mode, counters, queue layout (disk_begin, disk_end,
 //                       head and tail record counts), then "end"
-//     filter.bin        Filter::SaveToFile
-//     ram_queue         the in-RAM records, head then tail, each as
+//   <prefix>filter.bin  Filter::Serialize
+//   <prefix>ram_queue   the in-RAM records, head then tail, each as
 //                       varint32 length + bytes
-//     db/               RocksDB checkpoint of the scratch store (absent if
+//   <prefix>store/      RocksDB checkpoint of the crawl's store (absent if
 //                       it was never opened)
 //
 // Changing any of this (or frontier/internal/record.h) needs a new
-// kSnapshotFormatVersion.
+// kSieveStateVersion and kSnapshotFormatVersion.
 #ifndef SIEVE_FRONTIER_INTERNAL_SNAPSHOT_H_
 #define SIEVE_FRONTIER_INTERNAL_SNAPSHOT_H_
 
@@ -28,10 +25,10 @@
 
 namespace sieve::internal {
 
-inline constexpr uint64_t kSnapshotFormatVersion = 1;
+inline constexpr uint64_t kSieveStateVersion = 2;
 
 struct SnapshotManifest {
-  uint64_t format = kSnapshotFormatVersion;
+  uint64_t format = kSieveStateVersion;
   bool verify_positives = false;
   uint64_t pushed = 0;
   uint64_t queued = 0;

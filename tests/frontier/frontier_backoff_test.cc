@@ -150,7 +150,7 @@ TEST(FrontierBackoffTest, JitteredScheduleRepeatsWithTheSameSeed) {
   }
 }
 
-TEST(FrontierBackoffTest, DropsAUrlThrottledMoreThanItsRetries) {
+TEST(FrontierBackoffTest, GivesUpAUrlThrottledMoreThanItsRetries) {
   std::unique_ptr<Frontier> f = MakeFrontier({.min_delay = absl::ZeroDuration(),
                                               .backoff_jitter = 0,
                                               .max_throttle_retries = 2});
@@ -161,7 +161,8 @@ TEST(FrontierBackoffTest, DropsAUrlThrottledMoreThanItsRetries) {
     now += absl::Hours(1);
   }
   EXPECT_EQ(f->Next(now).state, NextUrl::kEmpty);
-  EXPECT_EQ(f->stats().dropped_urls, 1u);
+  EXPECT_EQ(f->stats().given_up, 1u);
+  EXPECT_EQ(f->stats().retried, 2u);
 }
 
 TEST(FrontierBackoffTest, BlockHostHoldsItBackUntilTheGivenTime) {

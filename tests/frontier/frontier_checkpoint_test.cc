@@ -169,7 +169,7 @@ TEST_F(FrontierCheckpointTest, LatestCheckpointWinsAndOlderOnesAreRemoved) {
   ASSERT_TRUE(f.Checkpoint(root_ / "ckpt").ok());
   int snapshots = 0;
   for (const fs::directory_entry& e : fs::directory_iterator(root_ / "ckpt")) {
-    if (e.path().filename().string().starts_with("snapshot-")) ++snapshots;
+    if (e.path().filename().string().starts_with("ckpt-")) ++snapshots;
   }
   EXPECT_EQ(snapshots, 1);
   absl::StatusOr<std::unique_ptr<Frontier>> restored =

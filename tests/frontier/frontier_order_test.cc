@@ -127,8 +127,8 @@ TEST(FrontierOrderTest, DropsDuplicatesAndCarriesDepthAndMetadata) {
   EXPECT_EQ(f->Next(kStart).state, NextUrl::kEmpty);
   EXPECT_FALSE(
       f->Add("http://a/x", "a", 0));  // Seen stays seen after the fetch.
-  EXPECT_TRUE(
-      absl::IsNotFound(f->Done("http://a/x", FetchOutcome::Error(), kStart)));
+  EXPECT_TRUE(absl::IsNotFound(
+      f->Done("http://a/x", FetchOutcome::Error(), kStart).status()));
 }
 
 TEST(FrontierOrderTest, CountsWhatTheProgressLineShows) {

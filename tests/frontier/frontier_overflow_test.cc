@@ -10,6 +10,7 @@
 #include "absl/time/time.h"
 #include "frontier/frontier.h"
 #include "frontier/host_overflow.h"
+#include "frontier/internal/scratch_db.h"
 #include "gtest/gtest.h"
 
 namespace sieve {
@@ -70,7 +71,16 @@ TEST(HostOverflowTest, KeepsEachHostsRecordsInOrder) {
   const fs::path dir = fs::path(::testing::TempDir()) / "host_overflow_test";
   fs::remove_all(dir);
   {
-    HostOverflow overflow(dir);
+    std::unique_ptr<internal::ScratchDb> store;
+    HostOverflow overflow([&]() -> absl::StatusOr<internal::ScratchDb*> {
+      if (store == nullptr) {
+        absl::StatusOr<std::unique_ptr<internal::ScratchDb>> opened =
+            internal::ScratchDb::Open(dir, /*seed=*/{});
+        if (!opened.ok()) return opened.status();
+        store = *std::move(opened);
+      }
+      return store.get();
+    });
     for (uint64_t seq = 1; seq <= 10; ++seq) {
       const uint64_t host = seq % 2 + 1;
       ASSERT_TRUE(overflow
@@ -88,13 +98,14 @@ TEST(HostOverflowTest, KeepsEachHostsRecordsInOrder) {
     EXPECT_EQ((*first)[2].url, "u6");
     EXPECT_EQ((*first)[2].depth, 2u);
     EXPECT_EQ((*first)[2].metadata, "m");
-    absl::StatusOr<std::vector<QueuedUrl>> rest = overflow.ReadAll(1);
+    ASSERT_TRUE(overflow.Clear(2, 5).ok());
+    EXPECT_EQ(overflow.size(), 2u);
+    absl::StatusOr<std::vector<QueuedUrl>> rest = overflow.TakeFront(1, 100);
     ASSERT_TRUE(rest.ok());
     ASSERT_EQ(rest->size(), 2u);
     EXPECT_EQ((*rest)[0].url, "u8");
-    ASSERT_TRUE(overflow.Clear(2).ok());
-    EXPECT_EQ(overflow.size(), 2u);
-    EXPECT_TRUE(overflow.ReadAll(2)->empty());
+    EXPECT_TRUE(overflow.TakeFront(2, 100)->empty());
+    EXPECT_EQ(overflow.size(), 0u);
   }
   EXPECT_TRUE(fs::is_empty(dir)) << "the scratch store is deleted with it";
   fs::remove_all(dir);
@@ -149,7 +160,8 @@ TEST_F(FrontierOverflowTest, UrlsOnDiskSurviveACheckpointInOrder) {
   absl::StatusOr<std::unique_ptr<Frontier>> restored =
       Frontier::Restore(root_ / "ckpt", Options());
   ASSERT_TRUE(restored.ok()) << restored.status();
-  EXPECT_LE((*restored)->stats().host_queue_bytes, kBudget + 300);
+  // The two URLs in flight at the checkpoint come back in RAM, past the budget.
+  EXPECT_LE((*restored)->stats().host_queue_bytes, kBudget + 600);
   std::vector<std::string> rest = Drain(**restored, kStart);
   // In flight at the checkpoint (big/0, small/0) come back first.
   ASSERT_EQ(rest.size(), 1001u);

@@ -109,15 +109,18 @@ TEST(PolitenessTest, AdaptiveDelayIsAMultipleOfTheResponseTimeUpToItsCap) {
   EXPECT_EQ(AdaptiveDelay(opts, absl::Seconds(60)), absl::Seconds(10));
 }
 
-TEST(FrontierPolitenessTest, SpacesRequestsToOneHostByTheMinimumDelay) {
+TEST(FrontierPolitenessTest, SpacesRequestsByTheDelayAfterEachResponse) {
   std::unique_ptr<Frontier> f = MakeFrontier(
       {.min_delay = absl::Seconds(2), .max_in_flight_per_host = 4});
   for (int i = 0; i < 6; ++i)
     ASSERT_TRUE(f->Add(absl::StrCat("http://a/", i), "a", 0));
   std::vector<absl::Time> starts = StartsOf(Crawl(*f, 8), "a");
   ASSERT_EQ(starts.size(), 6u);
+  // Each response takes 100 ms; the next request starts 2 s after it ended.
   for (size_t i = 1; i < starts.size(); ++i) {
-    EXPECT_EQ(starts[i] - starts[i - 1], absl::Seconds(2)) << "request " << i;
+    EXPECT_EQ(starts[i] - starts[i - 1],
+              absl::Seconds(2) + absl::Milliseconds(100))
+        << "request " << i;
   }
 }
 
@@ -180,14 +183,15 @@ TEST(FrontierPolitenessTest, ASlowHostDoesNotHoldBackTheOthers) {
   for (const char* host : {"b", "c", "d"}) {
     std::vector<absl::Time> starts = StartsOf(fetches, host);
     ASSERT_EQ(starts.size(), 10u);
-    // 10 requests 100 ms apart: done by 1 s, while the slow host has made 1
-    // request.
-    EXPECT_LE(starts.back() - kStart, absl::Seconds(1)) << host;
+    // 10 requests, each 100 ms after the previous 100 ms response: done by
+    // 2 s, while the slow host has made 1 request.
+    EXPECT_LE(starts.back() - kStart, absl::Seconds(2)) << host;
   }
   std::vector<absl::Time> slow = StartsOf(fetches, "slow");
   ASSERT_EQ(slow.size(), 10u);
+  // A 5 s response, then the 10 s Crawl-delay from its end.
   for (size_t i = 1; i < slow.size(); ++i)
-    EXPECT_EQ(slow[i] - slow[i - 1], absl::Seconds(10));
+    EXPECT_EQ(slow[i] - slow[i - 1], absl::Seconds(15));
 }
 
 TEST(FrontierPolitenessTest, HonoursCrawlDelayAndCapsItAboveTheLimit) {
@@ -204,10 +208,12 @@ TEST(FrontierPolitenessTest, HonoursCrawlDelayAndCapsItAboveTheLimit) {
   std::vector<absl::Time> greedy = StartsOf(fetches, "greedy");
   ASSERT_EQ(polite.size(), 3u);
   ASSERT_EQ(greedy.size(), 3u);
+  // The delay runs from the end of each 100 ms response.
+  const absl::Duration response = absl::Milliseconds(100);
   for (size_t i = 1; i < 3; ++i) {
-    EXPECT_EQ(polite[i] - polite[i - 1], absl::Seconds(5));
+    EXPECT_EQ(polite[i] - polite[i - 1], absl::Seconds(5) + response);
     EXPECT_EQ(greedy[i] - greedy[i - 1],
-              absl::Seconds(30));  // Capped, not 3600 s.
+              absl::Seconds(30) + response);  // Capped, not 3600 s.
   }
   EXPECT_EQ(f->stats().crawl_delays_capped, 1u);
   EXPECT_THAT(f->CappedCrawlDelays(),

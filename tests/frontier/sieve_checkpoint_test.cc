@@ -95,7 +95,7 @@ TEST_P(SieveCheckpointTest, OnlyTheLatestSnapshotIsKept) {
   for (const auto& entry : fs::directory_iterator(dir)) {
     names.push_back(entry.path().filename().string());
   }
-  EXPECT_THAT(names, ::testing::UnorderedElementsAre("CURRENT", "snap-3"));
+  EXPECT_THAT(names, ::testing::UnorderedElementsAre("CURRENT", "ckpt-000003"));
   absl::StatusOr<std::unique_ptr<Sieve>> restored =
       Sieve::Restore(dir, Options());
   ASSERT_TRUE(restored.ok()) << restored.status();
@@ -118,8 +118,8 @@ TEST(SieveCheckpointErrorsTest, AnUnpublishedSnapshotIsIgnored) {
   ASSERT_TRUE(s.Checkpoint(dir).ok());
   // A crash during the next checkpoint leaves a half-written staging directory
   // behind.
-  fs::create_directories(dir / "snap-2.tmp");
-  std::ofstream(dir / "snap-2.tmp" / "MANIFEST")
+  fs::create_directories(dir / "ckpt-000002.tmp");
+  std::ofstream(dir / "ckpt-000002.tmp" / "MANIFEST")
       << "sieve-snapshot\nformat 1\n";
   absl::StatusOr<std::unique_ptr<Sieve>> restored =
       Sieve::Restore(dir, {.expected_urls = 100});
@@ -127,7 +127,7 @@ TEST(SieveCheckpointErrorsTest, AnUnpublishedSnapshotIsIgnored) {
   EXPECT_THAT((*restored)->Pop(), Optional(std::string("http://a/")));
   // And the next checkpoint cleans it up.
   ASSERT_TRUE((*restored)->Checkpoint(dir).ok());
-  EXPECT_FALSE(fs::exists(dir / "snap-2.tmp"));
+  EXPECT_FALSE(fs::exists(dir / "ckpt-000002.tmp"));
 }
 
 TEST(SieveCheckpointErrorsTest, RestoreReportsWhatIsWrong) {
@@ -139,7 +139,7 @@ TEST(SieveCheckpointErrorsTest, RestoreReportsWhatIsWrong) {
   ASSERT_TRUE(s.Checkpoint(dir).ok());
   EXPECT_EQ(Sieve::Restore(dir, {.verify_positives = true}).status().code(),
             absl::StatusCode::kInvalidArgument);
-  std::ofstream(dir / "snap-1" / "MANIFEST", std::ios::trunc)
+  std::ofstream(dir / "ckpt-000001" / "MANIFEST", std::ios::trunc)
       << "sieve-snapshot\nformat 1\n";
   EXPECT_EQ(Sieve::Restore(dir, {}).status().code(),
             absl::StatusCode::kDataLoss);

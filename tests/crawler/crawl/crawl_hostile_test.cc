@@ -149,7 +149,7 @@ TEST(CrawlHostileTest, HostilePagesAreRecordedAndNeverHangTheCrawl) {
   absl::StatusOr<CrawlSummary> summary =
       CrawlInProcess(config, {server.root()});
   ASSERT_TRUE(summary.ok()) << summary.status();
-  EXPECT_EQ(summary->stop_reason, "finished");
+  EXPECT_EQ(summary->stop_reason, StopReason::kFinished);
   EXPECT_LT(absl::Now() - start, absl::Seconds(60));
 
   std::map<std::string, nlohmann::json> by_path;

@@ -45,7 +45,7 @@ TEST(CrawlSiteTest,
   absl::StatusOr<CrawlSummary> summary =
       CrawlInProcess(FastConfig(out), {site->root_url()});
   ASSERT_TRUE(summary.ok()) << summary.status();
-  EXPECT_EQ(summary->stop_reason, "finished");
+  EXPECT_EQ(summary->stop_reason, StopReason::kFinished);
 
   const SiteGraph::Crawl expected = site->graph().Expected();
   ASSERT_GT(expected.fetched.size(), 2000u);
@@ -134,7 +134,7 @@ TEST(CrawlSiteTest, ObeysMaxPagesAndMaxPagesPerHost) {
     absl::StatusOr<CrawlSummary> summary =
         CrawlInProcess(config, {site->root_url()});
     ASSERT_TRUE(summary.ok());
-    EXPECT_EQ(summary->stop_reason, "max_pages");
+    EXPECT_EQ(summary->stop_reason, StopReason::kMaxPages);
     EXPECT_EQ(ReadPages(out).size(), 50u);
   }
   {

@@ -52,7 +52,7 @@ CrawlConfig FastConfig(const std::filesystem::path& out) {
   c.fetch.concurrency = 8;
   c.fetch.timeout = 1.0;
   c.fetch.connect_timeout = 1.0;
-  c.fetch.retries = 0;
+  c.politeness.max_error_retries = 0;
   c.sieve.expected_urls = 100'000;
   c.sieve.fp_rate = 1e-6;
   c.log.level = "warn";

@@ -1,0 +1,218 @@
+// frontier/crawl_frontier.h: CrawlFrontier, the interface the crawl loop
+// drives. It owns every per-host decision of a crawl: which URL may be fetched
+// now, the delay between two requests to one host (counted from the end of the
+// previous response), robots.txt Crawl-delay, the in-flight cap, 429/503 and
+// Retry-After back-off, retries of throttled and failed fetches, and the cap on
+// pages per host. The loop only fetches what Next hands out and reports how
+// each fetch ended through Done.
+//
+// Implementations:
+//   - sieve::Frontier (frontier/frontier.h): one process, the Sieve in front,
+//     per-host queues in RAM and on disk.
+// Other implementations (a frontier shared through Redis, a URLFrontier gRPC
+// client) plug into the same loop without touching it.
+//
+// Surprises first:
+//   - Add is thread-safe and may be called from parser threads while one loop
+//     calls Next and Done; implementations document anything stronger.
+//   - The clock is injected: Next and Done take `now`; nothing sleeps.
+//   - The frontier does not parse URLs: the caller passes each URL's host key
+//     (for the crawler, the URL's authority) with it.
+//   - Done says what became of the URL (UrlFate): a throttled fetch is retried
+//     by the frontier itself, so the loop writes a record only for kFinished
+//     and kGivenUp.
+//
+// Example (a crawl loop; `Fetch` is the caller's):
+//   sieve::CrawlFrontier& f = *frontier;
+//   f.Add("http://a.example/", "a.example", /*depth=*/0);
+//   for (;;) {
+//     sieve::NextUrl next = f.Next(absl::Now());
+//     if (next.state == sieve::NextUrl::kEmpty) break;
+//     if (next.state != sieve::NextUrl::kReady) {
+//       ... wait up to next.wait (kWait) or for a fetch to end ...
+//       continue;
+//     }
+//     int status = Fetch(next.url.url);
+//     sieve::FetchOutcome outcome =
+//         status == 429 ? sieve::FetchOutcome::Throttled()
+//                       : sieve::FetchOutcome::Success(absl::Milliseconds(80));
+//     absl::StatusOr<sieve::UrlFate> fate =
+//         f.Done(next.url.url, outcome, absl::Now());
+//     if (fate.ok() && *fate != sieve::UrlFate::kRetryLater) {
+//       ... record the page ...
+//     }
+//   }
+#ifndef SIEVE_FRONTIER_CRAWL_FRONTIER_H_
+#define SIEVE_FRONTIER_CRAWL_FRONTIER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "filter/filter.h"
+#include "frontier/snapshot.h"
+
+namespace sieve {
+
+// One URL handed out by Next.
+struct FrontierUrl {
+  std::string url{};
+  std::string host{};
+  uint32_t depth = 0;
+  std::string metadata{};
+};
+
+// What Next returns.
+struct NextUrl {
+  enum State {
+    // `url` may be fetched now; call Done(url.url, ...) when it is finished.
+    kReady,
+    // No host is allowed yet; one will be after `wait`.
+    kWait,
+    // Every queued URL belongs to a host at its in-flight cap: wait for Done.
+    kWaitForDone,
+    // Nothing queued and nothing in flight: the crawl is finished.
+    kEmpty,
+  };
+  State state = kEmpty;
+  FrontierUrl url{};                           // kReady only.
+  absl::Duration wait = absl::ZeroDuration();  // kWait only; > 0.
+};
+
+// How the fetch of a URL handed out by Next ended, as Done needs it.
+struct FetchOutcome {
+  enum Kind {
+    // The server answered (2xx, 3xx, 404, ...) and it is not throttling:
+    // resets the host's back-off; response_time feeds the adaptive delay.
+    kSuccess,
+    // 429 or 503: the host backs off (at least retry_after when given); the
+    // URL is fetched again after the back-off, up to max_throttle_retries
+    // times.
+    kThrottled,
+    // No answer (connection refused or reset, timeout, ...). `transient`:
+    // worth another try; the host backs off and the URL is fetched again up
+    // to max_error_retries times. Otherwise the URL is finished.
+    kError,
+    // No request was made for the URL (robots.txt forbids it, its URL is
+    // malformed): finished, no politeness effect.
+    kNotFetched,
+    // No request was made for the URL, but one was made to its host for it
+    // (its robots.txt) and ended now: the URL goes back to the head of its
+    // host's queue, no retry counted, and the host's delay starts now.
+    kDeferred,
+  };
+  Kind kind = kSuccess;
+  absl::Duration response_time = absl::ZeroDuration();
+  std::optional<absl::Duration> retry_after = std::nullopt;
+  bool transient = false;  // kError only.
+
+  static FetchOutcome Success(absl::Duration response_time) {
+    return {.kind = kSuccess, .response_time = response_time};
+  }
+  static FetchOutcome Throttled(
+      std::optional<absl::Duration> retry_after = std::nullopt) {
+    return {.kind = kThrottled, .retry_after = retry_after};
+  }
+  static FetchOutcome Error(bool transient = false) {
+    return {.kind = kError, .transient = transient};
+  }
+  static FetchOutcome NotFetched() { return {.kind = kNotFetched}; }
+  static FetchOutcome Deferred() { return {.kind = kDeferred}; }
+};
+
+// What Done did with the URL.
+enum class UrlFate {
+  // The URL is done: record its outcome.
+  kFinished,
+  // The frontier will hand the URL out again later (throttled or transient
+  // error within the retry limit, or deferred): record nothing yet.
+  kRetryLater,
+  // Throttled or failed past the retry limit: the frontier dropped it. Record
+  // it once as given up.
+  kGivenUp,
+};
+
+// Counters for the progress line and the summary. The cumulative ones (from
+// `added` down) survive Checkpoint and restore.
+struct FrontierStats {
+  // URLs waiting: in the Sieve plus in per-host queues (RAM and disk).
+  uint64_t queued = 0;
+  uint64_t queued_in_sieve = 0;       // In the Sieve's FIFO (RAM or disk).
+  uint64_t queued_in_hosts = 0;       // In per-host queues in RAM.
+  uint64_t queued_on_disk_hosts = 0;  // In per-host queues on disk.
+  uint64_t host_queue_bytes = 0;      // Estimated RAM of per-host queues.
+  uint64_t in_flight = 0;             // Handed out by Next, not yet Done.
+  uint64_t hosts_active = 0;  // Hosts with URLs queued (RAM/disk) or in flight.
+  uint64_t hosts_known = 0;   // Hosts the frontier holds state for.
+
+  uint64_t added = 0;       // Add calls that queued the URL.
+  uint64_t duplicates = 0;  // Add calls the Sieve dropped as (probably) seen.
+  uint64_t dispatched = 0;  // URLs returned by Next (re-dispatches included).
+  uint64_t done = 0;        // Done calls, whatever the outcome.
+  uint64_t succeeded = 0;
+  uint64_t throttled = 0;  // 429/503 answers.
+  uint64_t failed = 0;     // Errors, transient or not.
+  uint64_t retried = 0;    // Throttled or failed URLs queued again.
+  uint64_t given_up = 0;   // Throttled or failed URLs past their retries.
+  // Discarded unfetched: URLs of hosts past max_urls_per_host.
+  uint64_t dropped_urls = 0;
+  uint64_t crawl_delays_capped = 0;  // SetCrawlDelay calls above the cap.
+  // Next calls that stopped after max_pulls_past_budget pulls past the budget
+  // without finding a ready host.
+  uint64_t budget_stalls = 0;
+  // Disk errors of the per-host queues on disk (the URL stays in RAM).
+  uint64_t overflow_errors = 0;
+};
+
+// The frontier's dedup filter now, for the progress line and the capacity
+// warning: its estimated count (Swamidass-Baldi), capacity and the
+// false-positive rate at that fill.
+struct FrontierFilterStats {
+  uint64_t capacity = 0;
+  double estimated_count = 0;
+  double estimated_fp_rate = 0;
+};
+
+class CrawlFrontier {
+ public:
+  virtual ~CrawlFrontier() = default;
+
+  // Queues `url` of host `host` unless it was (probably) seen or its host is
+  // past its page cap; returns whether it was queued. `metadata` (opaque, e.g.
+  // the referrer) comes back from Next. Thread-safe.
+  virtual bool Add(std::string_view url, std::string_view host, uint32_t depth,
+                   std::string_view metadata = {}) = 0;
+
+  // A URL that may be fetched at `now`, or how long until one may be, or why
+  // none will be.
+  virtual NextUrl Next(absl::Time now) = 0;
+
+  // Reports the end of the fetch of `url` (as returned by Next) at `now`.
+  // NotFound if `url` is not in flight.
+  [[nodiscard]] virtual absl::StatusOr<UrlFate> Done(
+      std::string_view url, const FetchOutcome& outcome, absl::Time now) = 0;
+
+  // Records the robots.txt Crawl-delay of `host` (capped by the frontier's
+  // policy; zero clears it). Takes effect from the host's next request.
+  virtual void SetCrawlDelay(std::string_view host,
+                             absl::Duration crawl_delay) = 0;
+
+  // Adds the frontier's state to `snapshot` (files the caller commits with
+  // its own, as one checkpoint). Everything handed out by Next and not yet
+  // Done is saved as queued. Restoring is each implementation's own factory.
+  [[nodiscard]] virtual absl::Status Checkpoint(SnapshotWriter& snapshot) = 0;
+
+  virtual FrontierStats stats() const = 0;
+  virtual FrontierFilterStats filter_stats() const = 0;
+  // The first disk error of the frontier's stores, OK if none. After one the
+  // crawl should stop: queues may no longer be complete on disk.
+  virtual absl::Status status() const = 0;
+};
+
+}  // namespace sieve
+
+#endif  // SIEVE_FRONTIER_CRAWL_FRONTIER_H_
