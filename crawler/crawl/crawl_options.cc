@@ -10,8 +10,6 @@ FetchOptions MakeFetchOptions(const CrawlConfig& config) {
   const CrawlConfig::Fetch& f = config.fetch;
   FetchOptions o;
   o.max_concurrent_transfers = static_cast<int>(f.concurrency);
-  o.max_connections_per_host =
-      static_cast<int>(config.politeness.per_host_connections);
   o.connect_timeout = absl::Seconds(f.connect_timeout);
   o.total_timeout = absl::Seconds(f.timeout);
   // curl counts the low-speed window in whole seconds, at least one.
@@ -23,12 +21,10 @@ FetchOptions MakeFetchOptions(const CrawlConfig& config) {
   o.compressed = f.compressed;
   o.dns_cache_lifetime = absl::Seconds(f.dns_cache_seconds);
   o.verify_tls = f.verify_tls;
-  o.retry.max_retries = static_cast<int>(f.retries);
-  // A retry is a request to the same host: never sooner than the politeness
-  // delay.
-  o.retry.initial_backoff =
-      absl::Seconds(std::max(1.0, config.politeness.delay));
-  o.retry.max_backoff = std::max(o.retry.max_backoff, o.retry.initial_backoff);
+  // The private-address guard stays open until the crawl loop passes its
+  // seeds' hosts (FetchOptions::private_address_hosts) and the config has a
+  // fetch.allow_private_addresses key; until then crawls behave as before.
+  o.allow_private_addresses = true;
   return o;
 }
 
