@@ -1,0 +1,164 @@
+// RobotsCache and InterpretRobotsResponse: RFC 9309 lifetime (2.4), origins
+// (2.3), the fetch-status rules (2.3.1, and 429 as 5xx), a bounded LRU. Time is
+// a fake clock the test moves.
+#include "crawler/crawl/robots_cache.h"
+
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace sieve {
+namespace {
+
+using ::testing::ElementsAre;
+
+constexpr char kAgent[] = "SieveBot";
+
+FetchResponse Response(int status, std::string body = "") {
+  FetchResponse r;
+  r.status = status;
+  r.body = std::move(body);
+  return r;
+}
+
+RobotsVerdict Rules(std::string body) {
+  return InterpretRobotsResponse(Response(200, std::move(body)), kAgent);
+}
+
+class RobotsCacheTest : public testing::Test {
+ protected:
+  RobotsCacheOptions Options(size_t max_entries = 100) {
+    return {.max_entries = max_entries, .clock = [this] { return now_; }};
+  }
+
+  absl::Time now_ = absl::FromUnixSeconds(1'700'000'000);
+};
+
+TEST_F(RobotsCacheTest, AnswersFromStoredRules) {
+  RobotsCache cache(Options());
+  const std::string key = RobotsCache::Key("https", "a.com", 443);
+  EXPECT_EQ(cache.Allowed(key, "/x"), std::nullopt);
+  cache.Store(key, Rules("User-agent: *\nDisallow: /private\n"));
+  EXPECT_EQ(cache.Allowed(key, "/private/x"), false);
+  EXPECT_EQ(cache.Allowed(key, "/public"), true);
+  EXPECT_TRUE(cache.Known(key));
+}
+
+// RFC 9309 2.4: "crawlers SHOULD NOT use a cached version for more than 24
+// hours".
+TEST_F(RobotsCacheTest, AnEntryExpiresAfter24HoursSoItIsFetchedAgain) {
+  RobotsCache cache(Options());
+  const std::string key = RobotsCache::Key("http", "a.com", 80);
+  cache.Store(key, Rules("User-agent: *\nDisallow: /old\n"));
+  now_ += absl::Hours(24) - absl::Seconds(1);
+  EXPECT_EQ(cache.Allowed(key, "/old"), false);
+  now_ += absl::Seconds(1);
+  EXPECT_FALSE(cache.Known(key));
+  EXPECT_EQ(cache.Allowed(key, "/old"), std::nullopt) << "must be refetched";
+  EXPECT_EQ(cache.size(), 0u);
+  // The refetched file replaces the old one, for another 24 hours.
+  cache.Store(key, Rules("User-agent: *\nDisallow: /new\n"));
+  EXPECT_EQ(cache.Allowed(key, "/old"), true);
+  EXPECT_EQ(cache.Allowed(key, "/new"), false);
+  now_ += absl::Hours(23);
+  EXPECT_EQ(cache.Allowed(key, "/new"), false);
+}
+
+TEST_F(RobotsCacheTest, AllowAllExpiresToo) {
+  RobotsCache cache(Options());
+  const std::string key = RobotsCache::Key("http", "a.com", 80);
+  cache.Store(key, InterpretRobotsResponse(Response(404), kAgent));
+  EXPECT_EQ(cache.Allowed(key, "/x"), true);
+  now_ += absl::Hours(25);
+  EXPECT_EQ(cache.Allowed(key, "/x"), std::nullopt);
+}
+
+TEST_F(RobotsCacheTest, EvictsTheLeastRecentlyUsedOriginPastItsCapacity) {
+  RobotsCache cache(Options(/*max_entries=*/2));
+  const std::string a = RobotsCache::Key("http", "a.com", 80);
+  const std::string b = RobotsCache::Key("http", "b.com", 80);
+  const std::string c = RobotsCache::Key("http", "c.com", 80);
+  cache.Store(a, Rules("User-agent: *\nDisallow: /\n"));
+  cache.Store(b, Rules("User-agent: *\nDisallow: /\n"));
+  EXPECT_EQ(cache.Allowed(a, "/x"), false);  // a is now the most recent.
+  cache.Store(c, Rules("User-agent: *\nDisallow: /\n"));
+  EXPECT_EQ(cache.size(), 2u);
+  EXPECT_EQ(cache.Allowed(b, "/x"), std::nullopt) << "b was least recent";
+  EXPECT_EQ(cache.Allowed(a, "/x"), false);
+  EXPECT_EQ(cache.Allowed(c, "/x"), false);
+}
+
+// RFC 9309 2.3: rules apply to the protocol, host and port they came from.
+TEST_F(RobotsCacheTest, KeepsHttpAndHttpsOfOneHostApart) {
+  RobotsCache cache(Options());
+  const std::string http = RobotsCache::Key("http", "h.com", 80);
+  const std::string https = RobotsCache::Key("https", "h.com", 443);
+  const std::string other_port = RobotsCache::Key("http", "h.com", 8080);
+  EXPECT_NE(http, https);
+  cache.Store(http, Rules("User-agent: *\nDisallow: /\n"));
+  cache.Store(https, InterpretRobotsResponse(Response(404), kAgent));
+  EXPECT_EQ(cache.Allowed(http, "/x"), false);
+  EXPECT_EQ(cache.Allowed(https, "/x"), true);
+  EXPECT_EQ(cache.Allowed(other_port, "/x"), std::nullopt);
+}
+
+TEST(RobotsCacheKeyTest, IsSchemeHostAndPortInOneSpelling) {
+  EXPECT_EQ(RobotsCache::Key("HTTPS", "A.Com", 443), "https://a.com:443");
+  EXPECT_EQ(RobotsCache::Key("http", "[::1]", 8080), "http://[::1]:8080");
+}
+
+TEST_F(RobotsCacheTest, ForgetDropsAnOrigin) {
+  RobotsCache cache(Options());
+  const std::string key = RobotsCache::Key("http", "a.com", 80);
+  cache.Store(key, Rules("User-agent: *\nDisallow: /\n"));
+  cache.Forget(key);
+  EXPECT_EQ(cache.Allowed(key, "/x"), std::nullopt);
+}
+
+// Google: "429 ... treated as if the site is unavailable" (like 5xx).
+TEST(InterpretRobotsResponseTest, A429IsUnavailableSoTheHostBacksOff) {
+  EXPECT_EQ(InterpretRobotsResponse(Response(429), kAgent).kind,
+            RobotsVerdict::kUnavailable);
+  EXPECT_EQ(InterpretRobotsResponse(Response(503), kAgent).kind,
+            RobotsVerdict::kUnavailable);
+  RobotsCache cache;
+  cache.Store("http://a.com:80",
+              InterpretRobotsResponse(Response(429), kAgent));
+  EXPECT_EQ(cache.Allowed("http://a.com:80", "/"), std::nullopt)
+      << "an unavailable robots.txt is not stored";
+}
+
+// RFC 9309 2.3.1.
+TEST(InterpretRobotsResponseTest, FollowsTheFetchStatusRules) {
+  EXPECT_EQ(InterpretRobotsResponse(Response(404), kAgent).kind,
+            RobotsVerdict::kAllowAll);
+  EXPECT_EQ(InterpretRobotsResponse(Response(403), kAgent).kind,
+            RobotsVerdict::kAllowAll);
+  FetchResponse unreachable;
+  unreachable.error = FetchError::kConnect;
+  EXPECT_EQ(InterpretRobotsResponse(unreachable, kAgent).kind,
+            RobotsVerdict::kUnavailable);
+  FetchResponse blocked;
+  blocked.error = FetchError::kBlockedAddress;
+  EXPECT_EQ(InterpretRobotsResponse(blocked, kAgent).kind,
+            RobotsVerdict::kUnavailable);
+  FetchResponse too_many_redirects = Response(301);
+  too_many_redirects.error = FetchError::kProtocol;
+  EXPECT_EQ(InterpretRobotsResponse(too_many_redirects, kAgent).kind,
+            RobotsVerdict::kAllowAll);
+}
+
+TEST(InterpretRobotsResponseTest, ReturnsCrawlDelayAndSitemaps) {
+  const RobotsVerdict v = Rules(
+      "Sitemap: https://a.com/s1.xml\nUser-agent: sievebot\n"
+      "Crawl-delay: 2\nDisallow: /x\nSitemap: https://b.com/s2.xml\n");
+  ASSERT_EQ(v.kind, RobotsVerdict::kRules);
+  EXPECT_EQ(v.crawl_delay, absl::Seconds(2));
+  EXPECT_THAT(v.sitemaps,
+              ElementsAre("https://a.com/s1.xml", "https://b.com/s2.xml"));
+  EXPECT_FALSE(v.rules->IsAllowed("/x"));
+}
+
+}  // namespace
+}  // namespace sieve
