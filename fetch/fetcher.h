@@ -15,6 +15,10 @@
 //     Frontier's (see fetch/retry_policy.h for Retry-After).
 //   - At most max_concurrent_transfers run at once; the others wait in the
 //     Fetcher's FIFO (not inside curl, so their timeouts have not started).
+//   - No socket is opened to a private address (loopback, RFC 1918,
+//     link-local, ...: fetch/address_guard.h) unless the URL's host is in
+//     FetchOptions::private_address_hosts or allow_private_addresses is set;
+//     such a fetch comes back with FetchError::kBlockedAddress.
 //   - Transfers make progress only inside Poll: a loop that stops calling Poll
 //     stalls them (and their timeouts fire when it resumes).
 //   - Destroying the Fetcher aborts every transfer in flight, without a
