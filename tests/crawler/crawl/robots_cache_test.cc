@@ -3,8 +3,12 @@
 // a fake clock the test moves.
 #include "crawler/crawl/robots_cache.h"
 
+#include <atomic>
 #include <string>
+#include <thread>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -158,6 +162,35 @@ TEST(InterpretRobotsResponseTest, ReturnsCrawlDelayAndSitemaps) {
   EXPECT_THAT(v.sitemaps,
               ElementsAre("https://a.com/s1.xml", "https://b.com/s2.xml"));
   EXPECT_FALSE(v.rules->IsAllowed("/x"));
+}
+
+// Parser threads ask while the loop stores and the LRU evicts (run under TSan
+// with the tsan label). Bounded: a fixed count of operations per thread.
+TEST(RobotsCacheThreadsTest, AnswersWhileTheLoopStoresAndEvicts) {
+  RobotsCache cache(RobotsCacheOptions{.max_entries = 8});
+  const RobotsVerdict verdict = Rules("User-agent: *\nDisallow: /private\n");
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 3; ++t) {
+    readers.emplace_back([&cache, &wrong, t] {
+      for (int i = 0; i < 20000; ++i) {
+        const std::string key =
+            RobotsCache::Key("http", absl::StrCat("h", (i + t) % 16), 80);
+        const std::optional<bool> allowed = cache.Allowed(key, "/private/x");
+        if (allowed.has_value() && *allowed) wrong.fetch_add(1);
+      }
+    });
+  }
+  for (int i = 0; i < 20000; ++i) {
+    cache.Store(RobotsCache::Key("http", absl::StrCat("h", i % 16), 80),
+                verdict);
+    if (i % 97 == 0) {
+      cache.Forget(RobotsCache::Key("http", absl::StrCat("h", i % 5), 80));
+    }
+  }
+  for (std::thread& reader : readers) reader.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_LE(cache.size(), 8u);
 }
 
 }  // namespace
