@@ -25,7 +25,7 @@ int BatchSize() {
 // (max_concurrent_transfers; with one host, also the connections open to it),
 // body bytes.
 void BM_FetchKeepAlive(benchmark::State& state) {
-  const int connections = static_cast<int>(state.range(0));
+  const int transfers = static_cast<int>(state.range(0));
   const std::string response =
       absl::StrCat("HTTP/1.1 200 OK\r\nContent-Length: ", state.range(1),
                    "\r\n\r\n", std::string(state.range(1), 'x'));
@@ -35,7 +35,7 @@ void BM_FetchKeepAlive(benchmark::State& state) {
     }
   });
   FetchOptions options;
-  options.max_concurrent_transfers = connections;
+  options.max_concurrent_transfers = transfers;
   options.allow_private_addresses = true;  // The server is on loopback.
   absl::StatusOr<std::unique_ptr<Fetcher>> fetcher = Fetcher::Create(options);
   if (!fetcher.ok()) {
@@ -63,7 +63,7 @@ void BM_FetchKeepAlive(benchmark::State& state) {
 }
 
 BENCHMARK(BM_FetchKeepAlive)
-    ->ArgNames({"connections", "body_bytes"})
+    ->ArgNames({"transfers", "body_bytes"})
     ->Args({1, 1024})
     ->Args({2, 1024})
     ->Args({8, 1024})
