@@ -109,6 +109,23 @@ RobotsMatcher RobotsMatcher::Compile(const RobotsTxt& robots,
                      if (a.length != b.length) return a.length > b.length;
                      return a.allow && !b.allow;
                    });
+  // Estimate of what the matcher holds: each hash slot plus its control
+  // byte, each vector and string by its capacity.
+  size_t bytes =
+      sizeof(RobotsMatcher) +
+      m.edges_.capacity() * (sizeof(std::pair<const uint64_t, uint32_t>) + 1) +
+      m.verdicts_.capacity() * sizeof(Verdict) +
+      m.exact_.capacity() *
+          (sizeof(std::pair<const std::string, Verdict>) + 1) +
+      m.wildcards_.capacity() * sizeof(WildcardRule);
+  for (const auto& [text, verdict] : m.exact_) bytes += text.capacity();
+  for (const WildcardRule& w : m.wildcards_) {
+    bytes += w.segments.capacity() * sizeof(Segment);
+    for (const Segment& s : w.segments) {
+      bytes += s.text.capacity() + s.failure.capacity() * sizeof(uint32_t);
+    }
+  }
+  m.bytes_ = bytes;
   return m;
 }
 

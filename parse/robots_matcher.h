@@ -65,6 +65,9 @@ class RobotsMatcher {
   std::optional<double> crawl_delay() const { return crawl_delay_; }
   // '*' patterns dropped by the cap.
   size_t ignored_wildcard_rules() const { return ignored_wildcard_rules_; }
+  // Heap and object bytes this matcher holds, estimated from container
+  // capacities (hash table slots counted with their control bytes). O(1).
+  size_t approximate_bytes() const { return bytes_; }
 
  private:
   // A node's verdict: the plain pattern ending there, if any.
@@ -94,6 +97,7 @@ class RobotsMatcher {
   std::vector<WildcardRule> wildcards_;
   std::optional<double> crawl_delay_;
   size_t ignored_wildcard_rules_ = 0;
+  size_t bytes_ = 0;
 };
 
 }  // namespace sieve

@@ -1,6 +1,7 @@
 #include "crawler/crawl/robots_cache.h"
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -55,29 +56,35 @@ std::string RobotsCache::Key(std::string_view scheme, std::string_view host,
                       absl::AsciiStrToLower(View(host)), ":", port);
 }
 
+void RobotsCache::EraseLocked(Lru::iterator it) const {
+  bytes_ -= it->bytes;
+  index_.erase(it->origin);
+  lru_.erase(it);
+}
+
 void RobotsCache::Store(std::string_view origin, const RobotsVerdict& verdict) {
   if (verdict.kind == RobotsVerdict::kUnavailable) return;
   const absl::Time expires = options_.clock() + options_.lifetime;
+  const size_t bytes =
+      sizeof(Entry) + 2 * origin.size() +
+      (verdict.rules != nullptr ? verdict.rules->approximate_bytes() : 0);
   std::lock_guard<std::mutex> lock(mu_);
   if (auto it = index_.find(View(origin)); it != index_.end()) {
-    it->second->rules = verdict.rules;
-    it->second->expires = expires;
-    lru_.splice(lru_.begin(), lru_, it->second);
-    return;
+    EraseLocked(it->second);
   }
-  lru_.push_front(Entry{std::string(origin), verdict.rules, expires});
+  lru_.push_front(Entry{std::string(origin), verdict.rules, expires, bytes});
   index_.emplace(lru_.front().origin, lru_.begin());
-  while (lru_.size() > std::max<size_t>(1, options_.max_entries)) {
-    index_.erase(lru_.back().origin);
-    lru_.pop_back();
+  bytes_ += bytes;
+  while (lru_.size() > 1 &&
+         (lru_.size() > options_.max_entries || bytes_ > options_.max_bytes)) {
+    EraseLocked(std::prev(lru_.end()));
   }
 }
 
 void RobotsCache::Forget(std::string_view origin) {
   std::lock_guard<std::mutex> lock(mu_);
   if (auto it = index_.find(View(origin)); it != index_.end()) {
-    lru_.erase(it->second);
-    index_.erase(it);
+    EraseLocked(it->second);
   }
 }
 
@@ -90,8 +97,7 @@ std::optional<bool> RobotsCache::Allowed(
     auto it = index_.find(View(origin));
     if (it == index_.end()) return std::nullopt;
     if (now >= it->second->expires) {  // RFC 9309 2.4: fetch it again.
-      lru_.erase(it->second);
-      index_.erase(it);
+      EraseLocked(it->second);
       return std::nullopt;
     }
     lru_.splice(lru_.begin(), lru_, it->second);
@@ -112,6 +118,11 @@ bool RobotsCache::Known(std::string_view origin) const {
 size_t RobotsCache::size() const {
   std::lock_guard<std::mutex> lock(mu_);
   return lru_.size();
+}
+
+size_t RobotsCache::bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return bytes_;
 }
 
 }  // namespace sieve

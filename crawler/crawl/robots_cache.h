@@ -70,12 +70,16 @@ RobotsVerdict InterpretRobotsResponse(const FetchResponse& response,
                                       std::string_view user_agent);
 
 struct RobotsCacheOptions {
-  // Origins kept; past it the least recently used is dropped. A compiled
-  // robots.txt is typically a few KB (up to ~10 MB for a hostile 500 KiB
-  // file of plain rules), so the default holds ~20,000 hosts' files in tens of
-  // MB; a crawl cycling through more hosts than this at once refetches
-  // robots.txt. REQUIRES: >= 1. Default: 20,000.
+  // Origins kept; past it the least recently used is dropped. A crawl
+  // cycling through more hosts than this at once refetches robots.txt.
+  // REQUIRES: >= 1. Default: 20,000.
   size_t max_entries = 20000;
+  // Bytes of compiled rules kept (RobotsMatcher::approximate_bytes); past it
+  // the least recently used origins are dropped (the newest is always kept).
+  // A compiled file is a few KB for a typical robots.txt and up to ~10 MB for
+  // a hostile 500 KiB one, so this, not max_entries, bounds RAM against
+  // hostile hosts. REQUIRES: > 0. Default: 256 MiB.
+  size_t max_bytes = size_t{256} << 20;
   // How long an entry answers (RFC 9309 2.4). REQUIRES: > 0. Default: 24 h.
   absl::Duration lifetime = absl::Hours(24);
   // Time source; tests inject a fake. Default: absl::Now.
@@ -113,12 +117,15 @@ class RobotsCache {
   bool Known(std::string_view origin) const;
   // Entries held (expired ones not yet dropped included).
   size_t size() const;
+  // Their approximate bytes (see max_bytes).
+  size_t bytes() const;
 
  private:
   struct Entry {
     std::string origin;
     std::shared_ptr<const RobotsMatcher> rules;  // nullptr = allow all.
     absl::Time expires;
+    size_t bytes = 0;  // The rules' approximate_bytes plus the key.
   };
   using Lru = std::list<Entry>;  // Most recently used first.
 
@@ -128,6 +135,10 @@ class RobotsCache {
   mutable Lru lru_;  // Guarded by mu_.
   // Guarded by mu_; points into lru_.
   mutable absl::flat_hash_map<std::string, Lru::iterator> index_;
+  mutable size_t bytes_ = 0;  // Guarded by mu_; sum of Entry::bytes.
+
+  // Drops `it` from both structures. REQUIRES: mu_ held.
+  void EraseLocked(Lru::iterator it) const;
 };
 
 }  // namespace sieve

@@ -141,6 +141,19 @@ TEST(RobotsMatcherTest, IgnoresWildcardRulesPastTheCap) {
   EXPECT_FALSE(m.IsAllowed("/plain/y"));
 }
 
+TEST(RobotsMatcherTest, ItsSizeEstimateGrowsWithTheRules) {
+  std::string file = "User-agent: *\n";
+  const size_t empty = RobotsMatcher::Compile(RobotsTxt::Parse(file), kAgent)
+                           .approximate_bytes();
+  for (int i = 0; i < 1000; ++i) {
+    absl::StrAppend(&file, "Disallow: /dir", i, "/\nDisallow: /*x", i, "\n");
+  }
+  const size_t full = RobotsMatcher::Compile(RobotsTxt::Parse(file), kAgent)
+                          .approximate_bytes();
+  EXPECT_GT(empty, 0u);
+  EXPECT_GT(full, empty + 1000 * 8) << "at least a byte per pattern byte";
+}
+
 TEST(RobotsMatcherTest, RepeatedRulesDoNotCountAgainstTheCap) {
   std::string file = "User-agent: *\n";
   for (size_t i = 0; i < 3 * RobotsMatcher::kMaxWildcardRules; ++i) {

@@ -93,6 +93,38 @@ TEST_F(RobotsCacheTest, EvictsTheLeastRecentlyUsedOriginPastItsCapacity) {
   EXPECT_EQ(cache.Allowed(c, "/x"), false);
 }
 
+TEST_F(RobotsCacheTest, EvictsTheLeastRecentlyUsedPastItsByteBudget) {
+  std::string big = "User-agent: *\n";
+  for (int i = 0; i < 2000; ++i)
+    absl::StrAppend(&big, "Disallow: /p", i, "/\n");
+  const RobotsVerdict large = Rules(big);
+  const RobotsVerdict small = Rules("User-agent: *\nDisallow: /\n");
+  ASSERT_GT(large.rules->approximate_bytes(),
+            10 * small.rules->approximate_bytes());
+  const std::string a = RobotsCache::Key("http", "a.com", 80);
+  const std::string b = RobotsCache::Key("http", "b.com", 80);
+  const std::string c = RobotsCache::Key("http", "c.com", 80);
+  // What one small and one large entry cost (keys of equal length).
+  RobotsCache measure(Options());
+  measure.Store(a, small);
+  const size_t one_small = measure.bytes();
+  measure.Store(c, large);
+  const size_t one_large = measure.bytes() - one_small;
+  RobotsCacheOptions options = Options();
+  options.max_bytes = one_large + one_small;  // Not room for two small ones.
+  RobotsCache cache(options);
+  cache.Store(a, small);
+  cache.Store(b, small);
+  EXPECT_EQ(cache.size(), 2u);
+  cache.Store(c, large);  // Over budget: the oldest go first.
+  EXPECT_LE(cache.bytes(), options.max_bytes);
+  EXPECT_EQ(cache.Allowed(a, "/x"), std::nullopt);
+  EXPECT_EQ(cache.Allowed(c, "/p7/x"), false);
+  EXPECT_EQ(cache.Allowed(b, "/x"), false);
+  cache.Forget(c);
+  EXPECT_EQ(cache.bytes(), one_small);
+}
+
 // RFC 9309 2.3: rules apply to the protocol, host and port they came from.
 TEST_F(RobotsCacheTest, KeepsHttpAndHttpsOfOneHostApart) {
   RobotsCache cache(Options());
