@@ -16,8 +16,6 @@ absl::Status Invalid(absl::string_view option, absl::string_view rule) {
 absl::Status ValidateFetchOptions(const FetchOptions& o) {
   if (o.max_concurrent_transfers < 1)
     return Invalid("max_concurrent_transfers", ">= 1");
-  if (o.max_connections_per_host < 0)
-    return Invalid("max_connections_per_host", ">= 0");
   if (o.connect_timeout <= absl::ZeroDuration())
     return Invalid("connect_timeout", "> 0");
   if (o.total_timeout <= absl::ZeroDuration())
@@ -35,15 +33,6 @@ absl::Status ValidateFetchOptions(const FetchOptions& o) {
       return Invalid("extra_headers", "\"Name: value\" lines without CR or LF");
     }
   }
-  const RetryOptions& r = o.retry;
-  if (r.max_retries < 0) return Invalid("retry.max_retries", ">= 0");
-  if (r.initial_backoff <= absl::ZeroDuration())
-    return Invalid("retry.initial_backoff", "> 0");
-  if (r.max_backoff < r.initial_backoff) {
-    return Invalid("retry.max_backoff", ">= retry.initial_backoff");
-  }
-  if (r.max_retry_after < absl::ZeroDuration())
-    return Invalid("retry.max_retry_after", ">= 0");
   return absl::OkStatus();
 }
 

@@ -1,5 +1,9 @@
 // fetch/fetch_options.h: how a Fetcher talks to servers: limits, timeouts,
-// headers, retries.
+// headers.
+//
+// Only global bounds live here. Per-host questions (how many transfers to one
+// host at once, delays, retries after 429/5xx or a failed connection) belong
+// to the Frontier: the Fetcher fetches what it is given, once.
 //
 // Every bound a hostile server could stretch has an option here: how long to
 // wait for a connection, for the whole transfer, how slow a transfer may crawl,
@@ -9,7 +13,7 @@
 //
 // Example:
 //   sieve::FetchOptions options;
-//   options.max_connections_per_host = 2;
+//   options.max_concurrent_transfers = 32;
 //   options.total_timeout = absl::Seconds(20);
 //   options.extra_headers = {"Accept-Language: en"};
 //   absl::StatusOr<std::unique_ptr<sieve::Fetcher>> fetcher =
@@ -26,38 +30,11 @@
 
 namespace sieve {
 
-// When a failed attempt is tried again; see fetch/retry_policy.h for the exact
-// rule.
-struct RetryOptions {
-  // Retries after the first attempt (so at most max_retries + 1 requests). 0
-  // disables retries. REQUIRES: >= 0. Default: 2.
-  int max_retries = 2;
-  // Backoff before the first retry; the n-th retry waits about
-  // initial_backoff * 2^(n-1), times a uniform random factor in [0.5, 1]
-  // ("equal jitter"). REQUIRES: > 0. Default: 1 s.
-  absl::Duration initial_backoff = absl::Seconds(1);
-  // Cap on the computed backoff (before jitter). REQUIRES: >= initial_backoff.
-  // Default: 30 s.
-  absl::Duration max_backoff = absl::Seconds(30);
-  // A Retry-After (seconds or HTTP-date) replaces the computed backoff. When it
-  // asks for more than this, the attempt is not retried: the response goes back
-  // to the caller, who may reschedule the host. REQUIRES: >= 0. Default: 120 s.
-  absl::Duration max_retry_after = absl::Seconds(120);
-  // Also retry transfers that failed with FetchError::kTimeout. Off by
-  // default: a server that never answers would then hold a slot for
-  // (max_retries + 1) * total_timeout. Default: false.
-  bool retry_timeouts = false;
-};
-
 struct FetchOptions {
-  // Transfers running at once; further Submit()s wait in a FIFO queue.
+  // Transfers running at once; further Submit()s wait in the Fetcher's FIFO
+  // queue, outside curl, so their timeouts have not started.
   // REQUIRES: >= 1. Default: 64.
   int max_concurrent_transfers = 64;
-  // Transfers running at once to one host:port, and so open connections to it
-  // (also set as CURLMOPT_MAX_HOST_CONNECTIONS, which covers redirects curl
-  // follows). The rest wait in the Fetcher's queue, not inside curl, so their
-  // timeouts have not started. 0 means no limit. REQUIRES: >= 0. Default: 2.
-  int max_connections_per_host = 2;
   // Time allowed for DNS + TCP connect + TLS handshake
   // (CURLOPT_CONNECTTIMEOUT_MS). REQUIRES: > 0. Default: 10 s.
   absl::Duration connect_timeout = absl::Seconds(10);
@@ -93,8 +70,22 @@ struct FetchOptions {
   // Verify the server's TLS certificate and host name. Turn off only for tests.
   // Default: true.
   bool verify_tls = true;
-  // When and how failed attempts are retried inside the Fetcher.
-  RetryOptions retry;
+  // Connect to any address, private ones included. Off by default: no socket
+  // is opened to loopback, private (RFC 1918), link-local, CGNAT,
+  // unique-local, multicast, unspecified or reserved addresses, nor to the
+  // IPv6 forms carrying such an IPv4 address (fetch/address_guard.h). The
+  // check is made on the address about to be connected, for the request and
+  // for every redirect curl follows, so DNS answers and redirects cannot get
+  // around it. A refused fetch ends with FetchError::kBlockedAddress.
+  // Default: false.
+  bool allow_private_addresses = false;
+  // Hosts whose URLs may connect to private addresses all the same (the
+  // crawler puts its seeds' hosts here, so a crawl of a loopback or intranet
+  // site works). Matched against the host of the URL being connected at that
+  // moment (after a redirect, the redirect's host), case-insensitively, IPv6
+  // with or without brackets, a trailing dot ignored; ports are not compared.
+  // Example: {"127.0.0.1", "intranet.example", "[::1]"}. Default: none.
+  std::vector<std::string> private_address_hosts;
 };
 
 // OK, or InvalidArgument naming the first option that breaks its REQUIRES line.

@@ -22,6 +22,8 @@ absl::string_view FetchErrorName(FetchError error) {
       return "protocol";
     case FetchError::kReset:
       return "reset";
+    case FetchError::kBlockedAddress:
+      return "blocked_address";
     case FetchError::kOther:
       return "other";
   }

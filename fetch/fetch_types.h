@@ -60,11 +60,15 @@ enum class FetchError : uint8_t {
   kProtocol,  // Broken HTTP, bad content encoding, a scheme other than
               // http/https, or too many redirects.
   kReset,     // Connection reset or closed before the response was complete.
-  kOther,     // Anything else (out of memory, internal curl errors).
+  kBlockedAddress,  // The address to connect to is private (loopback, RFC 1918,
+                    // link-local, ...) and its host is not allowed to use one
+                    // (FetchOptions::allow_private_addresses,
+                    // private_address_hosts). No connection was made.
+  kOther,           // Anything else (out of memory, internal curl errors).
 };
 
 // "none", "invalid_url", "dns", "connect", "timeout", "tls", "too_large",
-// "protocol", "reset", "other".
+// "protocol", "reset", "blocked_address", "other".
 absl::string_view FetchErrorName(FetchError error);
 
 // Headers of the last response received (after any redirect curl followed).
@@ -103,10 +107,8 @@ struct FetchResponse {
   std::string body;  // Decoded (gzip, deflate, ...), at most max_body_bytes.
   bool truncated = false;
   FetchTimings timings;
-  // Header and body bytes received on the wire, before decoding (last attempt
-  // only).
+  // Header and body bytes received on the wire, before decoding.
   int64_t wire_bytes = 0;
-  int attempts = 1;  // 1 + retries made inside the Fetcher.
   FetchError error = FetchError::kNone;
   std::string error_message;  // curl's own words when error != kNone.
 

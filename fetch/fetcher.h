@@ -9,11 +9,16 @@
 //     (FetchRequest::max_redirects); a 3xx comes back with its resolved
 //     FetchResponse::redirect_url. Only http and https are ever fetched, for
 //     the request and for every redirect.
-//   - Failed attempts are retried inside the Fetcher (FetchOptions::retry,
-//     rule in fetch/retry_policy.h): such a response comes back later, after
-//     its backoff, with FetchResponse::attempts > 1.
-//   - At most max_connections_per_host transfers run per host:port; the others
-//     wait in the Fetcher (not inside curl, so their timeouts do not run).
+//   - Nothing is retried and nothing is capped per host: every request is
+//     attempted once and its outcome (a 429, a 5xx, a refused connection)
+//     comes back at once. Retries, back-off and per-host concurrency are the
+//     Frontier's (see fetch/retry_policy.h for Retry-After).
+//   - At most max_concurrent_transfers run at once; the others wait in the
+//     Fetcher's FIFO (not inside curl, so their timeouts have not started).
+//   - No socket is opened to a private address (loopback, RFC 1918,
+//     link-local, ...: fetch/address_guard.h) unless the URL's host is in
+//     FetchOptions::private_address_hosts or allow_private_addresses is set;
+//     such a fetch comes back with FetchError::kBlockedAddress.
 //   - Transfers make progress only inside Poll: a loop that stops calling Poll
 //     stalls them (and their timeouts fire when it resumes).
 //   - Destroying the Fetcher aborts every transfer in flight, without a
@@ -39,18 +44,17 @@
 
 #include <atomic>
 #include <cstddef>
-#include <map>
+#include <deque>
 #include <memory>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/random/random.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "fetch/fetch_options.h"
 #include "fetch/fetch_types.h"
 #include "fetch/internal/curl_handles.h"
-#include "fetch/internal/start_queue.h"
+#include "fetch/internal/transfer.h"
 
 namespace sieve {
 
@@ -67,12 +71,10 @@ class Fetcher {
   // in flight).
   ~Fetcher();
 
-  // Queues a request; it starts during a later Poll, once fewer than
-  // max_concurrent_transfers are running and its host has a free connection
-  // (FIFO per host; a busy host does not hold up others). Never blocks, never
-  // fails:
-  // every submitted request produces exactly one response from Poll, errors
-  // included (unless the Fetcher is destroyed first). O(1).
+  // Queues a request; it starts during a later Poll, in submission order,
+  // once fewer than max_concurrent_transfers are running. Never blocks, never
+  // fails: every submitted request produces exactly one response from Poll,
+  // errors included (unless the Fetcher is destroyed first). O(1).
   void Submit(FetchRequest request);
 
   // Runs transfers until at least one completes, `max_wait` passes, or Wakeup
@@ -85,8 +87,8 @@ class Fetcher {
   // Thread-safe.
   void Wakeup();
 
-  // Requests submitted whose response Poll has not returned yet: queued,
-  // running, or waiting for a retry.
+  // Requests submitted whose response Poll has not returned yet: queued or
+  // running.
   size_t in_flight() const;
   // Transfers inside curl right now (<= max_concurrent_transfers).
   size_t running() const { return running_.size(); }
@@ -95,7 +97,6 @@ class Fetcher {
   Fetcher(FetchOptions options, fetch_internal::CurlMultiPtr multi,
           fetch_internal::CurlSlistPtr extra_headers);
 
-  void PromoteDueRetries(absl::Time now);
   void StartQueued(std::vector<FetchResponse>* out);
   void CollectCompleted(std::vector<FetchResponse>* out);
 
@@ -103,16 +104,16 @@ class Fetcher {
   // Declared before the transfers so it outlives their easy handles, which
   // point at it.
   const fetch_internal::CurlSlistPtr extra_headers_;
+  const fetch_internal::AddressPolicy addresses_;
   // Declared before the transfers; the destructor removes every easy handle
   // from it first.
   const fetch_internal::CurlMultiPtr multi_;
-  fetch_internal::StartQueue queue_;
+  // Submitted, not started yet (FIFO). Their easy handles are made when they
+  // start.
+  std::deque<std::unique_ptr<fetch_internal::Transfer>> queue_;
   absl::flat_hash_map<fetch_internal::Transfer*,
                       std::unique_ptr<fetch_internal::Transfer>>
       running_;
-  std::multimap<absl::Time, std::unique_ptr<fetch_internal::Transfer>>
-      waiting_retry_;
-  absl::BitGen jitter_;
   std::atomic<bool> woken_{false};
 };
 

@@ -60,6 +60,9 @@ std::optional<double> ParseDelay(std::string_view value) {
 
 RobotsFetchRule RobotsRuleForStatus(int http_status) {
   if (http_status >= 200 && http_status < 300) return RobotsFetchRule::kParse;
+  // 429 Too Many Requests is a server asking to be left alone, not a missing
+  // file: treated like 5xx, as Google documents for its crawlers.
+  if (http_status == 429) return RobotsFetchRule::kDisallowAll;
   if (http_status >= 300 && http_status < 500)
     return RobotsFetchRule::kAllowAll;
   return RobotsFetchRule::kDisallowAll;  // 5xx, 0 (unreachable), and anything

@@ -51,13 +51,16 @@ enum class RobotsFetchRule {
   kParse,        // 2xx: parse the body
   kAllowAll,     // 4xx "unavailable" (and a redirect chain that did not end):
                  // crawl freely
-  kDisallowAll,  // 5xx or unreachable (network error, timeout): crawl nothing
-                 // until a retry
+  kDisallowAll,  // 5xx, 429 or unreachable (network error, timeout): crawl
+                 // nothing until a retry
 };
 
 // REQUIRES: `http_status` is the final HTTP status, or 0 when the server was
 // unreachable. 3xx means the redirect limit was hit (§2.3.1.2: MAY be treated
 // as unavailable); 1xx and anything else unknown is treated as unreachable.
+// Departure: 429 is "unreachable", not "unavailable" (as Google's crawlers
+// treat it:
+// https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt).
 RobotsFetchRule RobotsRuleForStatus(int http_status);
 
 class RobotsTxt {
@@ -86,7 +89,8 @@ class RobotsTxt {
   // `path_and_query` is the URL's path and query ("/a/b?c"), e.g.
   // UrlParts::path_and_query; "" means "/"; a fragment is ignored. Cost:
   // O(rules × |pattern| × |path|) in the worst case ('*' patterns); typically
-  // O(rules).
+  // O(rules). For many URLs of one site, compile the file once instead
+  // (parse/robots_matcher.h): bounded work per URL.
   bool IsAllowed(std::string_view user_agent,
                  std::string_view path_and_query) const;
 
@@ -98,6 +102,8 @@ class RobotsTxt {
   const std::vector<std::string>& Sitemaps() const { return sitemaps_; }
 
  private:
+  friend class RobotsMatcher;  // Compiles the rules for one crawler.
+
   struct Rule {
     bool allow = false;
     std::string pattern;  // normalised; '*' wildcard, trailing '$' anchor

@@ -84,6 +84,12 @@ const ConfigKey kKeys[] = {
      "times a URL is fetched again after a transient error (connection "
      "refused or reset, timeout)",
      SIEVE_FIELD(politeness.max_error_retries), 0, 100},
+    // [robots]
+    {"robots.cache_entries", "",
+     "origins whose robots.txt rules are kept (least recently used dropped)",
+     SIEVE_FIELD(robots.cache_entries), 1, 1e9},
+    {"robots.cache_mb", "", "MiB of compiled robots.txt rules kept",
+     SIEVE_FIELD(robots.cache_mb), 1, 1e6},
     // [fetch]
     {"fetch.concurrency", "concurrency", "transfers in flight overall",
      SIEVE_FIELD(fetch.concurrency), 1, 10000},
@@ -110,6 +116,10 @@ const ConfigKey kKeys[] = {
      SIEVE_FIELD(fetch.dns_cache_seconds), 0, 86400},
     {"fetch.verify_tls", "", "verify TLS certificates",
      SIEVE_FIELD(fetch.verify_tls)},
+    {"fetch.allow_private_addresses", "",
+     "connect to loopback, private and link-local addresses of any host (not "
+     "only the seeds' hosts)",
+     SIEVE_FIELD(fetch.allow_private_addresses)},
     // [sieve]
     {"sieve.expected_urls", "expected-urls",
      "URLs the Sieve's filter is sized for", SIEVE_FIELD(sieve.expected_urls),

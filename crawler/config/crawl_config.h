@@ -51,6 +51,11 @@ struct CrawlConfig {
     int64_t max_error_retries = 2;     // Refetches after a transient error.
   } politeness;
 
+  struct Robots {
+    int64_t cache_entries = 20000;  // Origins whose robots.txt is kept.
+    int64_t cache_mb = 256;         // MiB of compiled rules kept.
+  } robots;
+
   struct Fetch {
     int64_t concurrency = 64;  // Transfers in flight overall.
     std::string user_agent = "SieveBot/0.1";
@@ -60,6 +65,7 @@ struct CrawlConfig {
         100;  // Bytes/s; slower for low_speed_time aborts.
     double low_speed_time = 20;
     int64_t max_body_bytes = 10 << 20;
+    bool allow_private_addresses = false;  // Else only the seeds' hosts.
     bool http2 = true;
     bool compressed = true;
     double dns_cache_seconds = 60;

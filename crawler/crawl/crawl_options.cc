@@ -6,12 +6,11 @@
 
 namespace sieve {
 
-FetchOptions MakeFetchOptions(const CrawlConfig& config) {
+FetchOptions MakeFetchOptions(const CrawlConfig& config,
+                              const std::vector<std::string>& seed_hosts) {
   const CrawlConfig::Fetch& f = config.fetch;
   FetchOptions o;
   o.max_concurrent_transfers = static_cast<int>(f.concurrency);
-  o.max_connections_per_host =
-      static_cast<int>(config.politeness.per_host_connections);
   o.connect_timeout = absl::Seconds(f.connect_timeout);
   o.total_timeout = absl::Seconds(f.timeout);
   // curl counts the low-speed window in whole seconds, at least one.
@@ -25,7 +24,20 @@ FetchOptions MakeFetchOptions(const CrawlConfig& config) {
   o.verify_tls = f.verify_tls;
   // Retries are the frontier's (politeness.max_throttle_retries,
   // max_error_retries): the Fetcher makes one attempt per request.
-  o.retry.max_retries = 0;
+  // Private addresses are refused unless the URL's host is a seed's host
+  // (so loopback and intranet crawls of the seeds work) or the config allows
+  // them all (fetch/address_guard.h).
+  o.allow_private_addresses = f.allow_private_addresses;
+  for (const std::string& authority : seed_hosts) {
+    // "host:port" or "[v6]:port": the guard compares hosts, not ports.
+    const size_t colon = authority.rfind(':');
+    const bool has_port =
+        colon != std::string::npos &&
+        authority.find(']', colon) == std::string::npos &&
+        (authority.front() == '[' || authority.find(':') == colon);
+    o.private_address_hosts.push_back(has_port ? authority.substr(0, colon)
+                                               : authority);
+  }
   return o;
 }
 

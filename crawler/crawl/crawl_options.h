@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "crawler/config/crawl_config.h"
@@ -20,7 +21,10 @@
 
 namespace sieve {
 
-FetchOptions MakeFetchOptions(const CrawlConfig& config);
+// `seed_hosts`: the seeds' authorities ("host" or "host:port"), whose hosts
+// may be fetched even on private addresses.
+FetchOptions MakeFetchOptions(const CrawlConfig& config,
+                              const std::vector<std::string>& seed_hosts);
 // `work_dir` holds the Sieve's scratch store (spilled queue, lossless
 // fingerprints).
 absl::StatusOr<FrontierOptions> MakeFrontierOptions(

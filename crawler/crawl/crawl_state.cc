@@ -36,6 +36,7 @@ namespace fs = std::filesystem;
   X(robots_disallowed)          \
   X(throttled)                  \
   X(given_up)                   \
+  X(blocked_addresses)          \
   X(capacity_warnings)          \
   X(run_seconds)
 // clang-format on

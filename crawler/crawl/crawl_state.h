@@ -58,6 +58,8 @@ struct CrawlCounters {
   uint64_t robots_disallowed = 0;  // URLs robots.txt forbade (never fetched).
   uint64_t throttled = 0;          // 429/503 answers the frontier will retry.
   uint64_t given_up = 0;  // URLs recorded as given up (retries exhausted).
+  // Fetches refused by the private-address guard (pages and robots.txt).
+  uint64_t blocked_addresses = 0;
   uint64_t capacity_warnings = 0;
   double run_seconds = 0;  // Wall time crawled, all runs together.
 };

@@ -97,7 +97,7 @@ absl::Status Crawler::Impl::Init() {
   writer_ = std::move(*writer);
 
   absl::StatusOr<std::unique_ptr<Fetcher>> fetcher =
-      Fetcher::Create(MakeFetchOptions(config_));
+      Fetcher::Create(MakeFetchOptions(config_, state_.seed_hosts));
   if (!fetcher.ok()) return fetcher.status();
   fetcher_ = std::move(*fetcher);
 

@@ -56,7 +56,9 @@ class Crawler::Impl {
       : setup_(std::move(setup)),
         config_(setup_.config),
         out_(config_.crawl.out),
-        robots_(ProductToken(config_.fetch.user_agent)) {}
+        robots_(RobotsCacheOptions{
+            .max_entries = static_cast<size_t>(config_.robots.cache_entries),
+            .max_bytes = static_cast<size_t>(config_.robots.cache_mb) << 20}) {}
 
   ~Impl() {
     pool_.reset();  // Parser threads hold pointers into this object.
@@ -74,8 +76,9 @@ class Crawler::Impl {
 
   struct Request {
     RequestKind kind = RequestKind::kPage;
-    FrontierUrl url;   // kPage: the URL; kRobots: unused.
-    std::string host;  // Authority, the Frontier's host key.
+    FrontierUrl url;     // kPage: the URL; kRobots: unused.
+    std::string host;    // Authority, the frontier's host key.
+    std::string origin;  // kRobots: RobotsCache::Key of the origin.
     absl::Time start;
   };
 

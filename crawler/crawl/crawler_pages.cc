@@ -31,6 +31,7 @@ void Crawler::Impl::SubmitPage(FrontierUrl url, absl::Time now) {
   requests_[id] = Request{.kind = RequestKind::kPage,
                           .url = std::move(url),
                           .host = std::move(host),
+                          .origin = {},
                           .start = now};
   fetcher_->Submit(std::move(request));
 }
@@ -107,6 +108,9 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
     record.error = std::string(FetchErrorName(response.error));
     record.error_detail = response.error_message;
     ++counters_.fetch_errors;
+    if (response.error == FetchError::kBlockedAddress) {
+      ++counters_.blocked_addresses;
+    }
     Finish(record, url, FetchOutcome::Error(IsTransient(response.error)), now);
     return;
   }

@@ -18,8 +18,10 @@ void Crawler::Impl::HandleReady(FrontierUrl url, absl::Time now) {
     SkipUrl(url, now);
     return;
   }
+  const std::string origin =
+      RobotsCache::Key(parts->scheme, parts->host, parts->port);
   if (std::optional<bool> allowed =
-          robots_.Allowed(url.host, parts->path_and_query);
+          robots_.Allowed(origin, parts->path_and_query);
       allowed.has_value()) {
     if (!*allowed) {
       ++counters_.robots_disallowed;
@@ -31,33 +33,45 @@ void Crawler::Impl::HandleReady(FrontierUrl url, absl::Time now) {
   }
   // robots.txt first (RFC 9309 2.3.1.2: follow up to five redirects); the URL
   // waits for it.
-  auto [it, inserted] = robots_pending_.try_emplace(url.host);
+  // Keyed by origin (scheme, host, port: RFC 9309 2.3): http and https of one
+  // host have their own robots.txt.
+  auto [it, inserted] = robots_pending_.try_emplace(origin);
+  const std::string host = url.host;
   it->second.waiting.push_back(std::move(url));
   if (!inserted) return;
   it->second.start = now;
   const uint64_t id = next_request_id_++;
   Request& robots_request = requests_[id];
   robots_request.kind = RequestKind::kRobots;
-  robots_request.host = it->first;
+  robots_request.host = host;
+  robots_request.origin = origin;
   robots_request.start = now;
   ++counters_.robots_fetches;
   fetcher_->Submit(FetchRequest{
       .id = id,
-      .url = absl::StrCat(parts->scheme, "://", it->first, "/robots.txt"),
+      .url = absl::StrCat(parts->scheme, "://", host, "/robots.txt"),
       .max_redirects = 5});
 }
 
 void Crawler::Impl::OnRobots(const Request& request,
                              const FetchResponse& response, absl::Time now) {
-  auto pending_it = robots_pending_.find(request.host);
+  auto pending_it = robots_pending_.find(request.origin);
   if (pending_it == robots_pending_.end()) return;
   PendingRobots pending = std::move(pending_it->second);
   robots_pending_.erase(pending_it);
 
   RobotsVerdict verdict =
       InterpretRobotsResponse(response, ProductToken(config_.fetch.user_agent));
-  log_->debug("robots.txt of {}: status {} {}", request.host, response.status,
+  log_->debug("robots.txt of {}: status {} {}", request.origin, response.status,
               std::string(FetchErrorName(response.error)));
+  if (response.error == FetchError::kBlockedAddress) {
+    // Its robots.txt (or a redirect of it) lies on a private address that
+    // was not connected: like a redirect that cannot be followed, it counts
+    // as unavailable in the 4xx sense (RFC 9309 2.3.1.3), so no rules apply.
+    ++counters_.blocked_addresses;
+    log_->info("robots.txt of {}: {}", request.origin, response.error_message);
+    verdict = RobotsVerdict();  // kAllowAll.
+  }
   if (verdict.kind == RobotsVerdict::kUnavailable) {
     // RFC 9309 2.3.1.4: assume complete disallow for now. The URLs go back to
     // the frontier as throttled: it backs the host off and hands them out
@@ -81,7 +95,7 @@ void Crawler::Impl::OnRobots(const Request& request,
   if (verdict.crawl_delay.has_value()) {
     frontier_->SetCrawlDelay(request.host, *verdict.crawl_delay);
   }
-  robots_.Store(request.host, verdict);
+  robots_.Store(request.origin, verdict);
   // The robots.txt request was made in the first URL's slot: the URLs go back
   // to the head of their host's queue (newest first, so the oldest ends up in
   // front), and the frontier spaces the host's next request from now.

@@ -63,8 +63,9 @@ AddOutcome AddDiscovered(const LinkPolicy& policy, std::string_view url,
       return AddOutcome::kTrap;
   }
   const std::string host = parts->Authority();
-  if (std::optional<bool> allowed =
-          policy.robots->Allowed(host, parts->path_and_query);
+  if (std::optional<bool> allowed = policy.robots->Allowed(
+          RobotsCache::Key(parts->scheme, parts->host, parts->port),
+          parts->path_and_query);
       allowed.has_value() && !*allowed) {
     return AddOutcome::kDisallowed;
   }

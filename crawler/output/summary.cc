@@ -84,6 +84,7 @@ std::string FormatSummaryTable(const CrawlSummary& s,
   row("too many redirects", absl::StrCat(c.too_many_redirects));
   row("throttled (429/503)", absl::StrCat(c.throttled));
   row("given up (no retries left)", absl::StrCat(c.given_up));
+  row("blocked private addresses", absl::StrCat(c.blocked_addresses));
   row("still queued", absl::StrCat(s.frontier.queued));
   row("filter count / capacity",
       absl::StrFormat("%.0f / %d (est. FPR %.2g)", s.filter_estimated_count,

@@ -1,5 +1,7 @@
 #include "fetch/internal/transfer.h"
 
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -108,32 +110,50 @@ bool HasWebScheme(const char* url) {
   return web;
 }
 
-std::string HostKey(const std::string& url) {
+namespace {
+
+// Host of `url` as curl parses it ("[::1]" for IPv6); empty when it does not
+// parse.
+std::string UrlHost(const char* url) {
   CurlUrlPtr parsed(curl_url());
-  if (parsed == nullptr ||
-      curl_url_set(parsed.get(), CURLUPART_URL, url.c_str(),
-                   CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK) {
+  if (parsed == nullptr || url == nullptr ||
+      curl_url_set(parsed.get(), CURLUPART_URL, url, 0) != CURLUE_OK) {
     return "";
   }
   char* host = nullptr;
-  char* port = nullptr;
-  std::string key;
-  if (curl_url_get(parsed.get(), CURLUPART_HOST, &host, 0) == CURLUE_OK &&
-      curl_url_get(parsed.get(), CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) ==
-          CURLUE_OK) {
-    key = absl::StrCat(absl::AsciiStrToLower(host), ":", port);
-  }
+  if (curl_url_get(parsed.get(), CURLUPART_HOST, &host, 0) != CURLUE_OK)
+    return "";
+  std::string out = host;
   curl_free(host);
-  curl_free(port);
-  return key;
+  return out;
 }
 
+}  // namespace
+
 Transfer::Transfer(FetchRequest request, const FetchOptions& options,
-                   const curl_slist* extra_headers)
+                   const curl_slist* extra_headers,
+                   const AddressPolicy& addresses)
     : request_(std::move(request)),
-      host_key_(HostKey(request_.url)),
       options_(options),
-      extra_headers_(extra_headers) {}
+      extra_headers_(extra_headers),
+      addresses_(addresses) {}
+
+curl_socket_t Transfer::OnOpenSocket(void* self, curlsocktype /*purpose*/,
+                                     curl_sockaddr* address) {
+  auto* transfer = static_cast<Transfer*>(self);
+  // The URL curl is connecting for right now: after a redirect curl followed,
+  // CURLINFO_EFFECTIVE_URL already names the redirect's target.
+  char* url = nullptr;
+  curl_easy_getinfo(transfer->easy_.get(), CURLINFO_EFFECTIVE_URL, &url);
+  std::string refusal =
+      transfer->addresses_.Refusal(UrlHost(url), address->addr);
+  if (!refusal.empty()) {
+    transfer->blocked_ = std::move(refusal);
+    return CURL_SOCKET_BAD;  // curl fails the attempt: CURLE_COULDNT_CONNECT.
+  }
+  return socket(address->family, address->socktype | SOCK_CLOEXEC,
+                address->protocol);
+}
 
 absl::Status Transfer::Configure() {
   easy_.reset(curl_easy_init());
@@ -148,6 +168,9 @@ absl::Status Transfer::Configure() {
   check(curl_easy_setopt(e, CURLOPT_URL, request_.url.c_str()));
   check(curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &Transfer::OnBody));
   check(curl_easy_setopt(e, CURLOPT_WRITEDATA, this));
+  check(
+      curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, &Transfer::OnOpenSocket));
+  check(curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, this));
   check(curl_easy_setopt(e, CURLOPT_ERRORBUFFER, error_buffer_));
   check(curl_easy_setopt(e, CURLOPT_NOSIGNAL,
                          1L));  // Threads: no SIGALRM for DNS timeouts.
@@ -211,12 +234,6 @@ absl::Status Transfer::Configure() {
   return absl::OkStatus();
 }
 
-void Transfer::PrepareRetry() {
-  body_.clear();
-  truncated_ = false;
-  error_buffer_[0] = '\0';
-}
-
 size_t Transfer::OnBody(char* data, size_t size, size_t count, void* self) {
   auto* transfer = static_cast<Transfer*>(self);
   const size_t bytes = size * count;
@@ -261,7 +278,6 @@ FetchResponse Transfer::Finish(CURLcode code) {
   FetchResponse response;
   response.id = request_.id;
   response.url = request_.url;
-  response.attempts = attempts_;
   char* effective_url = nullptr;
   if (curl_easy_getinfo(e, CURLINFO_EFFECTIVE_URL, &effective_url) ==
           CURLE_OK &&
@@ -285,6 +301,13 @@ FetchResponse Transfer::Finish(CURLcode code) {
   if (code == CURLE_WRITE_ERROR && truncated_)
     code = CURLE_OK;  // We stopped it on purpose.
   response.error = ClassifyCurlCode(code);
+  if (code == CURLE_COULDNT_CONNECT && !blocked_.empty()) {
+    // Every address curl tried was refused by us (or the rest refused the
+    // connection): no byte reached a private address.
+    response.error = FetchError::kBlockedAddress;
+    response.error_message = blocked_;
+    return response;
+  }
   if (response.error != FetchError::kNone) {
     response.error_message =
         error_buffer_[0] != '\0' ? error_buffer_ : curl_easy_strerror(code);
@@ -310,7 +333,6 @@ FetchResponse Transfer::FailedResponse(const absl::Status& status) const {
   FetchResponse response;
   response.id = request_.id;
   response.url = request_.url;
-  response.attempts = std::max(attempts_, 1);
   response.error = status.code() == absl::StatusCode::kResourceExhausted
                        ? FetchError::kOther
                        : FetchError::kInvalidUrl;

@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "fetch/fetch_options.h"
 #include "fetch/fetch_types.h"
+#include "fetch/internal/address_policy.h"
 #include "fetch/internal/curl_handles.h"
 
 namespace sieve::fetch_internal {
@@ -24,17 +25,12 @@ FetchError ClassifyCurlCode(CURLcode code);
 // curl's URL API).
 bool HasWebScheme(const char* url);
 
-// "host:port" of `url`, host lower-cased, port defaulted from the scheme: the
-// unit of the per-host connection cap (curl groups connections the same way).
-// Empty when the URL does not parse.
-std::string HostKey(const std::string& url);
-
 class Transfer {
  public:
-  // `options` and `extra_headers` must outlive the Transfer (the Fetcher owns
-  // both).
+  // `options`, `extra_headers` and `addresses` must outlive the Transfer (the
+  // Fetcher owns them).
   Transfer(FetchRequest request, const FetchOptions& options,
-           const curl_slist* extra_headers);
+           const curl_slist* extra_headers, const AddressPolicy& addresses);
   Transfer(const Transfer&) = delete;
   Transfer& operator=(const Transfer&) = delete;
 
@@ -42,10 +38,6 @@ class Transfer {
   // this Transfer. An error (out of memory, a URL curl rejects at once) is
   // returned as the response instead by the caller: see FailedResponse.
   [[nodiscard]] absl::Status Configure();
-
-  // Clears what the previous attempt received; the easy handle keeps its
-  // options.
-  void PrepareRetry();
 
   // Builds the response of the attempt that just finished with `code`.
   FetchResponse Finish(CURLcode code);
@@ -55,23 +47,25 @@ class Transfer {
 
   CURL* easy() const { return easy_.get(); }
   const FetchRequest& request() const { return request_; }
-  const std::string& host_key() const { return host_key_; }
-  int attempts() const { return attempts_; }
-  void count_attempt() { ++attempts_; }
 
  private:
   static size_t OnBody(char* data, size_t size, size_t count, void* self);
+  // CURLOPT_OPENSOCKETFUNCTION: opens the socket only when `addresses` allows
+  // the address for the host of the URL curl is connecting for now.
+  static curl_socket_t OnOpenSocket(void* self, curlsocktype purpose,
+                                    curl_sockaddr* address);
   void ReadHeaders(ResponseHeaders* headers) const;
   void ReadTimings(FetchTimings* timings) const;
 
   const FetchRequest request_;
-  const std::string host_key_;
   const FetchOptions& options_;
   const curl_slist* const extra_headers_;
+  const AddressPolicy& addresses_;
+  // Why OnOpenSocket refused an address; empty when it refused none.
+  std::string blocked_;
   CurlEasyPtr easy_;
   std::string body_;
   bool truncated_ = false;
-  int attempts_ = 0;
   char error_buffer_[CURL_ERROR_SIZE] = {};
 };
 

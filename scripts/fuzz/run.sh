@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of parse/ with clang + AddressSanitizer + UndefinedBehaviorSanitizer
+# Builds the libFuzzer targets (parse/fuzz, fetch/fuzz) with clang + AddressSanitizer + UndefinedBehaviorSanitizer
 # and runs each for the given number of seconds. Exits non-zero if any target finds a crash, a
 # leak or a sanitizer report (the reproducer is left in the build dir as crash-*/leak-*).
 #
 # Usage: scripts/fuzz/run.sh [seconds per target, default 60]
-# Env:   BUILD_DIR (default build/fuzz), JOBS (default 2), FUZZERS (default: all three)
+# Env:   BUILD_DIR (default build/fuzz), JOBS (default 2), FUZZERS (default: all, as
+#        module/name: "parse/url parse/link_extractor parse/robots fetch/retry_after")
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 seconds="${1:-60}"
 build="${BUILD_DIR:-build/fuzz}"
 jobs="${JOBS:-2}"
-fuzzers="${FUZZERS:-url link_extractor robots}"
+fuzzers="${FUZZERS:-parse/url parse/link_extractor parse/robots fetch/retry_after}"
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja \
@@ -19,20 +20,23 @@ CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja \
   -DCMAKE_C_FLAGS="$sanitize" -DCMAKE_CXX_FLAGS="$sanitize" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 targets=()
-for f in $fuzzers; do targets+=("parse_${f}_fuzzer"); done
+for f in $fuzzers; do targets+=("${f%%/*}_${f#*/}_fuzzer"); done
 cmake --build "$build" --target "${targets[@]}" -j"$jobs"
 
 status=0
 for f in $fuzzers; do
+  module="${f%%/*}"
+  name="${f#*/}"
+  target="${module}_${name}_fuzzer"
   corpus="$build/fuzz-corpus/$f"
   mkdir -p "$corpus" "$build/fuzz-artifacts/$f"
-  echo "== parse_${f}_fuzzer for ${seconds}s"
+  echo "== $target for ${seconds}s"
   if ! ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1" \
-    "$build/parse/fuzz/parse_${f}_fuzzer" "$corpus" "parse/fuzz/corpus/$f" \
+    "$build/$module/fuzz/$target" "$corpus" "$module/fuzz/corpus/$name" \
       -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 -max_len=65536 \
       -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$f/" \
       2>"$build/fuzz-artifacts/$f/log.txt"; then
-    echo "!! parse_${f}_fuzzer failed; see $build/fuzz-artifacts/$f/log.txt"
+    echo "!! $target failed; see $build/fuzz-artifacts/$f/log.txt"
     status=1
   fi
   grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)" \

@@ -67,14 +67,15 @@ void Connection::ResetOnClose() {
   setsockopt(fd_, SOL_SOCKET, SO_LINGER, &option, sizeof(option));
 }
 
-RawServer::RawServer(Handler handler) : handler_(std::move(handler)) {
+RawServer::RawServer(Handler handler, std::string address_text)
+    : handler_(std::move(handler)), address_(std::move(address_text)) {
   listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   address.sin_port = 0;
   socklen_t length = sizeof(address);
-  if (listen_fd_ < 0 ||
+  if (inet_pton(AF_INET, address_.c_str(), &address.sin_addr) != 1 ||
+      listen_fd_ < 0 ||
       bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), length) != 0 ||
       listen(listen_fd_, 128) != 0 ||
       getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &length) !=
@@ -100,7 +101,7 @@ RawServer::~RawServer() {
 }
 
 std::string RawServer::Url(absl::string_view path) const {
-  return absl::StrCat("http://127.0.0.1:", port_, path);
+  return absl::StrCat("http://", address_, ":", port_, path);
 }
 
 void RawServer::AcceptLoop() {
@@ -136,7 +137,7 @@ HttpServer::~HttpServer() {
 }
 
 void HttpServer::Start() {
-  port_ = server_.bind_to_any_port("127.0.0.1");
+  port_ = server_.bind_to_any_port(address_);
   if (port_ <= 0) std::abort();
   // bind_to_any_port also listens, so connections queue before the thread
   // starts accepting.
@@ -147,7 +148,7 @@ void HttpServer::Start() {
 }
 
 std::string HttpServer::Url(absl::string_view path) const {
-  return absl::StrCat("http://127.0.0.1:", port_, path);
+  return absl::StrCat("http://", address_, ":", port_, path);
 }
 
 std::vector<FetchResponse> PollUntilIdle(Fetcher& fetcher) {
@@ -178,7 +179,7 @@ FetchOptions TestOptions() {
   FetchOptions options;
   options.connect_timeout = absl::Seconds(2);
   options.total_timeout = absl::Seconds(5);
-  options.retry.max_retries = 0;
+  options.private_address_hosts = {"127.0.0.1"};  // The test servers' host.
   return options;
 }
 

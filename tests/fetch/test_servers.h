@@ -3,7 +3,8 @@
 // HttpServer wraps cpp-httplib for well-behaved HTTP. RawServer hands each
 // accepted TCP connection to a handler on its own thread, for what a real HTTP
 // server will not do: never answer, trickle, send forever, reset. Both bind
-// 127.0.0.1 on a port the kernel picks.
+// 127.0.0.1 (or another loopback address given: Linux routes all of
+// 127.0.0.0/8 to lo) on a port the kernel picks.
 #ifndef SIEVE_TESTS_FETCH_TEST_SERVERS_H_
 #define SIEVE_TESTS_FETCH_TEST_SERVERS_H_
 
@@ -71,7 +72,7 @@ class Connection {
 class RawServer {
  public:
   using Handler = std::function<void(Connection&)>;
-  explicit RawServer(Handler handler);
+  explicit RawServer(Handler handler, std::string address = "127.0.0.1");
   RawServer(const RawServer&) = delete;
   RawServer& operator=(const RawServer&) = delete;
   // Stops accepting, shuts down open connections and joins every thread.
@@ -90,6 +91,7 @@ class RawServer {
   void Serve(int fd);
 
   Handler handler_;
+  const std::string address_;
   int listen_fd_ = -1;
   int port_ = 0;
   StopSignal stop_;
@@ -105,7 +107,8 @@ class RawServer {
 // cpp-httplib server: register handlers on server(), then Start().
 class HttpServer {
  public:
-  HttpServer() = default;
+  explicit HttpServer(std::string address = "127.0.0.1")
+      : address_(std::move(address)) {}
   ~HttpServer();
   httplib::Server& server() { return server_; }
   void Start();
@@ -114,6 +117,7 @@ class HttpServer {
 
  private:
   httplib::Server server_;
+  const std::string address_;
   int port_ = 0;
   std::thread thread_;
 };
@@ -126,8 +130,8 @@ std::vector<FetchResponse> PollUntilIdle(Fetcher& fetcher);
 // came in 30 s).
 FetchResponse FetchOne(Fetcher& fetcher, FetchRequest request);
 
-// Options for tests: small bounds so failures show quickly, no retries unless a
-// test asks.
+// Options for tests: small bounds so failures show quickly; 127.0.0.1 (and
+// only it) allowed past the private-address guard.
 FetchOptions TestOptions();
 
 }  // namespace sieve::fetch_test

@@ -49,7 +49,7 @@ TEST(WakeupTest, ManyWakeupsWhileTransfersRunAreSafe) {
     }
   });
   FetchOptions options = TestOptions();
-  options.max_connections_per_host = 4;
+  options.max_concurrent_transfers = 4;
   absl::StatusOr<std::unique_ptr<Fetcher>> fetcher = Fetcher::Create(options);
   ASSERT_TRUE(fetcher.ok()) << fetcher.status();
   for (uint64_t id = 0; id < 40; ++id)

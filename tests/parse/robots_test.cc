@@ -231,6 +231,7 @@ TEST(RobotsTest, FetchStatusDecidesTheRules) {
   EXPECT_EQ(RobotsRuleForStatus(403), RobotsFetchRule::kAllowAll);
   EXPECT_EQ(RobotsRuleForStatus(500), RobotsFetchRule::kDisallowAll);
   EXPECT_EQ(RobotsRuleForStatus(503), RobotsFetchRule::kDisallowAll);
+  EXPECT_EQ(RobotsRuleForStatus(429), RobotsFetchRule::kDisallowAll);
   EXPECT_EQ(RobotsRuleForStatus(0), RobotsFetchRule::kDisallowAll);
 
   const char* body = "User-agent: *\nDisallow: /x\n";
