@@ -9,6 +9,7 @@ packages=(
   # libraries (found with find_package / pkg-config in cmake/SieveDependencies.cmake)
   libabsl-dev libcurl4-openssl-dev libgumbo-dev libxxhash-dev libtomlplusplus-dev libspdlog-dev
   librocksdb-dev libre2-dev libpsl-dev libidn2-dev nlohmann-json3-dev libcpp-httplib-dev zlib1g-dev
+  libexpat1-dev libssl-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
 )

@@ -4,14 +4,14 @@
 # leak or a sanitizer report (the reproducer is left in the build dir as crash-*/leak-*).
 #
 # Usage: scripts/fuzz/run.sh [seconds per target, default 60]
-# Env:   BUILD_DIR (default build/fuzz), JOBS (default 2), FUZZERS (default: all three)
+# Env:   BUILD_DIR (default build/fuzz), JOBS (default 2), FUZZERS (default: all four)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 seconds="${1:-60}"
 build="${BUILD_DIR:-build/fuzz}"
 jobs="${JOBS:-2}"
-fuzzers="${FUZZERS:-url link_extractor robots}"
+fuzzers="${FUZZERS:-url link_extractor robots sitemap}"
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja \
