@@ -93,6 +93,13 @@ struct FetchOptions {
   // Verify the server's TLS certificate and host name. Turn off only for tests.
   // Default: true.
   bool verify_tls = true;
+  // Keep the exchange as it crossed the wire in FetchResponse::wire (request
+  // and response heads, the body with its content coding, the server's IP),
+  // for a WARC archive. Turns curl's content decoding off and decodes gzip and
+  // deflate in the Fetcher instead (Accept-Encoding: gzip, deflate), so body
+  // stays the decoded text it is without this option. Costs a copy of each
+  // body. Default: false.
+  bool keep_raw = false;
   // When and how failed attempts are retried inside the Fetcher.
   RetryOptions retry;
 };

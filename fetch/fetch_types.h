@@ -31,6 +31,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "fetch/wire_capture.h"
 
 namespace sieve {
 
@@ -109,6 +110,9 @@ struct FetchResponse {
   int attempts = 1;  // 1 + retries made inside the Fetcher.
   FetchError error = FetchError::kNone;
   std::string error_message;  // curl's own words when error != kNone.
+  // The exchange as it crossed the wire, for an archive; empty unless
+  // FetchOptions::keep_raw (see fetch/wire_capture.h).
+  WireCapture wire;
 
   bool ok() const { return error == FetchError::kNone; }
 };
