@@ -14,6 +14,7 @@
 #include "fetch/fetch_options.h"
 #include "fetch/fetch_types.h"
 #include "fetch/internal/curl_handles.h"
+#include "fetch/internal/wire_recorder.h"
 
 namespace sieve::fetch_internal {
 
@@ -71,6 +72,7 @@ class Transfer {
   CurlEasyPtr easy_;
   std::string body_;
   bool truncated_ = false;
+  WireRecorder wire_;  // Used only with FetchOptions::keep_raw.
   int attempts_ = 0;
   char error_buffer_[CURL_ERROR_SIZE] = {};
 };
