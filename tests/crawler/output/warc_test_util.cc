@@ -19,6 +19,7 @@ TempDir::TempDir() {
 }
 
 TempDir::~TempDir() {
+  if (std::getenv("SIEVE_KEEP_TEST_DIRS") != nullptr) return;  // To look.
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
 }

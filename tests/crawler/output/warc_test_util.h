@@ -12,7 +12,8 @@
 
 namespace sieve::testing_warc {
 
-// A fresh directory under the test's TMPDIR, removed by the destructor.
+// A fresh directory under the test's TMPDIR, removed by the destructor
+// (kept when SIEVE_KEEP_TEST_DIRS is set, to look at the files).
 class TempDir {
  public:
   TempDir();
