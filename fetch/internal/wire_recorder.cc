@@ -70,7 +70,8 @@ CURLcode WireRecorder::Finish(CURL* easy, CURLcode code, bool length_cut,
       ip != nullptr) {
     wire.ip_address = ip;
   }
-  if (length_cut) {
+  if (length_cut || code == CURLE_FILESIZE_EXCEEDED) {
+    // FILESIZE_EXCEEDED: Content-Length above the cap, body never read.
     wire.cut = BodyCut::kLength;
   } else if (code == CURLE_OPERATION_TIMEDOUT && !wire.response_head.empty()) {
     wire.cut = BodyCut::kTime;
