@@ -1,9 +1,10 @@
 // Cost of archiving one fetched page with WarcWriter::WriteExchange: CPU per
 // page and bytes written per page, for HTML pages of 8, 32 and 128 KB served
 // plain or gzip-coded (the payload is then stored as sent, already
-// compressed). Counters: bytes_per_page (WARC bytes written, request +
-// response records), payload_per_page. Files go to $TMPDIR and are removed.
-// With SIEVE_BENCH_SMOKE=1 (ctest smoke run) only 8 KB runs.
+// compressed), at WarcWriterOptions::gzip_level 1 and 6. Counters:
+// bytes_per_page (WARC bytes written, request + response records),
+// payload_per_page. Files go to $TMPDIR and are removed. With
+// SIEVE_BENCH_SMOKE=1 (ctest smoke run) only 8 KB runs.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -43,11 +44,13 @@ std::string Page(size_t bytes, uint64_t seed) {
 void BM_WriteExchange(benchmark::State& state) {
   const size_t kb = static_cast<size_t>(state.range(0));
   const bool gzip_coded = state.range(1) != 0;
+  const int level = static_cast<int>(state.range(2));
   const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                     absl::StrCat("sieve_warc_bench_", getpid());
   WarcWriterOptions o;
   o.directory = dir;
   o.max_digests = 0;  // Every page is new: no revisit shortcut.
+  o.gzip_level = level;
   auto writer = *WarcWriter::Open(o);
   // A few distinct pages, reused round-robin (their digests differ).
   std::vector<WarcExchange> pages;
@@ -84,11 +87,13 @@ void BM_WriteExchange(benchmark::State& state) {
 }
 
 void Args(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"page_kb", "gzip_coded"});
+  b->ArgNames({"page_kb", "gzip_coded", "level"});
   for (int64_t kb : {8, 32, 128}) {
     if (std::getenv("SIEVE_BENCH_SMOKE") != nullptr && kb > 8) break;
-    b->Args({kb, 0});
-    b->Args({kb, 1});
+    for (int64_t level : {1, 6}) {
+      b->Args({kb, 0, level});
+      b->Args({kb, 1, level});
+    }
   }
 }
 BENCHMARK(BM_WriteExchange)->Apply(Args);

@@ -77,11 +77,10 @@ std::string FormatWarcRecord(const WarcFields& fields, std::string_view block) {
   return out;
 }
 
-std::string GzipMember(std::string_view bytes) {
+std::string GzipMember(std::string_view bytes, int level) {
   z_stream z{};
   // 15 + 16: a 32 KiB window with a gzip (not zlib) wrapper.
-  deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-               Z_DEFAULT_STRATEGY);
+  deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
   std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&z, deflateEnd);
   std::string out(deflateBound(&z, bytes.size()) + 32, '\0');
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));

@@ -58,8 +58,9 @@ std::string CdxTimestamp(absl::Time t);
 // strips them).
 std::string FormatWarcRecord(const WarcFields& fields, std::string_view block);
 
-// `bytes` as one complete gzip member (zlib, default level).
-std::string GzipMember(std::string_view bytes);
+// `bytes` as one complete gzip member, deflated at zlib `level` (1 fastest
+// ... 9 smallest; 6 is zlib's default).
+std::string GzipMember(std::string_view bytes, int level = 6);
 
 }  // namespace sieve
 

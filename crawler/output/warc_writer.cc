@@ -56,6 +56,10 @@ absl::StatusOr<std::unique_ptr<WarcWriter>> WarcWriter::Open(
     return absl::InvalidArgumentError(
         "WarcWriterOptions.max_bytes must be > 0");
   }
+  if (options.gzip_level < 1 || options.gzip_level > 9) {
+    return absl::InvalidArgumentError(
+        "WarcWriterOptions.gzip_level must be in 1..9");
+  }
   if (options.max_digests < 0) {
     return absl::InvalidArgumentError(
         "WarcWriterOptions.max_digests must be >= 0");
@@ -119,7 +123,8 @@ absl::Status WarcWriter::OpenNextFile() {
     cdxj_lines_.clear();
     files_.push_back({name, 0, false});
     ++stats_.files;
-    const std::string info = GzipMember(WarcinfoRecord(name));
+    const std::string info =
+        GzipMember(WarcinfoRecord(name), options_.gzip_level);
     absl::Status s = Append(info);
     if (s.ok()) ++stats_.records;
     return s;
@@ -180,7 +185,8 @@ absl::StatusOr<WarcLocation> WarcWriter::WriteExchange(const WarcExchange& ex) {
     fields.push_back(
         {"WARC-Truncated", ex.cut == BodyCut::kLength ? "length" : "time"});
   }
-  const std::string response = GzipMember(FormatWarcRecord(fields, block));
+  const std::string response =
+      GzipMember(FormatWarcRecord(fields, block), options_.gzip_level);
   const std::string request = GzipMember(
       FormatWarcRecord({{"WARC-Type", "request"},
                         {"WARC-Record-ID", request_id},

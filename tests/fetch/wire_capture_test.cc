@@ -159,6 +159,16 @@ TEST_F(WireCaptureTest, MarksABodyTheLengthCapCut) {
   EXPECT_THAT(r.wire.response_head, HasSubstr("Transfer-Encoding: chunked"));
 }
 
+TEST_F(WireCaptureTest, MarksABodyRefusedForItsContentLength) {
+  FetchOptions options = RawOptions();
+  options.max_body_bytes = 100;
+  const FetchResponse r = Fetch("/gzip", options);  // Content-Length > 100.
+  EXPECT_EQ(r.error, FetchError::kTooLarge);
+  EXPECT_TRUE(r.wire.captured());
+  EXPECT_EQ(r.wire.cut, BodyCut::kLength);
+  EXPECT_TRUE(r.wire.body.empty());
+}
+
 TEST_F(WireCaptureTest, KeepsOnlyTheLastHopOfARedirectCurlFollowed) {
   const FetchResponse r = Fetch("/redirect", RawOptions(), /*max_redirects=*/2);
   ASSERT_TRUE(r.ok()) << r.error_message;
