@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "crawler/output/cdxj_index.h"
+#include "nlohmann/json.hpp"
 
 namespace sieve {
 namespace {
@@ -79,6 +80,43 @@ absl::Status RecoverWarcDirectory(const std::filesystem::path& directory,
     std::filesystem::remove(CdxjPathFor(p), ec);
   }
   return absl::OkStatus();
+}
+
+nlohmann::json WarcFileStatesToJson(const std::vector<WarcFileState>& states) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const WarcFileState& s : states) {
+    out.push_back(
+        {{"file", s.file}, {"length", s.length}, {"closed", s.closed}});
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<WarcFileState>> WarcFileStatesFromJson(
+    const nlohmann::json& json) {
+  if (!json.is_array()) {
+    return absl::InvalidArgumentError("WARC file states: not an array");
+  }
+  std::vector<WarcFileState> states;
+  for (const nlohmann::json& item : json) {
+    if (!item.is_object() || !item.contains("file") ||
+        !item["file"].is_string() || !item.contains("length") ||
+        !item["length"].is_number_integer() || !item.contains("closed") ||
+        !item["closed"].is_boolean()) {
+      return absl::InvalidArgumentError(
+          "WARC file state: want {file: string, length: integer, closed: "
+          "bool}, got " +
+          item.dump());
+    }
+    WarcFileState s{item["file"].get<std::string>(),
+                    item["length"].get<int64_t>(), item["closed"].get<bool>()};
+    if (s.length < 0 || s.file.find('/') != std::string::npos ||
+        !absl::EndsWith(A(s.file), ".warc.gz")) {
+      return absl::InvalidArgumentError(
+          "WARC file state: bad file or length: " + item.dump());
+    }
+    states.push_back(std::move(s));
+  }
+  return states;
 }
 
 int NextWarcSerial(const std::vector<WarcFileState>& states) {

@@ -20,7 +20,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "crawler/output/warc_writer.h"
+#include "nlohmann/json_fwd.hpp"
 
 namespace sieve {
 
@@ -37,6 +39,15 @@ namespace sieve {
 [[nodiscard]] absl::Status RecoverWarcDirectory(
     const std::filesystem::path& directory,
     const std::vector<WarcFileState>& states);
+
+// The states as a checkpoint keeps them in its JSON:
+//   [{"file":"sieve-...-00000.warc.gz","length":123456,"closed":true}, ...]
+nlohmann::json WarcFileStatesToJson(const std::vector<WarcFileState>& states);
+
+// Back from that JSON; InvalidArgument when it is not an array of such
+// objects (a file name with '/' or not ending in ".warc.gz" included).
+[[nodiscard]] absl::StatusOr<std::vector<WarcFileState>> WarcFileStatesFromJson(
+    const nlohmann::json& json);
 
 // The serial to give the next WarcWriter: one past the highest in the
 // states' file names (0 for none).

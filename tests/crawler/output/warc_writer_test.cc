@@ -279,6 +279,29 @@ TEST(WarcWriterTest, WritesASortedCdxjThatPointsAtEachResponse) {
   }
 }
 
+TEST(WarcRecoveryTest, RebuildsTheSameIndexTheWriterWrote) {
+  TempDir dir;
+  std::unique_ptr<WarcWriter> w = OpenWriter(dir.path());
+  std::string file;
+  for (const char* u :
+       {"http://b.test/", "http://a.test/x", "http://c.test/"}) {
+    auto at = w->WriteExchange(Exchange(u, std::string("body ") + u));
+    ASSERT_TRUE(at.ok());
+    file = at->file;
+  }
+  ASSERT_TRUE(
+      w->WriteExchange(Exchange("http://d.test/", "body http://b.test/"))
+          .ok());  // A revisit.
+  ASSERT_TRUE(w->Close().ok());
+  const std::filesystem::path warc = dir.path() / file;
+  const auto written = Lines(CdxjPathFor(warc));
+  ASSERT_THAT(written, SizeIs(4));
+  ASSERT_TRUE(IndexWarcFile(
+                  warc, static_cast<int64_t>(std::filesystem::file_size(warc)))
+                  .ok());
+  EXPECT_EQ(Lines(CdxjPathFor(warc)), written);
+}
+
 TEST(WarcRecoveryTest, CutsBackToTheCheckpointAndTheIndexMatches) {
   TempDir dir;
   std::unique_ptr<WarcWriter> w = OpenWriter(dir.path(), /*max_bytes=*/6000);
@@ -324,6 +347,26 @@ TEST(WarcRecoveryTest, CutsBackToTheCheckpointAndTheIndexMatches) {
   EXPECT_THAT(lines[0], StartsWith("test,a)/0 "));
   EXPECT_THAT(lines[1], StartsWith("test,a)/1 "));
   EXPECT_EQ(NextWarcSerial(*checkpoint), 1);
+}
+
+TEST(WarcRecoveryTest, StatesRoundTripThroughCheckpointJson) {
+  const std::vector<WarcFileState> states = {
+      {"sieve-20261122140555123-00000.warc.gz", 1000, true},
+      {"sieve-20261122140556123-00001.warc.gz", 42, false}};
+  auto back = WarcFileStatesFromJson(WarcFileStatesToJson(states));
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_THAT(*back, SizeIs(2));
+  EXPECT_EQ((*back)[1].file, states[1].file);
+  EXPECT_EQ((*back)[1].length, 42);
+  EXPECT_FALSE((*back)[1].closed);
+  EXPECT_EQ(NextWarcSerial(*back), 2);
+  EXPECT_FALSE(
+      WarcFileStatesFromJson(
+          nlohmann::json::parse(
+              R"([{"file":"../etc/passwd.warc.gz","length":1,"closed":true}])"))
+          .ok());
+  EXPECT_FALSE(
+      WarcFileStatesFromJson(nlohmann::json::parse(R"({"a":1})")).ok());
 }
 
 TEST(WarcRecoveryTest, RefusesAFileShorterThanTheCheckpoint) {
