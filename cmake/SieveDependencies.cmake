@@ -13,6 +13,11 @@ find_package(nlohmann_json CONFIG REQUIRED)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(PSL REQUIRED IMPORTED_TARGET libpsl)
 pkg_check_modules(IDN2 REQUIRED IMPORTED_TARGET libidn2)
+# Sitemaps are parsed by streaming with expat; gzip (sitemaps, WARC members, content decoding) is zlib.
+pkg_check_modules(EXPAT REQUIRED IMPORTED_TARGET expat)
+find_package(ZLIB REQUIRED)
+# SHA-1 for WARC digests.
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 # cpp-httplib serves the built-in demo site (`sieve crawl --demo`) and the tests' loopback sites.
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 if(SIEVE_BUILD_TESTS)

@@ -86,6 +86,13 @@ struct FetchOptions {
   // with or without brackets, a trailing dot ignored; ports are not compared.
   // Example: {"127.0.0.1", "intranet.example", "[::1]"}. Default: none.
   std::vector<std::string> private_address_hosts;
+  // Keep the exchange as it crossed the wire in FetchResponse::wire (request
+  // and response heads, the body with its content coding, the server's IP),
+  // for a WARC archive. Turns curl's content decoding off and decodes gzip and
+  // deflate in the Fetcher instead (Accept-Encoding: gzip, deflate), so body
+  // stays the decoded text it is without this option. Costs a copy of each
+  // body. Default: false.
+  bool keep_raw = false;
 };
 
 // OK, or InvalidArgument naming the first option that breaks its REQUIRES line.

@@ -31,6 +31,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "fetch/wire_capture.h"
 
 namespace sieve {
 
@@ -111,6 +112,9 @@ struct FetchResponse {
   int64_t wire_bytes = 0;
   FetchError error = FetchError::kNone;
   std::string error_message;  // curl's own words when error != kNone.
+  // The exchange as it crossed the wire, for an archive; empty unless
+  // FetchOptions::keep_raw (see fetch/wire_capture.h).
+  WireCapture wire;
 
   bool ok() const { return error == FetchError::kNone; }
 };

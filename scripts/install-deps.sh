@@ -9,8 +9,9 @@ packages=(
   # libraries (found with find_package / pkg-config in cmake/SieveDependencies.cmake)
   libabsl-dev libcurl4-openssl-dev libgumbo-dev libxxhash-dev libtomlplusplus-dev libspdlog-dev
   librocksdb-dev libre2-dev libpsl-dev libidn2-dev nlohmann-json3-dev libcpp-httplib-dev zlib1g-dev
-  # tests and benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libexpat1-dev libssl-dev
+  # tests and benchmarks (nodejs runs warcio, the independent WARC reader the tests use)
+  libgtest-dev libgmock-dev libbenchmark-dev nodejs
 )
 
 missing=()
@@ -19,14 +20,24 @@ for p in "${packages[@]}"; do
   [[ "$status" == "install ok installed" ]] || missing+=("$p")
 done
 
-if ((${#missing[@]} == 0)); then
-  echo "install-deps: all ${#packages[@]} packages present"
-  exit 0
-fi
+# npm ships inside some nodejs builds (NodeSource's); Debian packages it apart.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 
-echo "install-deps: installing ${missing[*]}"
 sudo=""
 if ((EUID != 0)); then sudo="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages present"
+else
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# webrecorder's warcio (npm), the WARC reader tests/crawler/output/warcio_test.cc runs on our files
+# (skipped when absent). Pinned; installed globally so `warcio` is on PATH.
+warcio_version="2.4.11"
+if ! command -v warcio >/dev/null 2>&1; then
+  echo "install-deps: installing npm warcio@${warcio_version}"
+  $sudo npm install -g --no-fund --no-audit "warcio@${warcio_version}"
+fi

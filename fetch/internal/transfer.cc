@@ -227,6 +227,7 @@ absl::Status Transfer::Configure() {
                          options_.verify_tls ? 1L : 0L));
   check(curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST,
                          options_.verify_tls ? 2L : 0L));
+  if (options_.keep_raw) check(wire_.Configure(e, options_.compressed));
   if (rc != CURLE_OK) {
     return absl::InvalidArgumentError(
         absl::StrCat("curl_easy_setopt: ", curl_easy_strerror(rc)));
@@ -297,6 +298,10 @@ FetchResponse Transfer::Finish(CURLcode code) {
   response.truncated = truncated_;
   response.body = std::move(body_);
   body_.clear();
+  if (options_.keep_raw) {
+    code =
+        wire_.Finish(e, code, truncated_, options_.max_body_bytes, &response);
+  }
 
   if (code == CURLE_WRITE_ERROR && truncated_)
     code = CURLE_OK;  // We stopped it on purpose.

@@ -15,6 +15,7 @@
 #include "fetch/fetch_types.h"
 #include "fetch/internal/address_policy.h"
 #include "fetch/internal/curl_handles.h"
+#include "fetch/internal/wire_recorder.h"
 
 namespace sieve::fetch_internal {
 
@@ -66,6 +67,7 @@ class Transfer {
   CurlEasyPtr easy_;
   std::string body_;
   bool truncated_ = false;
+  WireRecorder wire_;  // Used only with FetchOptions::keep_raw.
   char error_buffer_[CURL_ERROR_SIZE] = {};
 };
 

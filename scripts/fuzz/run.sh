@@ -5,14 +5,15 @@
 #
 # Usage: scripts/fuzz/run.sh [seconds per target, default 60]
 # Env:   BUILD_DIR (default build/fuzz), JOBS (default 2), FUZZERS (default: all, as
-#        module/name: "parse/url parse/link_extractor parse/robots fetch/retry_after")
+#        module/name: "parse/url parse/link_extractor parse/robots parse/sitemap
+#        fetch/retry_after")
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 seconds="${1:-60}"
 build="${BUILD_DIR:-build/fuzz}"
 jobs="${JOBS:-2}"
-fuzzers="${FUZZERS:-parse/url parse/link_extractor parse/robots fetch/retry_after}"
+fuzzers="${FUZZERS:-parse/url parse/link_extractor parse/robots parse/sitemap fetch/retry_after}"
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja \

@@ -1,0 +1,81 @@
+#include "tests/crawler/output/warc_test_util.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+
+namespace sieve::testing_warc {
+
+TempDir::TempDir() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string templ =
+      absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/sieve_warc_test_XXXXXX");
+  EXPECT_NE(mkdtemp(templ.data()), nullptr);
+  path_ = templ;
+}
+
+TempDir::~TempDir() {
+  if (std::getenv("SIEVE_KEEP_TEST_DIRS") != nullptr) return;  // To look.
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+WarcExchange Exchange(const std::string& url, const std::string& body,
+                      absl::Time date) {
+  WarcExchange ex;
+  ex.target_uri = url;
+  ex.date = date;
+  ex.ip_address = "127.0.0.1";
+  ex.request_head = absl::StrCat("GET ", url.substr(url.find('/', 8)),
+                                 " HTTP/1.1\r\nHost: a.test\r\n"
+                                 "User-Agent: SieveBot/0.1\r\n\r\n");
+  ex.response_head = absl::StrCat(
+      "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
+      "Content-Length: ",
+      body.size(), "\r\n\r\n");
+  ex.payload = body;
+  return ex;
+}
+
+std::vector<WarcRecord> ReadAll(const std::filesystem::path& warc) {
+  std::vector<WarcRecord> records;
+  absl::StatusOr<WarcFileReader> reader = WarcFileReader::Open(warc);
+  EXPECT_TRUE(reader.ok()) << reader.status();
+  if (!reader.ok()) return records;
+  int64_t at = 0;
+  while (at < reader->size()) {
+    absl::StatusOr<WarcRecord> record = reader->ReadAt(at);
+    EXPECT_TRUE(record.ok()) << record.status();
+    if (!record.ok()) break;
+    at += record->length;
+    records.push_back(*std::move(record));
+  }
+  return records;
+}
+
+std::vector<std::filesystem::path> FilesEndingWith(
+    const std::filesystem::path& dir, const std::string& suffix) {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() >= suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      out.push_back(e.path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> Lines(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace sieve::testing_warc

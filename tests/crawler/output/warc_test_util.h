@@ -1,0 +1,45 @@
+// Helpers shared by the WARC tests: a temporary directory and exchanges.
+#ifndef SIEVE_TESTS_CRAWLER_OUTPUT_WARC_TEST_UTIL_H_
+#define SIEVE_TESTS_CRAWLER_OUTPUT_WARC_TEST_UTIL_H_
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "crawler/output/warc_exchange.h"
+#include "crawler/output/warc_reader.h"
+
+namespace sieve::testing_warc {
+
+// A fresh directory under the test's TMPDIR, removed by the destructor
+// (kept when SIEVE_KEEP_TEST_DIRS is set, to look at the files).
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// A GET of `url` answered 200 with `body` as text/html.
+WarcExchange Exchange(
+    const std::string& url, const std::string& body,
+    absl::Time date = absl::FromUnixMicros(1'700'000'000'123'456));
+
+// Every record of a WARC file, read one gzip member after another; fails the
+// test on a record that does not read.
+std::vector<WarcRecord> ReadAll(const std::filesystem::path& warc);
+
+// The files in `dir` whose names end with `suffix`, sorted.
+std::vector<std::filesystem::path> FilesEndingWith(
+    const std::filesystem::path& dir, const std::string& suffix);
+
+// The lines of a text file.
+std::vector<std::string> Lines(const std::filesystem::path& file);
+
+}  // namespace sieve::testing_warc
+
+#endif  // SIEVE_TESTS_CRAWLER_OUTPUT_WARC_TEST_UTIL_H_
