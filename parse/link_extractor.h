@@ -17,11 +17,11 @@
 // Thread-safe (no shared state; an arena is used by one thread at a time).
 // Cost: one gumbo parse, into an arena (no malloc per node), plus one
 // resolution per link, most without libcurl (the base is parsed once per
-// page); see bench/parse (BM_ExtractLinks, BM_ExtractDocPages) for MB/s. Beware: gumbo 0.10.1 is
-// quadratic in nesting depth (each start tag scans the stack of open elements):
-// 10,000 nested <div>s parse in 0.2 s, 200,000 (1 MB) took 420 s in a debug
-// build. Nothing here recurses, so depth cannot overflow the stack, but a
-// crawler should bound the page size it parses.
+// page); see bench/parse (BM_ExtractLinks, BM_ExtractDocPages) for MB/s.
+// Beware: gumbo 0.10.1 is quadratic in nesting depth (each start tag scans the
+// stack of open elements): 10,000 nested <div>s parse in 0.2 s, 200,000 (1 MB)
+// took 420 s in a debug build. Nothing here recurses, so depth cannot overflow
+// the stack, but a crawler should bound the page size it parses.
 //
 // Example:
 //   sieve::ExtractedLinks page =

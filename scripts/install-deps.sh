@@ -11,6 +11,9 @@ packages=(
   librocksdb-dev libre2-dev libpsl-dev libidn2-dev nlohmann-json3-dev libcpp-httplib-dev zlib1g-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
+  # real documentation sites: tests/parse/url_fast_path_test.cc and bench/parse read their HTML
+  # (/usr/share/doc/<package>/...); about 360 MB installed, 28 MB downloaded
+  postgresql-doc-15 python3-doc openjdk-17-doc
 )
 
 missing=()

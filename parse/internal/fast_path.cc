@@ -61,7 +61,8 @@ bool IsPlainHostName(std::string_view host) {
 }
 
 std::optional<std::string> MergeRelativePath(std::string_view base_path,
-                                             std::string_view ref_path) {
+                                             std::string_view ref_path,
+                                             bool has_query) {
   if (base_path.size() + ref_path.size() > kFastPathMaxBytes) return {};
   if (ref_path.starts_with('/')) return RemoveDotSegments(ref_path);
   // libcurl reads a first segment with ':' as a scheme ("%41b:c" escapes to
@@ -71,12 +72,12 @@ std::optional<std::string> MergeRelativePath(std::string_view base_path,
     return {};
   }
   // libcurl strips one leading "./" and every following "../" before it
-  // appends the rest, and appends no '/' when the rest starts with one, so
-  // ".//x" loses the empty segment the RFC keeps.
+  // appends the rest, and appends no '/' when the rest starts with '/' or '?':
+  // ".//x" loses the empty segment the RFC keeps, and "./?q" the final '/'.
   std::string_view rest = ref_path;
   if (rest.starts_with("./")) rest.remove_prefix(2);
   while (rest.starts_with("../")) rest.remove_prefix(3);
-  if (rest.starts_with('/')) return {};
+  if (rest.starts_with('/') || (rest.empty() && has_query)) return {};
   // §5.2.3: all but the last segment of the base path, then the reference.
   const size_t slash = base_path.rfind('/');
   if (slash == std::string_view::npos) return {};  // not canonical: not sure

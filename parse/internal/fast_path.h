@@ -41,11 +41,13 @@ std::string RemoveDotSegments(std::string_view path);
 // IDNA validation), and not ending in a number (a possible IPv4 address).
 bool IsPlainHostName(std::string_view host);
 
-// The path of relative reference `ref_path` (escaped, no query, no fragment,
-// not starting with "//") resolved against canonical `base_path` (§5.2.2-4),
-// or nullopt where libcurl may differ from the RFC or when too long.
+// The path of relative reference `ref_path` (escaped, query and fragment cut
+// off, not starting with "//") resolved against canonical `base_path`
+// (§5.2.2-4), or nullopt where libcurl may differ from the RFC or when too
+// long. `has_query`: the reference had a '?' after its path.
 std::optional<std::string> MergeRelativePath(std::string_view base_path,
-                                             std::string_view ref_path);
+                                             std::string_view ref_path,
+                                             bool has_query);
 
 }  // namespace sieve::url_internal
 

@@ -200,7 +200,7 @@ absl::StatusOr<UrlComponents> ResolveRelative(const UrlComponents& base,
       url.query.size() <= kFastPathMaxBytes &&
       (IsPlainHostName(base.host) || IsDottedQuad(base.host))) {
     if (std::optional<std::string> path =
-            MergeRelativePath(base.path, prepared)) {
+            MergeRelativePath(base.path, prepared, url.has_query)) {
       url.path = path->empty() ? "/" : *std::move(path);
       return url;
     }
