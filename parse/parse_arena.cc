@@ -59,6 +59,7 @@ void ParseArena::Deallocate(void* ptr) {
 }
 
 void ParseArena::Reset() {
+  last_page_bytes_ = arena_bytes() + malloc_bytes_;
   Header* block = head_.next;
   while (block != &head_) {
     Header* next = block->next;

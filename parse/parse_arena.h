@@ -90,6 +90,10 @@ class ParseArena {
   size_t arena_bytes() const { return static_cast<size_t>(top_ - begin_); }
   size_t malloc_bytes() const { return malloc_bytes_; }
 
+  // Bytes the last page held at its end (arena and malloc), as measured by
+  // Reset; a guide for choosing keep_bytes.
+  size_t last_page_bytes() const { return last_page_bytes_; }
+
   // True if bump allocation is in use (false with use_malloc, or if the
   // address space could not be reserved).
   bool bumping() const { return begin_ != nullptr; }
@@ -113,6 +117,7 @@ class ParseArena {
   char* high_ = nullptr;  // highest top_ since memory was last trimmed
   Header head_{&head_, &head_, 0, 0};  // circular list of malloc blocks
   size_t malloc_bytes_ = 0;
+  size_t last_page_bytes_ = 0;
 };
 
 }  // namespace sieve
