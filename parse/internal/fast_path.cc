@@ -78,6 +78,9 @@ std::optional<std::string> MergeRelativePath(std::string_view base_path,
   if (rest.starts_with("./")) rest.remove_prefix(2);
   while (rest.starts_with("../")) rest.remove_prefix(3);
   if (rest.starts_with('/') || (rest.empty() && has_query)) return {};
+  // libcurl climbs "../" by cutting the base at its last '/', and loses the
+  // empty first segment of a base path "//b/c" ("../g": "/g", RFC "//g").
+  if (base_path.starts_with("//")) return {};
   // §5.2.3: all but the last segment of the base path, then the reference.
   const size_t slash = base_path.rfind('/');
   if (slash == std::string_view::npos) return {};  // not canonical: not sure

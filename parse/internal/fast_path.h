@@ -8,9 +8,11 @@
 // all it does to the path is RFC 3986 §5.2.3 merging and §5.2.4 dot-segment
 // removal, which these functions do in place of a parse. Where libcurl departs
 // from the RFC (it reads a first segment with ':' as a scheme; it drops the
-// empty segment of ".//x"), the functions return nullopt. The differential
-// test (tests/parse/url_fast_path_test.cc) checks both paths give the same
-// URL on every link of real documentation sites.
+// empty segment of ".//x", the '/' of "./?q", the empty first segment of a
+// base path "//b/c"), the functions return nullopt. The url fuzzer
+// (parse/fuzz/url_fuzzer.cc) checks the two agree on any input. The
+// differential test (tests/parse/url_fast_path_test.cc) checks both paths give
+// the same URL on every link of real documentation sites.
 #ifndef SIEVE_PARSE_INTERNAL_FAST_PATH_H_
 #define SIEVE_PARSE_INTERNAL_FAST_PATH_H_
 
