@@ -166,6 +166,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"http://h.com/a/b/c", "./?q"},    // curl drops the last '/'
         Case{"http://h.com/a//b/", "../?q"},   // likewise
         Case{"http://h.com/a/b/c", "%41b:c"},  // "Ab:c" reads as a scheme
+        Case{"http://h.com//b/c", "../g"},     // curl: "/g", RFC: "//g"
         Case{"http://h.com/a/b/c", "x/./../../../../y"},
         Case{"http://h.com/", "../../a/./b/.."},
         Case{"http://h.com/a/b", "/x/%2e%2E/y"},  // escaped dots are dots
