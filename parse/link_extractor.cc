@@ -8,6 +8,7 @@
 
 #include "absl/strings/ascii.h"
 #include "parse/charset.h"
+#include "parse/internal/extract_links.h"
 #include "parse/internal/gumbo_document.h"
 #include "parse/internal/html_directives.h"
 #include "parse/internal/url_canon.h"
@@ -175,7 +176,24 @@ ExtractedLinks ExtractLinks(std::string_view html_bytes,
                             std::string_view base_url,
                             std::string_view content_type,
                             std::string_view x_robots_tag,
-                            const LinkOptions& options) {
+                            const LinkOptions& options, ParseArena* arena) {
+  return html_internal::ExtractLinksWith(html_bytes, base_url, content_type,
+                                         x_robots_tag, options, arena,
+                                         url_internal::Resolver::kFast);
+}
+
+ExtractedLinks html_internal::ExtractLinksWith(
+    std::string_view html_bytes, std::string_view base_url,
+    std::string_view content_type, std::string_view x_robots_tag,
+    const LinkOptions& options, ParseArena* arena,
+    url_internal::Resolver resolver) {
+  if (arena == nullptr) {
+    // A cache, not state: it changes no result, only where gumbo's memory
+    // comes from. One per thread, as the arena is not thread-safe; freed at
+    // thread exit.
+    thread_local ParseArena thread_arena;
+    arena = &thread_arena;
+  }
   ExtractedLinks result;
   result.encoding = DetectHtmlEncoding(html_bytes, content_type);
   // gumbo reads UTF-8 and replaces invalid sequences itself, so UTF-8 needs no
@@ -191,7 +209,7 @@ ExtractedLinks ExtractLinks(std::string_view html_bytes,
 
   Collected collected;
   {
-    const html_internal::GumboDocument document(utf8);
+    const html_internal::GumboDocument document(utf8, arena);
     collected = Collect(document.document(), options);
   }
 
@@ -199,10 +217,10 @@ ExtractedLinks ExtractLinks(std::string_view html_bytes,
   // (HTML Standard §2.4.1 "document base URL"). A <base> that does not resolve
   // is ignored.
   absl::StatusOr<url_internal::UrlComponents> base =
-      url_internal::ResolveComponents("", base_url);
+      url_internal::ResolveComponents("", base_url, resolver);
   if (collected.base_href) {
     absl::StatusOr<url_internal::UrlComponents> declared =
-        url_internal::ResolveAgainst(base, *collected.base_href);
+        url_internal::ResolveAgainst(base, *collected.base_href, resolver);
     if (declared.ok()) base = *std::move(declared);
   }
   result.base_url = base.ok() ? base->Assemble() : std::string(base_url);
@@ -215,7 +233,7 @@ ExtractedLinks ExtractLinks(std::string_view html_bytes,
       continue;
     }
     absl::StatusOr<url_internal::UrlComponents> url =
-        url_internal::ResolveAgainst(base, raw.href);
+        url_internal::ResolveAgainst(base, raw.href, resolver);
     if (!url.ok()) {
       ++result.skipped_invalid;
       continue;

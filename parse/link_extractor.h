@@ -14,12 +14,14 @@
 // javascript:, mailto:, tel:, data: and other non-http(s) hrefs, and hrefs that
 // do not parse, are skipped and counted, never an error.
 //
-// Thread-safe (no shared state). Cost: one gumbo parse plus one ResolveUrl per
-// link; see bench/parse (BM_ExtractLinks) for MB/s. Beware: gumbo 0.10.1 is
-// quadratic in nesting depth (each start tag scans the stack of open elements):
-// 10,000 nested <div>s parse in 0.2 s, 200,000 (1 MB) took 420 s in a debug
-// build. Nothing here recurses, so depth cannot overflow the stack, but a
-// crawler should bound the page size it parses.
+// Thread-safe (no shared state; an arena is used by one thread at a time).
+// Cost: one gumbo parse, into an arena (no malloc per node), plus one
+// resolution per link, most without libcurl (the base is parsed once per
+// page); see bench/parse (BM_ExtractLinks, BM_ExtractDocPages) for MB/s.
+// Beware: gumbo 0.10.1 is quadratic in nesting depth (each start tag scans the
+// stack of open elements): 10,000 nested <div>s parse in 0.2 s, 200,000 (1 MB)
+// took 420 s in a debug build. Nothing here recurses, so depth cannot overflow
+// the stack, but a crawler should bound the page size it parses.
 //
 // Example:
 //   sieve::ExtractedLinks page =
@@ -35,6 +37,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parse/parse_arena.h"
 #include "parse/url.h"
 
 namespace sieve {
@@ -94,11 +97,14 @@ struct LinkOptions {
 // the X-Robots-Tag header ("" if none; several headers may be joined with ",
 // "). REQUIRES: nothing; any bytes are accepted. If `base_url` is not a valid
 // http(s) URL, relative links are counted in skipped_invalid.
+// `arena` holds gumbo's tree while the page is parsed (parse/parse_arena.h);
+// pass the calling thread's own. Default: nullptr, an arena kept per thread.
 ExtractedLinks ExtractLinks(std::string_view html_bytes,
                             std::string_view base_url,
                             std::string_view content_type = "",
                             std::string_view x_robots_tag = "",
-                            const LinkOptions& options = {});
+                            const LinkOptions& options = {},
+                            ParseArena* arena = nullptr);
 
 }  // namespace sieve
 

@@ -1,7 +1,9 @@
 // URLs as the Sieve keys them: resolved like a browser resolves an href, then
 // normalised so two spellings of one page become one string.
 //
-// libcurl's URL API (CURLU) is the parser. Around it this file does what
+// libcurl's URL API (CURLU) is the parser, except where our own code is
+// certain to give the same result (plain host names, RFC 3986 §5.2 merging
+// and dot-segment removal). Around it this file does what
 // browsers do first (WHATWG URL Standard): strip leading/trailing C0 controls
 // and spaces, drop tabs and newlines, read `\` as
 // `/`, percent-encode spaces and non-ASCII bytes, map international host names
@@ -73,8 +75,10 @@ struct UrlOptions {
 // is needed only when `href` is relative; an empty or fragment-only `href`
 // gives `base`. Errors: InvalidArgument for an unparsable href, a relative href
 // with an unusable base, an invalid host or port, or a scheme other than
-// http/https. Cost: 2-3 us of CPU (bench/parse, BM_ResolveUrl: three libcurl
-// parses); libidn2 only for non-ASCII hosts.
+// http/https. Cost: about 0.7 us of CPU (bench/parse, BM_ResolveUrl) when the
+// hosts are plain DNS names, resolved by our own code; 2-3 us when libcurl's
+// URL API must parse (IDNA and IP-literal hosts, userinfo; see
+// parse/internal/fast_path.h); libidn2 only for non-ASCII hosts.
 [[nodiscard]] absl::StatusOr<std::string> ResolveUrl(
     std::string_view base, std::string_view href,
     const UrlOptions& options = {});

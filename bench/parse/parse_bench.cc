@@ -1,16 +1,29 @@
 // Speed of the parse/ hot paths: ns per ResolveUrl/NormalizeUrl, MB/s of
-// ExtractLinks on a realistic ~100 KB page (generated deterministically below),
-// ns per robots.txt check. With SIEVE_BENCH_SMOKE=1 (ctest smoke run) the page
-// is 10 KB.
+// ExtractLinks on a realistic ~100 KB page (generated deterministically below)
+// and on real documentation pages, ns per robots.txt check. With
+// SIEVE_BENCH_SMOKE=1 (ctest smoke run) the page is 10 KB and few real pages
+// are read.
+//
+// BM_ExtractDocPages and BM_ResolveRelative run the code before issue 16
+// (libcurl resolves each link, gumbo's tree from malloc) beside the code after
+// it (our own resolution, an arena) in one run: arguments `curl` and `arena`.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "parse/internal/extract_links.h"
+#include "parse/internal/url_canon.h"
 #include "parse/link_extractor.h"
+#include "parse/parse_arena.h"
 #include "parse/robots.h"
 #include "parse/url.h"
 
@@ -134,6 +147,113 @@ BENCHMARK(BM_ExtractLinks)
     ->Arg(0)
     ->Arg(1)
     ->Unit(benchmark::kMicrosecond);
+
+// Real pages of a Debian documentation package: every k-th HTML file in path
+// order, k chosen so that about 8 MB are read (256 KB in a smoke run).
+struct DocPages {
+  std::vector<std::string> pages;
+  std::vector<std::string> urls;
+  size_t bytes = 0;
+};
+
+const DocPages& LoadDocPages(int site) {
+  static const char* const kRoots[] = {"/usr/share/doc/postgresql-doc-15/html",
+                                       "/usr/share/doc/python3-doc/html",
+                                       "/usr/share/doc/openjdk-17-doc/api"};
+  static std::unique_ptr<DocPages> loaded[3];
+  if (loaded[site]) return *loaded[site];
+  loaded[site] = std::make_unique<DocPages>();
+  const std::filesystem::path root = kRoots[site];
+  std::vector<std::filesystem::path> files;
+  size_t total = 0;
+  std::error_code error;
+  for (std::filesystem::recursive_directory_iterator it(
+           root, std::filesystem::directory_options::follow_directory_symlink,
+           error),
+       end;
+       !error && it != end; it.increment(error)) {
+    if (it->is_regular_file(error) && it->path().extension() == ".html") {
+      files.push_back(it->path());
+      total += it->file_size(error);
+    }
+  }
+  std::sort(files.begin(), files.end());
+  const size_t budget = Smoke() ? 256 * 1024 : 8 << 20;
+  const size_t stride = std::max<size_t>(1, (total + budget - 1) / budget);
+  for (size_t i = 0; i < files.size(); i += stride) {
+    std::ifstream in(files[i], std::ios::binary);
+    std::string page((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+    loaded[site]->bytes += page.size();
+    loaded[site]->pages.push_back(std::move(page));
+    loaded[site]->urls.push_back(
+        "http://127.0.0.1:8080/" +
+        files[i].lexically_relative(root).generic_string());
+  }
+  return *loaded[site];
+}
+
+// ExtractLinks over real pages: one iteration extracts every loaded page once,
+// so each variant does exactly the same work. Args: site (0 postgresql-doc-15,
+// 1 python3-doc, 2 openjdk-17-doc), curl (1: libcurl resolves every link, as
+// before), arena (0: gumbo's tree from malloc, as before). items/s are
+// pages/s.
+void BM_ExtractDocPages(benchmark::State& state) {
+  const DocPages& site = LoadDocPages(static_cast<int>(state.range(0)));
+  if (site.pages.empty()) {
+    state.SkipWithError("documentation package not installed");
+    return;
+  }
+  const auto resolver = state.range(1) == 1 ? url_internal::Resolver::kCurl
+                                            : url_internal::Resolver::kFast;
+  ParseArena arena(ParseArena::Options{.use_malloc = state.range(2) == 0});
+  size_t links = 0, largest_tree = 0;
+  for (auto _ : state) {
+    links = 0;
+    for (size_t page = 0; page < site.pages.size(); ++page) {
+      ExtractedLinks result = html_internal::ExtractLinksWith(
+          site.pages[page], site.urls[page], "text/html", "", {}, &arena,
+          resolver);
+      links += result.links.size();
+      largest_tree = std::max(largest_tree, arena.last_page_bytes());
+      benchmark::DoNotOptimize(result);
+    }
+  }
+  const auto n = static_cast<int64_t>(state.iterations());
+  state.SetBytesProcessed(n * static_cast<int64_t>(site.bytes));
+  state.SetItemsProcessed(n * static_cast<int64_t>(site.pages.size()));
+  state.counters["pages"] = static_cast<double>(site.pages.size());
+  state.counters["links"] = static_cast<double>(links);
+  state.counters["max_tree_MiB"] =
+      static_cast<double>(largest_tree) / (1 << 20);  // gumbo's, one page
+}
+BENCHMARK(BM_ExtractDocPages)
+    ->ArgNames({"site", "curl", "arena"})
+    ->ArgsProduct({{0, 1, 2}, {1, 0}, {0, 1}})
+    ->Unit(benchmark::kMillisecond);
+
+// One relative link resolved against a parsed base, as ExtractLinks does per
+// link. Arg curl: 1 = libcurl merges the path (before), 0 = our own code.
+void BM_ResolveRelative(benchmark::State& state) {
+  const auto resolver = state.range(0) == 1 ? url_internal::Resolver::kCurl
+                                            : url_internal::Resolver::kFast;
+  const absl::StatusOr<url_internal::UrlComponents> base =
+      url_internal::ResolveComponents(
+          "", "http://127.0.0.1:8080/docs/api/java.base/java/util/Map.html",
+          resolver);
+  const std::vector<std::string> hrefs = {
+      "../../java/lang/Object.html", "HashMap.html#put(K,V)",
+      "/docs/index.html", "package-summary.html",
+      "https://docs.oracle.com/javase/specs/"};
+  size_t i = 0;
+  for (auto _ : state) {
+    absl::StatusOr<url_internal::UrlComponents> url =
+        url_internal::ResolveAgainst(base, hrefs[i++ % hrefs.size()], resolver);
+    benchmark::DoNotOptimize(url);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ResolveRelative)->ArgName("curl")->Arg(1)->Arg(0);
 
 void BM_RobotsIsAllowed(benchmark::State& state) {
   std::string file =

@@ -1,11 +1,14 @@
 // Fuzzes ResolveUrl/NormalizeUrl/SplitUrl. Input: "<base>\n<href>" (no newline:
 // href only). Checks, besides memory safety, that a resolved URL is a fixed
-// point of NormalizeUrl and that SplitUrl agrees with it.
+// point of NormalizeUrl and that SplitUrl agrees with it, and that the fast
+// resolver gives exactly what the libcurl one gives
+// (parse/internal/fast_path.h).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
+#include "parse/internal/url_canon.h"
 #include "parse/url.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -28,6 +31,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!again.ok() || *again != *resolved) std::abort();  // not a fixed point
     const absl::StatusOr<sieve::UrlParts> parts = sieve::SplitUrl(*resolved);
     if (!parts.ok() || parts->normalized_url != *resolved) std::abort();
+  }
+  namespace ui = sieve::url_internal;
+  const auto render = [](const absl::StatusOr<ui::UrlComponents>& u) {
+    return u.ok() ? u->Assemble() : u.status().ToString();
+  };
+  if (render(ui::ResolveComponents(base, href, ui::Resolver::kFast)) !=
+      render(ui::ResolveComponents(base, href, ui::Resolver::kCurl))) {
+    std::abort();  // the fast path departs from libcurl's
   }
   (void)sieve::ResolveUrl(base, href, options);
   (void)sieve::NormalizeUrl(href, options);

@@ -1,51 +1,30 @@
 #include "parse/internal/gumbo_document.h"
 
-#include <cstddef>
-#include <cstdlib>
-
 namespace sieve::html_internal {
+namespace {
 
-void* GumboDocument::Allocate(void* self, size_t size) {
-  static_assert(sizeof(Header) % alignof(std::max_align_t) == 0,
-                "the header must keep malloc's alignment");
-  auto* doc = static_cast<GumboDocument*>(self);
-  auto* header = static_cast<Header*>(std::malloc(sizeof(Header) + size));
-  if (header == nullptr)
-    std::abort();  // gumbo does not check for allocation failure either
-  header->prev = &doc->head_;
-  header->next = doc->head_.next;
-  doc->head_.next->prev = header;
-  doc->head_.next = header;
-  return header + 1;
+void* Allocate(void* arena, size_t size) {
+  return static_cast<ParseArena*>(arena)->Allocate(size);
 }
 
-void GumboDocument::Deallocate(void* /*self*/, void* ptr) {
-  if (ptr == nullptr) return;
-  Header* header = static_cast<Header*>(ptr) - 1;
-  header->prev->next = header->next;
-  header->next->prev = header->prev;
-  std::free(header);
+void Deallocate(void* arena, void* ptr) {
+  static_cast<ParseArena*>(arena)->Deallocate(ptr);
 }
 
-GumboDocument::GumboDocument(std::string_view utf8) {
+}  // namespace
+
+GumboDocument::GumboDocument(std::string_view utf8, ParseArena* arena)
+    : arena_(arena) {
   GumboOptions options = kGumboDefaultOptions;
-  options.allocator = &GumboDocument::Allocate;
-  options.deallocator = &GumboDocument::Deallocate;
-  options.userdata = this;
-  options.max_errors =
-      0;  // we never read parse errors; recording them costs time and memory
+  options.allocator = &Allocate;
+  options.deallocator = &Deallocate;
+  options.userdata = arena_;
+  options.max_errors = 0;  // nothing reads parse errors
   output_ = gumbo_parse_with_options(&options, utf8.data(), utf8.size());
 }
 
-GumboDocument::~GumboDocument() {
-  // Frees every block gumbo still holds, the whole tree included, without
-  // recursion.
-  Header* block = head_.next;
-  while (block != &head_) {
-    Header* next = block->next;
-    std::free(block);
-    block = next;
-  }
-}
+// Frees every block gumbo still holds, the whole tree included, without
+// recursion.
+GumboDocument::~GumboDocument() { arena_->Reset(); }
 
 }  // namespace sieve::html_internal

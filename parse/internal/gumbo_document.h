@@ -1,11 +1,13 @@
 // RAII for one gumbo parse. Private to sieve::parse.
 //
-// gumbo_destroy_output() frees the tree recursively, so a page of a million
-// nested unclosed <div>s would overflow the stack while being freed. Instead
-// every gumbo allocation goes through a tracking allocator owned by this
-// object: each block carries a small header linking it into a list, and the
-// destructor frees the list in a loop. Memory use equals malloc's plus 16 bytes
-// per allocation. Not thread-safe; one document per thread.
+// Every gumbo allocation goes through a ParseArena (parse/parse_arena.h): a
+// pointer bump normally, malloc under AddressSanitizer or past the arena's
+// cap. The destructor resets the arena, which frees the whole tree at once:
+// gumbo_destroy_output() would free it recursively, and a page of a million
+// nested unclosed <div>s would overflow the stack. Parse errors are not
+// recorded (GumboOptions::max_errors = 0): nothing reads them, and recording
+// them costs time and memory. Not thread-safe; one document per arena at a
+// time.
 #ifndef SIEVE_PARSE_INTERNAL_GUMBO_DOCUMENT_H_
 #define SIEVE_PARSE_INTERNAL_GUMBO_DOCUMENT_H_
 
@@ -13,31 +15,27 @@
 
 #include <string_view>
 
+#include "parse/parse_arena.h"
+
 namespace sieve::html_internal {
 
 class GumboDocument {
  public:
-  // Parses `utf8` (invalid UTF-8 is replaced by gumbo). `utf8` must outlive
-  // this object: gumbo's nodes point into it.
-  explicit GumboDocument(std::string_view utf8);
+  // Parses `utf8` (invalid UTF-8 is replaced by gumbo) with memory from
+  // `arena`. `utf8` and `arena` must outlive this object: gumbo's nodes point
+  // into both.
+  GumboDocument(std::string_view utf8, ParseArena* arena);
   ~GumboDocument();
   GumboDocument(const GumboDocument&) = delete;
   GumboDocument& operator=(const GumboDocument&) = delete;
 
-  // The document node, or nullptr if gumbo ran out of memory.
+  // The document node, or nullptr if gumbo gave no output.
   const GumboNode* document() const {
     return output_ ? output_->document : nullptr;
   }
 
  private:
-  struct Header {
-    Header* prev;
-    Header* next;
-  };
-  static void* Allocate(void* self, size_t size);
-  static void Deallocate(void* self, void* ptr);
-
-  Header head_{&head_, &head_};  // circular list of live blocks
+  ParseArena* arena_;
   GumboOutput* output_ = nullptr;
 };
 

@@ -6,6 +6,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "parse/internal/curl_url.h"
+#include "parse/internal/fast_path.h"
 #include "parse/internal/host.h"
 #include "parse/internal/percent.h"
 
@@ -86,7 +87,8 @@ absl::StatusOr<std::string> CanonicalPort(std::string_view port,
 // Parses "scheme://" + `rest` (leading slashes already stripped, '\' already
 // '/').
 absl::StatusOr<UrlComponents> ParseAbsolute(std::string_view scheme,
-                                            std::string_view rest) {
+                                            std::string_view rest,
+                                            Resolver resolver) {
   rest = CutFragment(rest);
   const size_t authority_end = std::min(rest.find_first_of("/?"), rest.size());
   const std::string_view authority = rest.substr(0, authority_end);
@@ -144,6 +146,13 @@ absl::StatusOr<UrlComponents> ParseAbsolute(std::string_view scheme,
     url.query = CanonicalPiece(tail.substr(question + 1), EncodeSet::kQuery);
   }
   url.host = *std::move(host);
+  if (resolver == Resolver::kFast && at == std::string_view::npos &&
+      IsPlainHostName(raw_host) && url.path.size() <= kFastPathMaxBytes &&
+      url.query.size() <= kFastPathMaxBytes) {
+    // All libcurl would do here is remove dot segments (see fast_path.h).
+    url.path = url.path.empty() ? "/" : RemoveDotSegments(url.path);
+    return url;
+  }
   const bool ipv4_like = EndsInANumber(url.host);
   if (ipv4_like && url.host.back() == '.')
     url.host.pop_back();  // "1.2.3.4." is 1.2.3.4
@@ -173,7 +182,8 @@ absl::StatusOr<UrlComponents> ParseAbsolute(std::string_view scheme,
 
 // RFC 3986 §5.2 with `base` canonical and `ref` relative (no scheme, not "//").
 absl::StatusOr<UrlComponents> ResolveRelative(const UrlComponents& base,
-                                              std::string_view ref) {
+                                              std::string_view ref,
+                                              Resolver resolver) {
   ref = CutFragment(ref);
   if (ref.empty()) return base;  // "" and "#frag" are the base document itself.
   const size_t question = ref.find('?');
@@ -185,8 +195,17 @@ absl::StatusOr<UrlComponents> ResolveRelative(const UrlComponents& base,
   if (url.has_query) {
     url.query = CanonicalPiece(ref.substr(question + 1), EncodeSet::kQuery);
     if (question == 0) return url;  // "?y": base path, new query.
-    prepared += '?';
   }
+  if (resolver == Resolver::kFast && base.userinfo.empty() &&
+      url.query.size() <= kFastPathMaxBytes &&
+      (IsPlainHostName(base.host) || IsDottedQuad(base.host))) {
+    if (std::optional<std::string> path =
+            MergeRelativePath(base.path, prepared, url.has_query)) {
+      url.path = path->empty() ? "/" : *std::move(path);
+      return url;
+    }
+  }
+  if (url.has_query) prepared += '?';
   // libcurl merges the path with the base's (RFC 3986 §5.2.3) and removes dot
   // segments. The query was taken above so libcurl's handling of an empty query
   // cannot change it.
@@ -242,16 +261,19 @@ std::string LeadingScheme(std::string_view href) {
 }
 
 absl::StatusOr<UrlComponents> ResolveComponents(std::string_view base,
-                                                std::string_view href) {
+                                                std::string_view href,
+                                                Resolver resolver) {
   if (base.empty()) {
     return ResolveAgainst(
-        absl::InvalidArgumentError("relative URL without a base"), href);
+        absl::InvalidArgumentError("relative URL without a base"), href,
+        resolver);
   }
-  return ResolveAgainst(ResolveComponents("", base), href);
+  return ResolveAgainst(ResolveComponents("", base, resolver), href, resolver);
 }
 
 absl::StatusOr<UrlComponents> ResolveAgainst(
-    const absl::StatusOr<UrlComponents>& base_url, std::string_view href) {
+    const absl::StatusOr<UrlComponents>& base_url, std::string_view href,
+    Resolver resolver) {
   std::string ref = Preprocess(href);
   size_t colon = 0;
   const std::string scheme = SchemeOf(ref, &colon);
@@ -265,14 +287,14 @@ absl::StatusOr<UrlComponents> ResolveAgainst(
     // "http:foo" is relative to an http base (URL Standard, special relative or
     // authority state); otherwise it is "http://foo".
     if (!network_path && base_url.ok() && base_url->scheme == scheme) {
-      return ResolveRelative(*base_url, ref);
+      return ResolveRelative(*base_url, ref, resolver);
     }
-    return ParseAbsolute(scheme, StripLeadingSlashes(ref));
+    return ParseAbsolute(scheme, StripLeadingSlashes(ref), resolver);
   }
   if (!base_url.ok()) return base_url.status();
   if (network_path)
-    return ParseAbsolute(base_url->scheme, StripLeadingSlashes(ref));
-  return ResolveRelative(*base_url, ref);
+    return ParseAbsolute(base_url->scheme, StripLeadingSlashes(ref), resolver);
+  return ResolveRelative(*base_url, ref, resolver);
 }
 
 }  // namespace sieve::url_internal

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "parse/internal/fast_path.h"
 #include "parse/url.h"
 
 namespace sieve::url_internal {
@@ -32,15 +33,18 @@ struct UrlComponents {
 std::string Preprocess(std::string_view in);
 
 // Resolves `href` against `base` (which may be empty when `href` is absolute).
-// Both are pre-processed here. Errors: InvalidArgument.
-absl::StatusOr<UrlComponents> ResolveComponents(std::string_view base,
-                                                std::string_view href);
+// Both are pre-processed here. Errors: InvalidArgument. `resolver` picks the
+// code that merges paths and checks hosts; both give the same URLs.
+absl::StatusOr<UrlComponents> ResolveComponents(
+    std::string_view base, std::string_view href,
+    Resolver resolver = Resolver::kFast);
 
 // As ResolveComponents, with the base already parsed (or the error parsing it
 // gave), so a page's links do not re-parse the base each time. `base` is only
 // read for relative references.
 absl::StatusOr<UrlComponents> ResolveAgainst(
-    const absl::StatusOr<UrlComponents>& base, std::string_view href);
+    const absl::StatusOr<UrlComponents>& base, std::string_view href,
+    Resolver resolver = Resolver::kFast);
 
 // The lower-cased scheme `href` starts with (after Preprocess), or "" for a
 // relative reference.
