@@ -29,6 +29,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
+#include "crawler/crawl/scope_mode.h"
 #include "parse/url.h"
 
 namespace re2 {
@@ -38,8 +39,8 @@ class RE2;
 namespace sieve {
 
 struct ScopeOptions {
-  // "host", "domain" or "any". Default: "host".
-  std::string mode = "host";
+  // Which hosts count as on-site. Default: kHost.
+  ScopeMode mode = ScopeMode::kHost;
   // RE2 patterns (partial match on the normalised URL). When non-empty a URL
   // must match one.
   std::vector<std::string> allow = {};
@@ -67,8 +68,7 @@ std::string_view ScopeVerdictName(ScopeVerdict verdict);
 class Scope {
  public:
   // `seed_hosts` are the seeds' authorities (UrlParts::Authority()).
-  // InvalidArgument for a bad mode or a pattern RE2 rejects (the message names
-  // the pattern).
+  // InvalidArgument for a pattern RE2 rejects (the message names the pattern).
   [[nodiscard]] static absl::StatusOr<Scope> Create(
       const ScopeOptions& options, const std::vector<std::string>& seed_hosts);
   Scope(Scope&&) noexcept;

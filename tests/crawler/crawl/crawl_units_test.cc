@@ -46,8 +46,8 @@ UrlParts Parts(const std::string& url) {
 }
 
 TEST(ScopeTest, HostScopeKeepsTheSeedsHostsWithTheirPorts) {
-  absl::StatusOr<Scope> scope =
-      Scope::Create({.mode = "host"}, {"a.example.com", "b.org:8080"});
+  absl::StatusOr<Scope> scope = Scope::Create({.mode = ScopeMode::kHost},
+                                              {"a.example.com", "b.org:8080"});
   ASSERT_TRUE(scope.ok());
   EXPECT_EQ(scope->Check(Parts("http://a.example.com/x")),
             ScopeVerdict::kInScope);
@@ -59,7 +59,7 @@ TEST(ScopeTest, HostScopeKeepsTheSeedsHostsWithTheirPorts) {
 
 TEST(ScopeTest, DomainScopeUsesThePublicSuffixList) {
   absl::StatusOr<Scope> scope = Scope::Create(
-      {.mode = "domain"}, {"www.example.co.uk", "alice.github.io"});
+      {.mode = ScopeMode::kDomain}, {"www.example.co.uk", "alice.github.io"});
   ASSERT_TRUE(scope.ok());
   EXPECT_EQ(scope->Check(Parts("http://shop.example.co.uk/")),
             ScopeVerdict::kInScope);
@@ -72,7 +72,7 @@ TEST(ScopeTest, DomainScopeUsesThePublicSuffixList) {
 }
 
 TEST(ScopeTest, AnyScopeStillAppliesPatternsAndTrapControl) {
-  absl::StatusOr<Scope> scope = Scope::Create({.mode = "any",
+  absl::StatusOr<Scope> scope = Scope::Create({.mode = ScopeMode::kAny,
                                                .allow = {"/docs/"},
                                                .deny = {"\\.pdf$"},
                                                .max_url_length = 40,
@@ -90,12 +90,21 @@ TEST(ScopeTest, AnyScopeStillAppliesPatternsAndTrapControl) {
             ScopeVerdict::kRepeatedPath);
 }
 
-TEST(ScopeTest, ABadPatternOrModeIsAnErrorNamingIt) {
+TEST(ScopeTest, ABadPatternIsAnErrorNamingIt) {
   absl::StatusOr<Scope> bad =
-      Scope::Create({.mode = "host", .deny = {"(unclosed"}}, {});
+      Scope::Create({.mode = ScopeMode::kHost, .deny = {"(unclosed"}}, {});
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(std::string(bad.status().message()), HasSubstr("(unclosed"));
-  EXPECT_FALSE(Scope::Create({.mode = "planet"}, {}).ok());
+}
+
+TEST(ScopeModeTest, NamesRoundTripAndAnUnknownNameListsTheModes) {
+  for (ScopeMode mode : AllScopeModes()) {
+    EXPECT_EQ(*ParseScopeMode(ScopeModeName(mode)), mode);
+  }
+  absl::StatusOr<ScopeMode> bad = ParseScopeMode("planet");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(std::string(bad.status().message()),
+            "must be one of host, domain, any; got \"planet\"");
 }
 
 TEST(OriginTest, RoundTripsHopsAndReferrer) {
