@@ -267,9 +267,8 @@ int RunCrawlCommand(const ParsedArgs& args) {
     for (const SiteRequest& r : site->requests()) {
       if (SiteGraph::MustNotBeRequested(r.path)) ++disallowed;
     }
-    std::cout << "demo site: " << site->graph().Expected().fetched.size()
-              << " URLs reachable by the rules; the server saw "
-              << site->requests().size() << " requests, " << disallowed
+    std::cout << "demo site: the server saw " << site->requests().size()
+              << " requests, " << disallowed
               << " of them for robots-disallowed, nofollow or trap URLs\n";
   }
   if (summary->stop_reason == "interrupted" ||

@@ -11,6 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/crawler/crawl/site_answer_key.h"
 
 namespace sieve {
 namespace {
@@ -169,7 +170,12 @@ TEST(SiteGraphTest, TheGraphIsDeterministicAndHasEveryKindOfPage) {
   EXPECT_EQ(site.Respond("/old/1").status, 301);
   EXPECT_EQ(site.Respond("/missing/3.html").status, 404);
   EXPECT_EQ(site.Respond("/files/4.pdf").content_type, "application/pdf");
-  SiteGraph::Crawl crawl = site.Expected();
+  // The links the answer key follows are the links the page shows.
+  for (const SiteGraph::OutLink& link : site.LinksOn("/p/7.html").links)
+    EXPECT_THAT(site.Respond("/p/7.html").body, HasSubstr(link.href));
+  EXPECT_TRUE(site.LinksOn("/p/13.html").meta_nofollow);
+  EXPECT_THAT(site.Respond("/p/13.html").body, HasSubstr("nofollow"));
+  testing_util::ExpectedCrawl crawl = testing_util::Expected(site);
   EXPECT_TRUE(crawl.fetched.contains("/p/199.html"));
   EXPECT_TRUE(crawl.fetched.contains("/t/x/x/x/"));
   EXPECT_FALSE(crawl.fetched.contains("/t/x/x/x/x/"));
