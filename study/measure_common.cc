@@ -41,7 +41,8 @@ void FeedProbes(const MeasureContext& context, uint64_t count,
 }
 
 uint64_t PredictedFilterBytes(FilterKind kind, uint64_t n, double fp_rate) {
-  // m = -n ln p / (ln 2)^2 (DESIGN.md); the other kinds relative to it.
+  // m = -n ln p / (ln 2)^2 (docs/architecture.md, "Formulas"); the other
+  // kinds relative to it.
   const double classic_bytes = -static_cast<double>(n) * std::log(fp_rate) /
                                (std::log(2.0) * std::log(2.0)) / 8.0;
   double factor = 1.0;

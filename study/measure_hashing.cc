@@ -20,7 +20,8 @@ using Clock = std::chrono::steady_clock;
 // The Java article's table: 2 << 24 = 2^25 bits, 7 seeds.
 constexpr uint64_t kArticleBits = uint64_t{1} << 25;
 constexpr uint32_t kArticleHashes = 7;
-// m/n = 9.59 bits per key gives 1 % at the optimal k = 7 (DESIGN.md).
+// m/n = 9.59 bits per key gives 1 % at the optimal k = 7 (docs/architecture.md,
+// "Formulas").
 constexpr double kBitsPerKeyAtOnePercent = 9.585;
 
 }  // namespace

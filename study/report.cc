@@ -225,8 +225,8 @@ std::string LiteratureSection(const std::vector<ResultRow>& rows) {
        absl::StrFormat("%s (%s)", HumanBytes(bytes), how),
        absl::StrFormat("%+.2f %%", 100 * (bytes / formula_bytes - 1))});
   std::string out = "## Literature figures, reproduced\n\n";
-  out += Table({"figure", "literature (DESIGN.md)", "this run", "difference"},
-               body);
+  out += Table(
+      {"figure", "literature (docs/study.md)", "this run", "difference"}, body);
   absl::StrAppend(
       &out,
       absl::StrFormat("**The claim that 10^9 URLs at 0.01 %% fit in 18 MB is "

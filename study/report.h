@@ -3,7 +3,7 @@
 //
 // The report holds the tables (memory, bits per URL, speed, false-positive
 // rates, exact sets, hashing schemes, lossless Sieve) and checks the
-// literature's figures against the measurements (shared/DESIGN.md): 9.6 bits
+// literature's figures against the measurements (docs/study.md): 9.6 bits
 // per URL at 1 %, +4.8 bits per tenfold lower rate, m = 20n with k = 10
 // giving 8.9e-5, and 10^9 URLs at 0.01 % needing 2.40 GB (not 18 MB).
 //
