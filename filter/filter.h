@@ -4,17 +4,14 @@
 //
 // Surprises first:
 //   - A filter may answer "maybe present" for a key never added (a false
-//   positive, at roughly the
-//     rate it was sized for); it never answers "absent" for a key that was
-//     added (no false negatives), except that CountingBloomFilter::Remove of a
-//     key never added can cause them.
+//     positive, at roughly the rate it was sized for); it never answers
+//     "absent" for a key that was added (no false negatives), except that
+//     CountingBloomFilter::Remove of a key never added can cause them.
 //   - Not thread-safe unless built with `FilterOptions::concurrent`, which
-//   makes `Add` and
-//     `MayContain` safe to call from several threads at once (atomic fetch-or
-//     on 64-bit words).
+//     makes `Add` and `MayContain` safe to call from several threads at once
+//     (atomic fetch-or on 64-bit words).
 //   - Calls through this interface are virtual. For speed, use the concrete
-//   classes directly
-//     (BloomFilter, BlockedBloomFilter, CountingBloomFilter,
+//     classes directly (BloomFilter, BlockedBloomFilter, CountingBloomFilter,
 //     ScalableBloomFilter).
 //
 // Example:

@@ -22,9 +22,8 @@
 // crawler should bound the page size it parses.
 //
 // Example:
-//   sieve::ExtractedLinks page =
-//       sieve::ExtractLinks(body, "http://example.com/dir/", "text/html;
-//       charset=utf-8");
+//   sieve::ExtractedLinks page = sieve::ExtractLinks(
+//       body, "http://example.com/dir/", "text/html; charset=utf-8");
 //   for (const sieve::Link& link : page.links) {
 //     if (!page.nofollow && !link.nofollow) frontier.Push(link.url);
 //   }

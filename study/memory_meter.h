@@ -10,15 +10,15 @@
 //
 // Surprises first:
 //   - RSS growth is only meaningful when nothing else allocates meanwhile, and
-//   after the previous
-//     structure's memory went back to the OS: call ReleaseFreeMemory() before
-//     taking the baseline.
+//     after the previous structure's memory went back to the OS: call
+//     ReleaseFreeMemory() before taking the baseline.
 //   - Linux only (reads /proc); elsewhere ResidentBytes() returns 0.
 //
 // Example:
 //   uint64_t counter = 0;
-//   std::vector<int, CountingAllocator<int>>
-//   v(CountingAllocator<int>(&counter)); v.resize(1000);  // counter == 4000
+//   std::vector<int, CountingAllocator<int>> v(
+//       CountingAllocator<int>(&counter));
+//   v.resize(1000);  // counter == 4000
 #ifndef SIEVE_STUDY_MEMORY_METER_H_
 #define SIEVE_STUDY_MEMORY_METER_H_
 

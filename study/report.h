@@ -8,8 +8,8 @@
 // giving 8.9e-5, and 10^9 URLs at 0.01 % needing 2.40 GB (not 18 MB).
 //
 // Example:
-//   absl::Status s = WriteStudyOutputs({.rows = rows, .command = "sieve study
-//   --max-n 1e6"}, dir);
+//   absl::Status s = WriteStudyOutputs(
+//       {.rows = rows, .command = "sieve study --max-n 1e6"}, dir);
 #ifndef SIEVE_STUDY_REPORT_H_
 #define SIEVE_STUDY_REPORT_H_
 

@@ -8,8 +8,9 @@
 //
 // Example:
 //   PlotSpec plot{.title = "Memory", .x_label = "URLs", .y_label = "bytes"};
-//   plot.series.push_back({.label = "classic p=0.01", .points = {{1e3, 1.2e3,
-//   false}}}); std::string svg = RenderSvg(plot);
+//   plot.series.push_back(
+//       {.label = "classic p=0.01", .points = {{1e3, 1.2e3, false}}});
+//   std::string svg = RenderSvg(plot);
 #ifndef SIEVE_STUDY_SVG_PLOT_H_
 #define SIEVE_STUDY_SVG_PLOT_H_
 

@@ -9,14 +9,14 @@
 //
 // Surprises first:
 //   - Everything is a pure function of (seed, position): two streams with the
-//   same options emit
-//     the same bytes on every machine (no std::hash, no std:: distributions).
+//     same options emit the same bytes on every machine (no std::hash, no std::
+//     distributions).
 //   - Fresh URL number i is distinct from every other fresh URL by construction
-//   (its page name is
-//     a bijection of i), so "distinct" is exact, not probable.
+//     (its page name is a bijection of i), so "distinct" is exact, not
+//     probable.
 //   - ProbeUrl(i) URLs come from a disjoint index range: they are never emitted
-//   by the stream, so
-//     a filter that answers "maybe" for one of them made a false positive.
+//     by the stream, so a filter that answers "maybe" for one of them made a
+//     false positive.
 //
 // Example:
 //   sieve::study::UrlStream stream({.seed = 42, .repeat_share = 0.1});

@@ -3,15 +3,13 @@
 //
 // Surprises first:
 //   - Thread-safe: the crawl loop stores rules (Store) while parser threads ask
-//   (Allowed) to drop
-//     disallowed links before they reach the Sieve; a host not known yet
-//     answers nullopt and the loop checks again before the fetch.
+//     (Allowed) to drop disallowed links before they reach the Sieve; a host
+//     not known yet answers nullopt and the loop checks again before the fetch.
 //   - The RFC 9309 fetch-status rules (section 2.3.1) decide what is stored:
-//   2xx -> the parsed
-//     file; 4xx (and a redirect chain past 5 hops) -> allow all; 5xx or
-//     unreachable -> nothing is stored ("complete disallow" until a later
-//     retry: the loop sends the host's URLs back to the Frontier, which backs
-//     the host off and retries).
+//     2xx -> the parsed file; 4xx (and a redirect chain past 5 hops) -> allow
+//     all; 5xx or unreachable -> nothing is stored ("complete disallow" until a
+//     later retry: the loop sends the host's URLs back to the Frontier, which
+//     backs the host off and retries).
 //
 // Example:
 //   cache.Store("a.com", sieve::RobotsRules::Parse(body));

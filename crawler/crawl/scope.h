@@ -4,21 +4,20 @@
 //
 // Surprises first:
 //   - Thread-safe after construction (RE2 and libpsl lookups are read-only), so
-//   parser threads
-//     call Check concurrently.
+//     parser threads call Check concurrently.
 //   - "domain" uses the public suffix list compiled into Debian's libpsl:
-//   a.example.co.uk and
-//     b.example.co.uk share example.co.uk, but a.github.io and b.github.io do
-//     not. An IP address or a single-label host ("localhost") is its own
-//     domain.
+//     a.example.co.uk and b.example.co.uk share example.co.uk, but a.github.io
+//     and b.github.io do not. An IP address or a single-label host
+//     ("localhost") is its own domain.
 //   - Hosts are compared with their port (UrlParts::Authority), so
-//   127.0.0.1:8080 and
-//     127.0.0.1:8081 are different hosts, as they are for politeness.
+//     127.0.0.1:8080 and 127.0.0.1:8081 are different hosts, as they are for
+//     politeness.
 //
 // Example:
-//   absl::StatusOr<sieve::Scope> scope = sieve::Scope::Create(options,
-//   {"http://a.com/"}); if (scope->Check(parts) ==
-//   sieve::ScopeVerdict::kInScope) frontier.Add(...);
+//   absl::StatusOr<sieve::Scope> scope =
+//       sieve::Scope::Create({.mode = sieve::ScopeMode::kDomain}, {"a.com"});
+//   if (scope->Check(parts) == sieve::ScopeVerdict::kInScope)
+//     frontier.Add(...);
 #ifndef SIEVE_CRAWLER_CRAWL_SCOPE_H_
 #define SIEVE_CRAWLER_CRAWL_SCOPE_H_
 
