@@ -6,16 +6,14 @@
 //
 // Surprises first:
 //   - MayContain may answer true for a key never added (at about fp_rate once
-//   `capacity` keys are
-//     in); it never answers false for a key that was added.
+//     `capacity` keys are in); it never answers false for a key that was added.
 //   - Not thread-safe unless created with `FilterOptions::concurrent`: then
-//   Add, MayContain and
-//     the batch calls may run from several threads at once (atomic fetch-or on
-//     64-bit words; no false negatives once the Adds have returned; two threads
-//     adding the same new key at the same moment may both be told it was
-//     fresh). Every other call still needs a single caller.
+//     Add, MayContain and the batch calls may run from several threads at once
+//     (atomic fetch-or on 64-bit words; no false negatives once the Adds have
+//     returned; two threads adding the same new key at the same moment may both
+//     be told it was fresh). Every other call still needs a single caller.
 //   - Move-only. A filter loaded with LoadOptions::memory_map works on the
-//   file's pages in place.
+//     file's pages in place.
 //
 // Example:
 //   sieve::BloomFilter f = sieve::BloomFilter::ForCapacity(1'000'000, 0.01);

@@ -5,22 +5,18 @@
 //
 // Surprises first:
 //   - Counters saturate at 15 and a saturated counter is never decremented (it
-//   may hold more keys
-//     than it can count), so Remove never causes a false negative for a key
-//     still in the filter. At the designed load a counter exceeds 15 with
-//     probability ~1e-15 per counter (Fan et al.).
+//     may hold more keys than it can count), so Remove never causes a false
+//     negative for a key still in the filter. At the designed load a counter
+//     exceeds 15 with probability ~1e-15 per counter (Fan et al.).
 //   - Remove of a key never added can cause false negatives (it decrements
-//   other keys'
-//     counters); Remove refuses a key MayContain rejects, but not a false
-//     positive.
+//     other keys' counters); Remove refuses a key MayContain rejects, but not a
+//     false positive.
 //   - Thread-safety only with FilterOptions::concurrent (compare-and-swap per
-//   counter word);
-//     removing a key while another thread adds that same key is a race on its
-//     counters.
+//     counter word); removing a key while another thread adds that same key is
+//     a race on its counters.
 //   - The shared calls are documented in filter/internal/bit_filter_base.h.
-//   UnionWith is the
-//     saturating sum of counters (the filter of both key multisets);
-//     IntersectWith the minimum.
+//     UnionWith is the saturating sum of counters (the filter of both key
+//     multisets); IntersectWith the minimum.
 //
 // Example:
 //   auto f = sieve::CountingBloomFilter::ForCapacity(100'000, 0.01);

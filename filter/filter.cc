@@ -15,6 +15,13 @@ namespace sieve {
 
 using filter_internal::Wrap;
 
+std::span<const FilterKind> AllFilterKinds() {
+  static constexpr FilterKind kKinds[] = {
+      FilterKind::kClassic, FilterKind::kBlocked, FilterKind::kCounting,
+      FilterKind::kScalable};
+  return kKinds;
+}
+
 std::string_view FilterKindName(FilterKind kind) {
   switch (kind) {
     case FilterKind::kClassic:
@@ -30,8 +37,7 @@ std::string_view FilterKindName(FilterKind kind) {
 }
 
 absl::StatusOr<FilterKind> ParseFilterKind(std::string_view name) {
-  for (FilterKind kind : {FilterKind::kClassic, FilterKind::kBlocked,
-                          FilterKind::kCounting, FilterKind::kScalable}) {
+  for (FilterKind kind : AllFilterKinds()) {
     if (name == FilterKindName(kind)) return kind;
   }
   return absl::InvalidArgumentError(

@@ -4,17 +4,14 @@
 //
 // Surprises first:
 //   - A filter may answer "maybe present" for a key never added (a false
-//   positive, at roughly the
-//     rate it was sized for); it never answers "absent" for a key that was
-//     added (no false negatives), except that CountingBloomFilter::Remove of a
-//     key never added can cause them.
+//     positive, at roughly the rate it was sized for); it never answers
+//     "absent" for a key that was added (no false negatives), except that
+//     CountingBloomFilter::Remove of a key never added can cause them.
 //   - Not thread-safe unless built with `FilterOptions::concurrent`, which
-//   makes `Add` and
-//     `MayContain` safe to call from several threads at once (atomic fetch-or
-//     on 64-bit words).
+//     makes `Add` and `MayContain` safe to call from several threads at once
+//     (atomic fetch-or on 64-bit words).
 //   - Calls through this interface are virtual. For speed, use the concrete
-//   classes directly
-//     (BloomFilter, BlockedBloomFilter, CountingBloomFilter,
+//     classes directly (BloomFilter, BlockedBloomFilter, CountingBloomFilter,
 //     ScalableBloomFilter).
 //
 // Example:
@@ -48,6 +45,8 @@ enum class FilterKind : uint8_t {
                   // al. 2007).
 };
 
+// Every kind, in declaration order.
+std::span<const FilterKind> AllFilterKinds();
 // "classic", "blocked", "counting", "scalable".
 std::string_view FilterKindName(FilterKind kind);
 // Inverse of FilterKindName; an InvalidArgument error names the accepted
@@ -128,6 +127,18 @@ class Filter {
   virtual uint64_t MemoryBytes() const = 0;
   // Designed capacity (the scalable kind: its initial capacity).
   virtual uint64_t capacity() const = 0;
+  // m: bits in the filter (counters for the counting kind; all stages of the
+  // scalable kind, which grows).
+  virtual uint64_t bit_count() const = 0;
+  // k: probes per key (the scalable kind: its first stage's k).
+  virtual uint32_t hash_count() const = 0;
+  // The false-positive rate the kind's own formula predicts at its m and k
+  // once `n` distinct keys were added (docs/architecture.md, "Formulas"):
+  //   - classic and counting: (1 - e^(-kn/m))^k;
+  //   - blocked: the same averaged over the Poisson-distributed block loads;
+  //   - scalable: 1 - prod(1 - p_i) over its stages at their current fill
+  //     (`n` is not used: the stages' fill already reflects it).
+  virtual double FormulaFalsePositiveRate(uint64_t n) const = 0;
 
   // Installs `callback`, called once when EstimatedCount() first exceeds
   // capacity() and again at each further doubling (2x, 4x, ...), from the

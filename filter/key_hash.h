@@ -50,9 +50,9 @@ inline uint64_t ReduceToRange(uint64_t hash, uint64_t n) {
 }
 
 // Enhanced double hashing (Dillinger & Manolios, "Bloom Filters in
-// Probabilistic Verification", FMCAD 2004): the i-th value is h1 + i*h2 + (i^3
-// - i)/6 (mod 2^64), computed with two additions per step. Reduce each value
-// with ReduceToRange.
+// Probabilistic Verification", FMCAD 2004): the i-th value is
+// h1 + i*h2 + (i^3 - i)/6 (mod 2^64), computed with two additions per step.
+// Reduce each value with ReduceToRange.
 class ProbeSequence {
  public:
   explicit ProbeSequence(const KeyHash& hash) : x_(hash.low), y_(hash.high) {}

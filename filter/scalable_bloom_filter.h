@@ -13,13 +13,12 @@
 //
 // Surprises first:
 //   - capacity() is the first stage's capacity; OnCapacityExceeded fires, as
-//   for every kind,
-//     when EstimatedCount() passes capacity() and at each doubling, even though
-//     the filter grows and its rate stays under fp_rate. hash_count() is the
-//     first stage's k.
+//     for every kind, when EstimatedCount() passes capacity() and at each
+//     doubling, even though the filter grows and its rate stays under fp_rate.
+//     hash_count() is the first stage's k.
 //   - With FilterOptions::concurrent, Add takes an exclusive lock and
-//   MayContain a shared one
-//     (a new stage cannot be opened under lock-free readers). Move-only.
+//     MayContain a shared one (a new stage cannot be opened under lock-free
+//     readers). Move-only.
 //
 // Example:
 //   auto f = sieve::ScalableBloomFilter::ForCapacity(1'000'000, 0.01);

@@ -10,9 +10,9 @@
 //     safe from any thread too. Add takes only the Sieve's mutex (and a reader
 //     lock on the dropped-host set); Next, Done, Checkpoint and the host calls
 //     take the Frontier's mutex.
-//   - The Frontier does not parse URLs (shared/DESIGN.md): the caller passes
-//     the host key with each URL (the crawler takes it from sieve::parse), and
-//     Done names the URL that Next returned.
+//   - The Frontier does not parse URLs (docs/architecture.md, "Dependency
+//     rules"): the caller passes the host key with each URL (the crawler
+//     takes it from sieve::parse), and Done names the URL that Next returned.
 //   - The clock is injected: Next and Done take `now`; nothing sleeps or reads
 //     the clock.
 //   - Memory: the per-host queues hold about `host_queue_memory_bytes` of URL

@@ -19,9 +19,10 @@
 // iconv descriptor.
 //
 // Example:
-//   std::string encoding = sieve::DetectHtmlEncoding(body, "text/html;
-//   charset=Shift_JIS"); sieve::Utf8Text text = sieve::ConvertToUtf8(body,
-//   encoding);   // text.utf8 for gumbo
+//   std::string encoding =
+//       sieve::DetectHtmlEncoding(body, "text/html; charset=Shift_JIS");
+//   sieve::Utf8Text text = sieve::ConvertToUtf8(body, encoding);
+//   // text.utf8 for gumbo
 #ifndef SIEVE_PARSE_CHARSET_H_
 #define SIEVE_PARSE_CHARSET_H_
 

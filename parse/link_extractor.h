@@ -24,9 +24,8 @@
 // the stack, but a crawler should bound the page size it parses.
 //
 // Example:
-//   sieve::ExtractedLinks page =
-//       sieve::ExtractLinks(body, "http://example.com/dir/", "text/html;
-//       charset=utf-8");
+//   sieve::ExtractedLinks page = sieve::ExtractLinks(
+//       body, "http://example.com/dir/", "text/html; charset=utf-8");
 //   for (const sieve::Link& link : page.links) {
 //     if (!page.nofollow && !link.nofollow) frontier.Push(link.url);
 //   }

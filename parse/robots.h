@@ -4,24 +4,21 @@
 //
 // What it does, by RFC section:
 //  * §2.1, §2.2.1: groups start with one or more user-agent lines; the product
-//  token is matched
-//    case-insensitively ("SieveBot/1.0" → "sievebot"); all groups naming the
-//    token are merged; with none, the "*" groups apply; with no "*" group
-//    either, everything is allowed.
+//    token is matched case-insensitively ("SieveBot/1.0" → "sievebot"); all
+//    groups naming the token are merged; with none, the "*" groups apply; with
+//    no "*" group either, everything is allowed.
 //  * §2.2.2: allow/disallow paths are matched case-sensitively against the
-//  URI's path and query;
-//    the longest matching pattern (in octets) wins and allow wins a tie; an
-//    empty path makes no rule; "/robots.txt" is always allowed. Before
-//    matching, both sides are brought to one spelling: non-ASCII octets
-//    %-encoded, %-escapes of unreserved characters decoded, hex in upper case;
-//    '*' and '$' in the URI are compared as %2A and %24.
+//    URI's path and query; the longest matching pattern (in octets) wins and
+//    allow wins a tie; an empty path makes no rule; "/robots.txt" is always
+//    allowed. Before matching, both sides are brought to one spelling:
+//    non-ASCII octets %-encoded, %-escapes of unreserved characters decoded,
+//    hex in upper case; '*' and '$' in the URI are compared as %2A and %24.
 //  * §2.2.3: '*' matches any run of octets; '$' at the end of a pattern anchors
-//  it; "#" starts a
-//    comment.
+//    it; "#" starts a comment.
 //  * §2.3.1: the fetch outcome decides the rules (RobotsRuleForStatus,
-//  RobotsTxt::FromFetch).
+//    RobotsTxt::FromFetch).
 //  * §2.5: only the first 500 KiB are parsed (kMaxBytes); a line cut by the
-//  limit is dropped.
+//    limit is dropped.
 // Departures: reserved characters are compared as written (":" does not match
 // "%3A"), as google/robotstxt does. Non-standard lines kept because users
 // expect them: Crawl-delay (per group, seconds) and Sitemap (global).

@@ -12,21 +12,21 @@
 //
 // Surprises first:
 //  * Only http and https URLs are accepted; every other scheme (mailto:,
-//  javascript:, ftp:, ...)
-//    is an InvalidArgument error. The crawler fetches nothing else.
+//    javascript:, ftp:, ...) is an InvalidArgument error. The crawler fetches
+//    nothing else.
 //  * The fragment is always dropped: it never reaches a server.
 //  * Query parameter order is kept unless UrlOptions::sort_query is set.
 //  * All functions are thread-safe (no shared state) and allocate.
 //
 // Example:
-//   absl::StatusOr<std::string> u = sieve::ResolveUrl("http://a/b/c/d;p?q",
-//   "../g");
+//   absl::StatusOr<std::string> u =
+//       sieve::ResolveUrl("http://a/b/c/d;p?q", "../g");
 //   // *u == "http://a/b/g"
 //   absl::StatusOr<std::string> v =
-//   sieve::NormalizeUrl("HTTP://Example.COM:80/a/../b");
+//       sieve::NormalizeUrl("HTTP://Example.COM:80/a/../b");
 //   // *v == "http://example.com/b"
 //   absl::StatusOr<sieve::UrlParts> p =
-//   sieve::SplitUrl("https://Example.com/x?y#z");
+//       sieve::SplitUrl("https://Example.com/x?y#z");
 //   // p->host == "example.com", p->path_and_query == "/x?y"
 //
 // Conformance: on the 431 http(s) cases of the WHATWG URL test data (wpt
@@ -88,8 +88,8 @@ struct UrlOptions {
 //  * default port (80 for http, 443 for https) and the fragment dropped;
 //  * dot segments removed, empty path → "/", empty userinfo dropped;
 //  * percent-escape hex upper-cased, escapes of unreserved characters (A-Z a-z
-//  0-9 - . _ ~)
-//    decoded, bytes a browser escapes (space, non-ASCII, "<>...) escaped;
+//    0-9 - . _ ~) decoded, bytes a browser escapes (space, non-ASCII, "<>...)
+//    escaped;
 //  * everything else kept byte-for-byte, query order included; then `options`.
 // Errors: as ResolveUrl. The result is a fixed point:
 // NormalizeUrl(*NormalizeUrl(u)) == *NormalizeUrl(u).

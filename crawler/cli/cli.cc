@@ -5,12 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/flags/commandlineflag.h"
-#include "absl/flags/reflection.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
 #include "crawler/cli/commands.h"
-#include "crawler/config/config_keys.h"
 #include "crawler/version.h"
 
 namespace sieve {
@@ -38,34 +34,16 @@ void PrintOverview(std::ostream& out) {
          "Run 'sieve help COMMAND' for a command's flags.\n";
 }
 
-// "  --max-pages=INT  page limit (default 0; config crawl.max_pages)"
-// Config keys describe `sieve crawl`'s flags only (`--out` means another thing
-// to `study`).
-std::string FlagLine(std::string_view name, bool crawl_settings) {
-  std::string help;
-  std::string default_value;
-  std::string type = "VALUE";
-  absl::CommandLineFlag* flag = absl::FindCommandLineFlag(
-      absl::StrReplaceAll(std::string(name), {{"-", "_"}}));
-  if (flag != nullptr) {
-    help = flag->Help();
-    default_value = flag->DefaultValue();
-    if (flag->IsOfType<bool>()) type = "";
-    if (flag->IsOfType<int64_t>()) type = "INT";
-    if (flag->IsOfType<double>()) type = "NUM";
-    if (flag->IsOfType<std::string>()) type = "STR";
+// "  --max-pages=INT   stop after ... (default 0; config crawl.max_pages)"
+std::string FlagLine(const FlagSpec& flag) {
+  std::string help = flag.help;
+  if (!flag.default_text.empty() || !flag.config_path.empty()) {
+    absl::StrAppend(&help, " (default ", flag.default_text,
+                    flag.config_path.empty() ? "" : "; config ",
+                    flag.config_path, ")");
   }
-  if (const ConfigKey* key =
-          crawl_settings ? FindConfigKeyByFlag(name) : nullptr;
-      key != nullptr) {
-    help = absl::StrCat(std::string(key->help), " (default ",
-                        FormatConfigValue(*key, CrawlConfig{}), "; config ",
-                        std::string(key->path), ")");
-  } else if (!default_value.empty() && default_value != "false") {
-    absl::StrAppend(&help, " (default ", default_value, ")");
-  }
-  std::string left =
-      absl::StrCat("  --", std::string(name), type.empty() ? "" : "=", type);
+  std::string left = absl::StrCat(
+      "  --", flag.name, flag.value_name.empty() ? "" : "=", flag.value_name);
   if (left.size() < 30) left.resize(30, ' ');
   return absl::StrCat(left, " ", help);
 }
@@ -74,11 +52,12 @@ void PrintCommandHelp(const Command& command, std::ostream& out) {
   out << "sieve " << command.name << ": " << command.summary
       << "\n\nUsage: " << command.usage << "\n\n"
       << command.details << "\n";
-  if (!command.flags.empty()) {
+  const std::vector<FlagSpec> flags = command.flags();
+  if (!flags.empty()) {
     out << "\nFlags:\n";
-    for (std::string_view flag : command.flags)
-      out << FlagLine(flag, command.name == "crawl") << "\n";
-    out << "  --help                        this text\n";
+    for (const FlagSpec& flag : flags) out << FlagLine(flag) << "\n";
+    out << FlagLine({.name = "help", .value_name = "", .help = "this text"})
+        << "\n";
   }
 }
 
@@ -127,8 +106,9 @@ int RunCli(int argc, char** argv) {
                       absl::StrCat("unknown command '", std::string(first),
                                    "' (try 'sieve --help')"));
   }
+  const std::vector<FlagSpec> flags = command->flags();
   absl::StatusOr<ParsedArgs> parsed =
-      ParseFlags(std::span(args).subspan(1), std::span(command->flags));
+      ParseFlags(std::span(args).subspan(1), flags);
   if (!parsed.ok()) {
     std::string name(command->name);
     return UsageError(absl::StrCat("sieve ", name),

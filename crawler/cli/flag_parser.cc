@@ -3,29 +3,34 @@
 #include <algorithm>
 #include <string>
 
-#include "absl/flags/commandlineflag.h"
-#include "absl/flags/reflection.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
 
 namespace sieve {
 namespace {
 
-bool IsAllowed(std::span<const std::string_view> allowed,
-               std::string_view name) {
-  return std::find(allowed.begin(), allowed.end(), name) != allowed.end();
+const FlagSpec* FindSpec(std::span<const FlagSpec> flags,
+                         std::string_view name) {
+  for (const FlagSpec& flag : flags) {
+    if (flag.name == name) return &flag;
+  }
+  return nullptr;
 }
 
-absl::CommandLineFlag* FindFlag(std::string_view dashed) {
-  return absl::FindCommandLineFlag(
-      absl::StrReplaceAll(std::string(dashed), {{"-", "_"}}));
-}
+bool IsBoolean(const FlagSpec& flag) { return flag.value_name.empty(); }
 
 }  // namespace
 
-absl::StatusOr<ParsedArgs> ParseFlags(
-    std::span<const std::string_view> args,
-    std::span<const std::string_view> allowed) {
+bool ParsedArgs::Has(std::string_view name) const {
+  return values.contains(std::string(name));
+}
+
+std::string ParsedArgs::Get(std::string_view name, std::string fallback) const {
+  auto it = values.find(std::string(name));
+  return it == values.end() ? std::move(fallback) : it->second;
+}
+
+absl::StatusOr<ParsedArgs> ParseFlags(std::span<const std::string_view> args,
+                                      std::span<const FlagSpec> flags) {
   ParsedArgs parsed;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string_view arg = args[i];
@@ -42,21 +47,18 @@ absl::StatusOr<ParsedArgs> ParseFlags(
       continue;
     }
     std::string_view body = arg.substr(arg.starts_with("--") ? 2 : 1);
-    std::string name(body.substr(0, body.find('=')));
+    const size_t eq = body.find('=');
+    std::string name(body.substr(0, eq));
     std::replace(name.begin(), name.end(), '_', '-');
-    bool has_value = body.find('=') != std::string_view::npos;
-    std::string value(has_value ? body.substr(body.find('=') + 1) : "");
+    bool has_value = eq != std::string_view::npos;
+    std::string value(has_value ? body.substr(eq + 1) : "");
 
-    absl::CommandLineFlag* flag =
-        IsAllowed(allowed, name) ? FindFlag(name) : nullptr;
+    const FlagSpec* flag = FindSpec(flags, name);
     if (flag == nullptr && !has_value && name.starts_with("no")) {
       // --nofoo for a boolean --foo.
-      std::string positive = name.substr(2);
-      absl::CommandLineFlag* negated =
-          IsAllowed(allowed, positive) ? FindFlag(positive) : nullptr;
-      if (negated != nullptr && negated->IsOfType<bool>()) {
+      const FlagSpec* negated = FindSpec(flags, name.substr(2));
+      if (negated != nullptr && IsBoolean(*negated)) {
         flag = negated;
-        name = positive;
         value = "false";
         has_value = true;
       }
@@ -64,22 +66,24 @@ absl::StatusOr<ParsedArgs> ParseFlags(
     if (flag == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name));
     }
-    if (!has_value) {
-      if (flag->IsOfType<bool>()) {
+    if (IsBoolean(*flag)) {
+      if (!has_value || value == "true" || value == "1" || value == "yes") {
         value = "true";
-      } else if (i + 1 < args.size()) {
-        value = std::string(args[++i]);
+      } else if (value == "false" || value == "0" || value == "no") {
+        value = "false";
       } else {
         return absl::InvalidArgumentError(
-            absl::StrCat("flag --", name, " needs a value"));
+            absl::StrCat("invalid value '", value, "' for --", flag->name,
+                         ": expected true or false"));
       }
+    } else if (!has_value) {
+      if (i + 1 >= args.size()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("flag --", flag->name, " needs a value"));
+      }
+      value = std::string(args[++i]);
     }
-    std::string error;
-    if (!flag->ParseFrom(value, &error)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "invalid value '", value, "' for --", name, ": ", error));
-    }
-    parsed.specified.insert(name);
+    parsed.values[flag->name] = std::move(value);
   }
   return parsed;
 }

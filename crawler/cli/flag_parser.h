@@ -1,15 +1,24 @@
 // crawler/cli/flag_parser.h: parses one subcommand's arguments against the
-// Abseil flags it accepts.
+// flags it declares.
 //
-// Abseil's own ParseCommandLine knows nothing of subcommands, exits 1 on --help
-// and exits on the first bad flag. This parser looks each flag up with
-// absl::FindCommandLineFlag, sets it with CommandLineFlag::ParseFrom (Abseil's
-// own value parsing and messages), and returns errors as values, so the CLI can
-// print one line and exit 2.
+// A command's flags come from its settings table (crawler/config/config_keys.h
+// for `sieve crawl`, study/study_flags.h for `sieve study`), so a flag is
+// declared once: its name, value type, help and default all come from there.
+// This parser only splits the words; values stay text, and the table's own
+// parser turns them into typed settings with their bounds, so a bad value is
+// reported with the flag's name (exit 2 from the CLI).
 //
-// Accepted forms: --name=value, --name value, --name (booleans), --noname
-// (booleans), -- (ends flags). Names may use '-' or '_' ("--max-pages" ==
-// "--max_pages"). -h and --help set `help`.
+// Accepted forms:
+//   --name=value, --name value (-name works too)
+//   --name, --noname (booleans; also --name=true|false|1|0|yes|no)
+//   -- (ends flags; the rest is positional)
+//   -h, --help (sets `help`)
+// Names may use '-' or '_' ("--max-pages" == "--max_pages").
+//
+// Example:
+//   std::vector<sieve::FlagSpec> flags = {{.name = "out", .value_name = "DIR"}};
+//   absl::StatusOr<sieve::ParsedArgs> args = sieve::ParseFlags(words, flags);
+//   if (args.ok() && args->Has("out")) dir = args->Get("out");
 #ifndef SIEVE_CRAWLER_CLI_FLAG_PARSER_H_
 #define SIEVE_CRAWLER_CLI_FLAG_PARSER_H_
 
@@ -18,24 +27,44 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 
 namespace sieve {
 
-struct ParsedArgs {
-  std::vector<std::string> positional;
-  // Flags given on the command line, by their dashed name ("max-pages").
-  absl::flat_hash_set<std::string> specified;
-  bool help = false;
+// One flag a command accepts.
+struct FlagSpec {
+  // Dashed name without the leading dashes ("max-pages").
+  std::string name;
+  // What the value looks like in help ("INT", "DIR", "host|domain|any"); empty
+  // for a boolean flag, which takes no value.
+  std::string value_name;
+  // One line.
+  std::string help;
+  // The default as help shows it, or empty for none.
+  std::string default_text = {};
+  // The config key the flag overrides ("crawl.max_pages"), or empty.
+  std::string config_path = {};
 };
 
-// Parses `args` (the words after the subcommand). `allowed` lists the dashed
-// names of the flags this subcommand takes; any other flag is an error. Sets
-// the Abseil flags as a side effect.
-absl::StatusOr<ParsedArgs> ParseFlags(
-    std::span<const std::string_view> args,
-    std::span<const std::string_view> allowed);
+struct ParsedArgs {
+  std::vector<std::string> positional;
+  // The flags given, by dashed name ("max-pages"), with their text; booleans
+  // hold "true" or "false". A flag given twice keeps its last value.
+  absl::flat_hash_map<std::string, std::string> values;
+  bool help = false;
+
+  bool Has(std::string_view name) const;
+  // The text given for `name`, or `fallback` when it was not given.
+  std::string Get(std::string_view name, std::string fallback = "") const;
+};
+
+// Parses `args` (the words after the subcommand) against `flags`; any other
+// flag is an error ("unknown flag --x"), as is a missing value ("flag --x
+// needs a value") or a boolean given something else than true/false.
+// Cost: O(words x flags).
+absl::StatusOr<ParsedArgs> ParseFlags(std::span<const std::string_view> args,
+                                      std::span<const FlagSpec> flags);
 
 }  // namespace sieve
 

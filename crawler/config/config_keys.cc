@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "filter/filter.h"
 
 namespace sieve {
 namespace {
@@ -17,6 +18,44 @@ namespace {
 
 constexpr double kMaxInt = 1e15;
 
+// crawl.scope: an enum, by the names of crawler/crawl/scope_mode.h.
+constexpr EnumField kScopeField = {
+    .get =
+        [](const CrawlConfig& c) {
+          return std::string(ScopeModeName(c.crawl.scope));
+        },
+    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
+      absl::StatusOr<ScopeMode> mode = ParseScopeMode(name);
+      if (!mode.ok()) return mode.status();
+      c.crawl.scope = *mode;
+      return absl::OkStatus();
+    },
+    .names =
+        [] {
+          std::vector<std::string> names;
+          for (ScopeMode m : AllScopeModes())
+            names.emplace_back(ScopeModeName(m));
+          return names;
+        }};
+
+// sieve.filter: a filter kind, checked by filter/'s parser (the one parser of
+// kind names).
+constexpr EnumField kFilterField = {
+    .get = [](const CrawlConfig& c) { return c.sieve.filter; },
+    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
+      absl::StatusOr<FilterKind> kind = ParseFilterKind(name);
+      if (!kind.ok()) return kind.status();
+      c.sieve.filter = std::string(FilterKindName(*kind));
+      return absl::OkStatus();
+    },
+    .names =
+        [] {
+          std::vector<std::string> names;
+          for (FilterKind k : AllFilterKinds())
+            names.emplace_back(FilterKindName(k));
+          return names;
+        }};
+
 const ConfigKey kKeys[] = {
     // [crawl]
     {"crawl.seeds", "seeds", "file of seed URLs, one per line, # comments",
@@ -26,7 +65,7 @@ const ConfigKey kKeys[] = {
      SIEVE_FIELD(crawl.out)},
     {"crawl.scope", "scope",
      "stay on the seeds' hosts, their registrable domains, or anywhere",
-     SIEVE_FIELD(crawl.scope), 0, 0, "host|domain|any"},
+     kScopeField},
     {"crawl.max_pages", "max-pages",
      "stop after this many fetched pages (0 = no limit)",
      SIEVE_FIELD(crawl.max_pages), 0, kMaxInt},
@@ -127,8 +166,7 @@ const ConfigKey kKeys[] = {
     {"sieve.fp_rate", "fp-rate",
      "the filter's false-positive rate at expected_urls",
      SIEVE_FIELD(sieve.fp_rate), 1e-12, 0.5},
-    {"sieve.filter", "", "filter kind", SIEVE_FIELD(sieve.filter), 0, 0,
-     "classic|blocked|counting|scalable"},
+    {"sieve.filter", "", "filter kind", kFilterField},
     {"sieve.memory_budget_mb", "",
      "queued URLs beyond this many MB spill to disk",
      SIEVE_FIELD(sieve.memory_budget_mb), 1, 1 << 20},
@@ -155,6 +193,13 @@ std::string QuoteToml(const std::string& s) {
 }  // namespace
 
 std::span<const ConfigKey> ConfigKeys() { return kKeys; }
+
+const ConfigKey* FindConfigKeyByPath(std::string_view path) {
+  for (const ConfigKey& key : kKeys) {
+    if (key.path == path) return &key;
+  }
+  return nullptr;
+}
 
 const ConfigKey* FindConfigKeyByFlag(std::string_view flag) {
   for (const ConfigKey& key : kKeys) {
@@ -189,8 +234,30 @@ std::string FormatConfigValue(const ConfigKey& key, const CrawlConfig& config) {
                                         }),
                           "]");
     }
+    std::string operator()(const EnumField& field) const {
+      return QuoteToml(field.get(c));
+    }
   };
   return std::visit(Formatter{c}, key.field);
+}
+
+std::string ConfigValueName(const ConfigKey& key) {
+  struct Namer {
+    const ConfigKey& key;
+    std::string operator()(bool& (*)(CrawlConfig&)) const { return ""; }
+    std::string operator()(int64_t& (*)(CrawlConfig&)) const { return "INT"; }
+    std::string operator()(double& (*)(CrawlConfig&)) const { return "NUM"; }
+    std::string operator()(std::string& (*)(CrawlConfig&)) const {
+      return key.choices.empty() ? "STR" : std::string(key.choices);
+    }
+    std::string operator()(std::vector<std::string>& (*)(CrawlConfig&)) const {
+      return "LIST";
+    }
+    std::string operator()(const EnumField& field) const {
+      return absl::StrJoin(field.names(), "|");
+    }
+  };
+  return std::visit(Namer{key}, key.field);
 }
 
 }  // namespace sieve

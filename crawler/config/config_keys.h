@@ -1,9 +1,20 @@
-// crawler/config/config_keys.h: the table that binds each TOML key (and its
-// command-line flag, when it has one) to a field of CrawlConfig, with the
-// constraint its value must meet.
+// crawler/config/config_keys.h: the one table of `sieve crawl`'s settings.
 //
-// One table serves the TOML loader, the flag overrides and `sieve help crawl`,
-// so a setting is declared once.
+// Each row binds a TOML key to a field of CrawlConfig and gives its type (the
+// kind of accessor), its bounds or accepted names, its help line and its
+// command-line flag, if it has one. The default is the field's initialiser in
+// CrawlConfig (crawl_config.h), read from `CrawlConfig{}`. Everything else is
+// generated from this table, as Redis's config.c does:
+//   - the TOML loader (config_loader.h) and the file `--resume` reads back;
+//   - the crawl's command-line flags and the list of flags it accepts;
+//   - `sieve help crawl` (flag, value type, help, default, config key).
+// A test checks that config/default.toml documents every row with the same
+// default, so adding a setting is one row here plus one field with its default.
+//
+// Example:
+//   for (const sieve::ConfigKey& key : sieve::ConfigKeys())
+//     std::cout << key.path << " = "
+//               << sieve::FormatConfigValue(key, sieve::CrawlConfig{}) << "\n";
 #ifndef SIEVE_CRAWLER_CONFIG_CONFIG_KEYS_H_
 #define SIEVE_CRAWLER_CONFIG_CONFIG_KEYS_H_
 
@@ -15,21 +26,36 @@
 #include <variant>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "crawler/config/crawl_config.h"
 
 namespace sieve {
+
+// A field holding one of a closed set of names (an enum, or a string some
+// module parses), read and written by name through the module's own parser.
+struct EnumField {
+  // The field's value by name.
+  std::string (*get)(const CrawlConfig&);
+  // Stores the value named `name`; InvalidArgument (naming the accepted
+  // names) otherwise.
+  absl::Status (*set)(CrawlConfig&, std::string_view name);
+  // The accepted names, for help texts.
+  std::vector<std::string> (*names)();
+};
 
 // Accessors to one field of CrawlConfig, by type.
 using ConfigField =
     std::variant<bool& (*)(CrawlConfig&), int64_t& (*)(CrawlConfig&),
                  double& (*)(CrawlConfig&), std::string& (*)(CrawlConfig&),
-                 std::vector<std::string>& (*)(CrawlConfig&)>;
+                 std::vector<std::string>& (*)(CrawlConfig&), EnumField>;
 
 struct ConfigKey {
-  std::string_view path;  // "table.key" in TOML, e.g. "crawl.max_pages".
-  std::string_view
-      flag;  // Command-line flag without dashes ("max-pages"), or empty.
-  std::string_view help;  // One line.
+  // "table.key" in TOML, e.g. "crawl.max_pages".
+  std::string_view path;
+  // Command-line flag without dashes ("max-pages"), or empty for none.
+  std::string_view flag;
+  // One line.
+  std::string_view help;
   ConfigField field;
   // Numbers: the closed range a value must lie in.
   double min = std::numeric_limits<double>::lowest();
@@ -44,9 +70,16 @@ std::span<const ConfigKey> ConfigKeys();
 // The key bound to `flag` ("max-pages"), or nullptr.
 const ConfigKey* FindConfigKeyByFlag(std::string_view flag);
 
+// The key at `path` ("crawl.max_pages"), or nullptr.
+const ConfigKey* FindConfigKeyByPath(std::string_view path);
+
 // "12", "0.5", "true", "\"host\"", "[\"a\", \"b\"]": the key's value in
 // `config`, as TOML.
 std::string FormatConfigValue(const ConfigKey& key, const CrawlConfig& config);
+
+// What a flag of this key takes, for help: "INT", "NUM", "STR", "LIST",
+// "host|domain|any" (the accepted names), or "" for a boolean.
+std::string ConfigValueName(const ConfigKey& key);
 
 }  // namespace sieve
 

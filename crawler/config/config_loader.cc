@@ -1,12 +1,12 @@
 #include "crawler/config/config_loader.h"
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "absl/flags/commandlineflag.h"
-#include "absl/flags/reflection.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
@@ -61,6 +61,13 @@ absl::Status CheckChoice(const ConfigKey& key, const std::string& value,
       absl::StrCat(where, ": must be one of ",
                    absl::StrReplaceAll(std::string(key.choices), {{"|", ", "}}),
                    "; got \"", value, "\""));
+}
+
+// "where: message" for an error from another module's parser.
+absl::Status Prefixed(const absl::Status& status, const std::string& where) {
+  if (status.ok()) return status;
+  return absl::Status(status.code(),
+                      absl::StrCat(where, ": ", status.message()));
 }
 
 // Stores one TOML value into the field bound to `key`.
@@ -120,14 +127,60 @@ struct TomlSetter {
     get(config) = std::move(values);
     return absl::OkStatus();
   }
+  absl::Status operator()(const EnumField& field) const {
+    std::optional<std::string> v = node.value_exact<std::string>();
+    if (!v) return WrongType("a string");
+    return Prefixed(field.set(config, *v), where);
+  }
 };
 
-const ConfigKey* FindKeyByPath(std::string_view path) {
-  for (const ConfigKey& key : ConfigKeys()) {
-    if (key.path == path) return &key;
+// Stores a flag's text into the field bound to `key`.
+struct TextSetter {
+  const ConfigKey& key;
+  const std::string& text;
+  CrawlConfig& config;
+  std::string where;
+
+  absl::Status WrongValue(const char* wanted) const {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": expected ", wanted, ", got '", text, "'"));
   }
-  return nullptr;
-}
+  absl::Status operator()(bool& (*get)(CrawlConfig&)) const {
+    if (text != "true" && text != "false") return WrongValue("true or false");
+    get(config) = text == "true";
+    return absl::OkStatus();
+  }
+  absl::Status operator()(int64_t& (*get)(CrawlConfig&)) const {
+    int64_t v = 0;
+    if (!absl::SimpleAtoi(text, &v)) return WrongValue("an integer");
+    if (absl::Status s = CheckRange(key, static_cast<double>(v), where);
+        !s.ok())
+      return s;
+    get(config) = v;
+    return absl::OkStatus();
+  }
+  absl::Status operator()(double& (*get)(CrawlConfig&)) const {
+    double v = 0;
+    if (!absl::SimpleAtod(text, &v) || !std::isfinite(v))
+      return WrongValue("a number");
+    if (absl::Status s = CheckRange(key, v, where); !s.ok()) return s;
+    get(config) = v;
+    return absl::OkStatus();
+  }
+  absl::Status operator()(std::string& (*get)(CrawlConfig&)) const {
+    if (absl::Status s = CheckChoice(key, text, where); !s.ok()) return s;
+    get(config) = text;
+    return absl::OkStatus();
+  }
+  absl::Status operator()(
+      std::vector<std::string>& (*get)(CrawlConfig&)) const {
+    get(config) = absl::StrSplit(text, ',', absl::SkipEmpty());
+    return absl::OkStatus();
+  }
+  absl::Status operator()(const EnumField& field) const {
+    return Prefixed(field.set(config, text), where);
+  }
+};
 
 }  // namespace
 
@@ -152,7 +205,7 @@ absl::Status ApplyConfigToml(std::string_view toml_text,
     for (const auto& [name, node] : *table) {
       std::string path = absl::StrCat(std::string(table_name.str()), ".",
                                       std::string(name.str()));
-      const ConfigKey* key = FindKeyByPath(path);
+      const ConfigKey* key = FindConfigKeyByPath(path);
       if (key == nullptr) {
         return absl::InvalidArgumentError(
             absl::StrCat(std::string(source), ": unknown key '", path,
@@ -181,37 +234,17 @@ absl::Status ApplyConfigFile(const std::string& path, CrawlConfig& config) {
 }
 
 absl::Status ApplyFlagOverrides(
-    const absl::flat_hash_set<std::string>& specified, CrawlConfig& config) {
+    const absl::flat_hash_map<std::string, std::string>& flag_values,
+    CrawlConfig& config) {
   for (const ConfigKey& key : ConfigKeys()) {
-    if (key.flag.empty() || !specified.contains(std::string(key.flag)))
-      continue;
-    absl::CommandLineFlag* flag = absl::FindCommandLineFlag(
-        absl::StrReplaceAll(std::string(key.flag), {{"-", "_"}}));
-    if (flag == nullptr) continue;  // Bound but not defined in this binary.
+    if (key.flag.empty()) continue;
+    auto given = flag_values.find(std::string(key.flag));
+    if (given == flag_values.end()) continue;
     std::string where = absl::StrCat("--", std::string(key.flag));
-    absl::Status status = std::visit(
-        [&](auto get) -> absl::Status {
-          using T = std::remove_reference_t<decltype(get(config))>;
-          auto value = flag->TryGet<T>();
-          if (!value)
-            return absl::InternalError(
-                absl::StrCat(where, ": flag has the wrong type"));
-          if constexpr (std::is_same_v<T, int64_t> ||
-                        std::is_same_v<T, double>) {
-            if (absl::Status s =
-                    CheckRange(key, static_cast<double>(*value), where);
-                !s.ok()) {
-              return s;
-            }
-          } else if constexpr (std::is_same_v<T, std::string>) {
-            if (absl::Status s = CheckChoice(key, *value, where); !s.ok())
-              return s;
-          }
-          get(config) = *std::move(value);
-          return absl::OkStatus();
-        },
-        key.field);
-    if (!status.ok()) return status;
+    if (absl::Status s = std::visit(
+            TextSetter{key, given->second, config, where}, key.field);
+        !s.ok())
+      return s;
   }
   return absl::OkStatus();
 }

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "absl/container/flat_hash_set.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "crawler/config/crawl_config.h"
@@ -29,11 +29,15 @@ namespace sieve {
 [[nodiscard]] absl::Status ApplyConfigFile(const std::string& path,
                                            CrawlConfig& config);
 
-// Applies the values of the command-line flags named in `specified`
-// ("max-pages", ...) that are bound to a config key. The flags must already be
-// parsed (see crawler/cli/flag_parser.h).
+// Applies the command-line flags in `flag_values` (dashed name -> the text
+// given, as crawler/cli/flag_parser.h returns them; booleans "true"/"false")
+// that are bound to a config key, with the key's type and bounds. Flags bound
+// to no key are ignored. Errors name the flag:
+//   --concurrency: must be >= 1, got 0
+//   --max-pages: expected an integer, got 'many'
 [[nodiscard]] absl::Status ApplyFlagOverrides(
-    const absl::flat_hash_set<std::string>& specified, CrawlConfig& config);
+    const absl::flat_hash_map<std::string, std::string>& flag_values,
+    CrawlConfig& config);
 
 }  // namespace sieve
 

@@ -1,11 +1,12 @@
 // crawler/config/crawl_config.h: every setting of `sieve crawl`, with its
 // built-in default.
 //
-// The defaults here are the documented defaults of config/default.toml (a test
-// checks that the file and this struct agree). Only crawler/ knows this struct:
-// it maps it into each library's own Options (FetchOptions, SieveOptions,
-// FrontierOptions, UrlOptions), so no library depends on the configuration
-// format.
+// The defaults here are the only place a default is written: the settings
+// table (config_keys.h) reads them for `sieve help crawl` and the flags, and a
+// test checks that config/default.toml documents the same values. Only crawler/
+// knows this struct: it maps it into each library's own Options (FetchOptions,
+// SieveOptions, FrontierOptions, UrlOptions), so no library depends on the
+// configuration format.
 #ifndef SIEVE_CRAWLER_CONFIG_CRAWL_CONFIG_H_
 #define SIEVE_CRAWLER_CONFIG_CRAWL_CONFIG_H_
 
@@ -13,17 +14,19 @@
 #include <string>
 #include <vector>
 
+#include "crawler/crawl/scope_mode.h"
+
 namespace sieve {
 
 struct CrawlConfig {
   struct Crawl {
-    std::string seeds;               // File of seed URLs, one per line.
-    std::string out = "crawl-out";   // Output directory.
-    std::string scope = "host";      // host | domain | any.
-    int64_t max_pages = 0;           // 0 = no limit.
-    int64_t max_depth = 0;           // 0 = no limit; seeds have depth 0.
-    int64_t max_pages_per_host = 0;  // 0 = no limit.
-    double max_run_seconds = 0;      // 0 = no limit.
+    std::string seeds;                   // File of seed URLs, one per line.
+    std::string out = "crawl-out";       // Output directory.
+    ScopeMode scope = ScopeMode::kHost;  // Which hosts are on-site.
+    int64_t max_pages = 0;               // 0 = no limit.
+    int64_t max_depth = 0;               // 0 = no limit; seeds have depth 0.
+    int64_t max_pages_per_host = 0;      // 0 = no limit.
+    double max_run_seconds = 0;          // 0 = no limit.
     std::vector<std::string>
         allow;  // RE2 patterns; when non-empty a URL must match one.
     std::vector<std::string>

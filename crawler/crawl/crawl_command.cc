@@ -11,8 +11,6 @@
 #include <string>
 #include <thread>
 
-#include "absl/flags/declare.h"
-#include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "crawler/config/config_keys.h"
 #include "crawler/config/config_loader.h"
@@ -21,10 +19,6 @@
 #include "crawler/crawl/seeds.h"
 #include "crawler/demo/demo_site.h"
 #include "crawler/logging.h"
-
-ABSL_DECLARE_FLAG(std::string, config);
-ABSL_DECLARE_FLAG(std::string, resume);
-ABSL_DECLARE_FLAG(bool, demo);
 
 namespace sieve {
 namespace {
@@ -92,14 +86,37 @@ absl::Status WriteTextFile(const fs::path& path, const std::string& text) {
 
 }  // namespace
 
+std::vector<FlagSpec> CrawlFlags() {
+  std::vector<FlagSpec> flags = {
+      {.name = "config",
+       .value_name = "FILE",
+       .help = "TOML config file; flags override it"},
+      {.name = "resume",
+       .value_name = "DIR",
+       .help = "continue the crawl whose output directory is DIR"},
+      {.name = "demo",
+       .value_name = "",
+       .help = "crawl the built-in demo site on 127.0.0.1"},
+  };
+  const CrawlConfig defaults;
+  for (const ConfigKey& key : ConfigKeys()) {
+    if (key.flag.empty()) continue;
+    flags.push_back({.name = std::string(key.flag),
+                     .value_name = ConfigValueName(key),
+                     .help = std::string(key.help),
+                     .default_text = FormatConfigValue(key, defaults),
+                     .config_path = std::string(key.path)});
+  }
+  return flags;
+}
+
 absl::StatusOr<CrawlConfig> LoadCrawlConfigOver(CrawlConfig config,
                                                 const ParsedArgs& args) {
-  if (args.specified.contains("config")) {
-    if (absl::Status s = ApplyConfigFile(absl::GetFlag(FLAGS_config), config);
-        !s.ok())
+  if (args.Has("config")) {
+    if (absl::Status s = ApplyConfigFile(args.Get("config"), config); !s.ok())
       return s;
   }
-  if (absl::Status s = ApplyFlagOverrides(args.specified, config); !s.ok())
+  if (absl::Status s = ApplyFlagOverrides(args.values, config); !s.ok())
     return s;
   return config;
 }
@@ -127,8 +144,8 @@ std::string ConfigToToml(const CrawlConfig& config) {
 }
 
 int RunCrawlCommand(const ParsedArgs& args) {
-  const bool demo = absl::GetFlag(FLAGS_demo);
-  const std::string resume = absl::GetFlag(FLAGS_resume);
+  const bool demo = args.Get("demo") == "true";
+  const std::string resume = args.Get("resume");
   if (demo && !resume.empty()) {
     std::cerr << "sieve crawl: --demo and --resume cannot be combined (the "
                  "demo site gets a new "
@@ -190,7 +207,7 @@ int RunCrawlCommand(const ParsedArgs& args) {
     }
     site = std::move(*started);
     setup.seeds = {site->root_url()};
-    if (!args.specified.contains("out")) {
+    if (!args.Has("out")) {
       std::string dir =
           (fs::temp_directory_path() / "sieve-demo-XXXXXX").string();
       if (::mkdtemp(dir.data()) == nullptr) {
@@ -250,9 +267,8 @@ int RunCrawlCommand(const ParsedArgs& args) {
     for (const SiteRequest& r : site->requests()) {
       if (SiteGraph::MustNotBeRequested(r.path)) ++disallowed;
     }
-    std::cout << "demo site: " << site->graph().Expected().fetched.size()
-              << " URLs reachable by the rules; the server saw "
-              << site->requests().size() << " requests, " << disallowed
+    std::cout << "demo site: the server saw " << site->requests().size()
+              << " requests, " << disallowed
               << " of them for robots-disallowed, nofollow or trap URLs\n";
   }
   if (summary->stop_reason != StopReason::kFinished) {

@@ -5,12 +5,18 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "crawler/cli/flag_parser.h"
 #include "crawler/config/crawl_config.h"
 
 namespace sieve {
+
+// The flags `sieve crawl` accepts: --config, --resume and --demo, then one
+// for each row of the settings table (config_keys.h) that names a flag, with
+// its value type, help, default and config key from there.
+std::vector<FlagSpec> CrawlFlags();
 
 // The crawl's settings: built-in defaults, then the --config file, then the
 // flags in `args`.

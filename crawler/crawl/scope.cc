@@ -73,11 +73,6 @@ std::string_view ScopeVerdictName(ScopeVerdict verdict) {
 
 absl::StatusOr<Scope> Scope::Create(
     const ScopeOptions& options, const std::vector<std::string>& seed_hosts) {
-  if (options.mode != "host" && options.mode != "domain" &&
-      options.mode != "any") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "crawl.scope: must be host, domain or any; got '", options.mode, "'"));
-  }
   Scope scope;
   scope.options_ = options;
   for (const std::string& host : seed_hosts) {
@@ -121,11 +116,16 @@ ScopeVerdict Scope::Check(const UrlParts& url) const {
       RepeatsSegments(url.path_and_query, options_.max_path_segment_repeats)) {
     return ScopeVerdict::kRepeatedPath;
   }
-  if (options_.mode == "host") {
-    if (!hosts_.contains(url.Authority())) return ScopeVerdict::kOffSite;
-  } else if (options_.mode == "domain") {
-    if (!domains_.contains(RegistrableDomain(url.host)))
-      return ScopeVerdict::kOffSite;
+  switch (options_.mode) {
+    case ScopeMode::kHost:
+      if (!hosts_.contains(url.Authority())) return ScopeVerdict::kOffSite;
+      break;
+    case ScopeMode::kDomain:
+      if (!domains_.contains(RegistrableDomain(url.host)))
+        return ScopeVerdict::kOffSite;
+      break;
+    case ScopeMode::kAny:
+      break;
   }
   for (const auto& re : deny_) {
     if (re2::RE2::PartialMatch(u, *re)) return ScopeVerdict::kDenied;

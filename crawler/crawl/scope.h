@@ -4,21 +4,20 @@
 //
 // Surprises first:
 //   - Thread-safe after construction (RE2 and libpsl lookups are read-only), so
-//   parser threads
-//     call Check concurrently.
+//     parser threads call Check concurrently.
 //   - "domain" uses the public suffix list compiled into Debian's libpsl:
-//   a.example.co.uk and
-//     b.example.co.uk share example.co.uk, but a.github.io and b.github.io do
-//     not. An IP address or a single-label host ("localhost") is its own
-//     domain.
+//     a.example.co.uk and b.example.co.uk share example.co.uk, but a.github.io
+//     and b.github.io do not. An IP address or a single-label host
+//     ("localhost") is its own domain.
 //   - Hosts are compared with their port (UrlParts::Authority), so
-//   127.0.0.1:8080 and
-//     127.0.0.1:8081 are different hosts, as they are for politeness.
+//     127.0.0.1:8080 and 127.0.0.1:8081 are different hosts, as they are for
+//     politeness.
 //
 // Example:
-//   absl::StatusOr<sieve::Scope> scope = sieve::Scope::Create(options,
-//   {"http://a.com/"}); if (scope->Check(parts) ==
-//   sieve::ScopeVerdict::kInScope) frontier.Add(...);
+//   absl::StatusOr<sieve::Scope> scope =
+//       sieve::Scope::Create({.mode = sieve::ScopeMode::kDomain}, {"a.com"});
+//   if (scope->Check(parts) == sieve::ScopeVerdict::kInScope)
+//     frontier.Add(...);
 #ifndef SIEVE_CRAWLER_CRAWL_SCOPE_H_
 #define SIEVE_CRAWLER_CRAWL_SCOPE_H_
 
@@ -29,6 +28,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
+#include "crawler/crawl/scope_mode.h"
 #include "parse/url.h"
 
 namespace re2 {
@@ -38,8 +38,8 @@ class RE2;
 namespace sieve {
 
 struct ScopeOptions {
-  // "host", "domain" or "any". Default: "host".
-  std::string mode = "host";
+  // Which hosts count as on-site. Default: kHost.
+  ScopeMode mode = ScopeMode::kHost;
   // RE2 patterns (partial match on the normalised URL). When non-empty a URL
   // must match one.
   std::vector<std::string> allow = {};
@@ -67,8 +67,7 @@ std::string_view ScopeVerdictName(ScopeVerdict verdict);
 class Scope {
  public:
   // `seed_hosts` are the seeds' authorities (UrlParts::Authority()).
-  // InvalidArgument for a bad mode or a pattern RE2 rejects (the message names
-  // the pattern).
+  // InvalidArgument for a pattern RE2 rejects (the message names the pattern).
   [[nodiscard]] static absl::StatusOr<Scope> Create(
       const ScopeOptions& options, const std::vector<std::string>& seed_hosts);
   Scope(Scope&&) noexcept;

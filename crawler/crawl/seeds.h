@@ -3,18 +3,17 @@
 //
 // Surprises first:
 //   - A bad line is not fatal: it is reported with its line number and skipped,
-//   so one typo in a
-//     list of 10,000 seeds does not stop the crawl. Only an unreadable file is
-//     an error.
+//     so one typo in a list of 10,000 seeds does not stop the crawl. Only an
+//     unreadable file is an error.
 //   - Each seed is resolved and normalised with sieve::ResolveUrl (no base), so
-//   "HTTP://A.com"
-//     and "http://a.com/" are one seed; duplicates are kept (the Sieve drops
-//     them).
+//     "HTTP://A.com" and "http://a.com/" are one seed; duplicates are kept (the
+//     Sieve drops them).
 //
 // Example:
-//   absl::StatusOr<sieve::SeedList> seeds = sieve::ReadSeedFile("seeds.txt",
-//   {}); for (const std::string& p : seeds->problems) logger.warn(p);  //
-//   "seeds.txt:3: ..."
+//   absl::StatusOr<sieve::SeedList> seeds =
+//       sieve::ReadSeedFile("seeds.txt", {});
+//   for (const std::string& p : seeds->problems)
+//     logger.warn(p);  // "seeds.txt:3: ..."
 #ifndef SIEVE_CRAWLER_CRAWL_SEEDS_H_
 #define SIEVE_CRAWLER_CRAWL_SEEDS_H_
 

@@ -8,8 +8,7 @@
 //
 // Surprises first:
 //   - Submit, TakeResults, WaitIdle and pending are for one thread (the loop);
-//   tasks run on the
-//     pool's threads.
+//     tasks run on the pool's threads.
 //   - The destructor waits for running tasks and drops queued ones.
 #ifndef SIEVE_CRAWLER_CRAWL_WORKER_POOL_H_
 #define SIEVE_CRAWLER_CRAWL_WORKER_POOL_H_

@@ -3,6 +3,7 @@
 #include <httplib.h>
 
 #include "absl/strings/str_cat.h"
+#include "crawler/demo/hostile_pages.h"
 
 namespace sieve {
 
@@ -25,6 +26,11 @@ absl::StatusOr<std::unique_ptr<DemoSite>> DemoSite::Start(SiteOptions options) {
     return absl::InternalError("demo site: cannot bind 127.0.0.1");
   options.offsite_authority = absl::StrCat("localhost:", site->port_);
   site->graph_ = std::make_unique<SiteGraph>(std::move(options));
+
+  if (site->graph_->options().hostile_pages) {
+    site->hostile_ = std::make_unique<HostilePages>();
+    site->hostile_->Register(*site->server_);  // Before the catch-all route.
+  }
 
   DemoSite* self = site.get();
   site->server_->Get(
@@ -58,6 +64,7 @@ absl::StatusOr<std::unique_ptr<DemoSite>> DemoSite::Start(SiteOptions options) {
 }
 
 DemoSite::~DemoSite() {
+  if (hostile_ != nullptr) hostile_->Stop();
   server_->stop();
   if (thread_.joinable()) thread_.join();
 }

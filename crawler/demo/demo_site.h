@@ -3,17 +3,23 @@
 // so a test can check at the server what a crawl asked for: paths, times, and
 // how many requests ran at once.
 //
+// It is the one loopback test site of the tree: `sieve crawl --demo` serves it,
+// and every crawl test crawls it (their answer key is
+// tests/crawler/crawl/site_answer_key.h). Target sieve_test_site, linked by the
+// `sieve` binary and the tests; not part of the sieve_crawler library.
+//
 // Surprises first:
 //   - The server runs until the DemoSite is destroyed; the destructor waits for
-//   handlers in
-//     progress (the slow page included).
+//     handlers in progress (the slow page included).
 //   - Thread-safe: requests(), max_concurrent() may be called while a crawl
-//   runs.
+//     runs.
+//   - It answers without compression (it drops Accept-Encoding): on loopback
+//     compression only costs time.
 //
 // Example:
 //   absl::StatusOr<std::unique_ptr<sieve::DemoSite>> site =
-//   sieve::DemoSite::Start({.pages = 500}); std::string seed =
-//   (*site)->root_url();  // "http://127.0.0.1:40123/"
+//       sieve::DemoSite::Start({.pages = 500});
+//   std::string seed = (*site)->root_url();  // "http://127.0.0.1:40123/"
 #ifndef SIEVE_CRAWLER_DEMO_DEMO_SITE_H_
 #define SIEVE_CRAWLER_DEMO_DEMO_SITE_H_
 
@@ -33,6 +39,8 @@ class Server;
 }  // namespace httplib
 
 namespace sieve {
+
+class HostilePages;
 
 struct SiteRequest {
   std::string path;  // Path and query as received.
@@ -65,6 +73,7 @@ class DemoSite {
 
   std::unique_ptr<httplib::Server> server_;
   std::unique_ptr<SiteGraph> graph_;
+  std::unique_ptr<HostilePages> hostile_;  // When options.hostile_pages.
   std::thread thread_;
   int port_ = 0;
   mutable absl::Mutex mu_;

@@ -1,7 +1,5 @@
 #include "crawler/demo/site_graph.h"
 
-#include <deque>
-
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -41,6 +39,9 @@ bool ParseNumbered(std::string_view path, std::string_view prefix,
     return false;
   return absl::SimpleAtoi(p, n) && *n >= 0;
 }
+
+// Pages that say <meta name="robots" content="nofollow">.
+bool MetaNofollow(int page) { return page % 97 == 13; }
 
 bool HasRepeatedSegment(std::string_view path, int max) {
   absl::flat_hash_map<absl::string_view, int> counts;
@@ -121,7 +122,7 @@ std::vector<SiteGraph::OutLink> SiteGraph::OutLinks(int i) const {
 
 std::string SiteGraph::RenderPage(int i) const {
   std::string head;
-  if (i % 97 == 13) head = "<meta name=\"robots\" content=\"nofollow\">";
+  if (MetaNofollow(i)) head = "<meta name=\"robots\" content=\"nofollow\">";
   if (i % 100 == 11)
     absl::StrAppend(&head, "<link rel=\"stylesheet\" href=\"/style.css\">");
   std::string body =
@@ -195,53 +196,22 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
   return r;
 }
 
-SiteGraph::Crawl SiteGraph::Expected(int max_depth, int max_redirects) const {
-  struct Item {
-    std::string path;
-    int depth;
-    int hops;
-  };
-  Crawl crawl;
-  std::set<std::string> seen = {"/"};
-  std::deque<Item> queue = {{"/", 0, 0}};
-  auto discover = [&](const std::string& path, int depth, int hops) {
-    if (max_depth > 0 && depth > max_depth) return;
-    if (MustNotBeRequested(path)) return;
-    if (seen.insert(path).second) queue.push_back({path, depth, hops});
-  };
-  while (!queue.empty()) {
-    Item item = std::move(queue.front());
-    queue.pop_front();
-    crawl.fetched[item.path] = item.depth;
-    SiteResponse r = Respond(item.path);
-    if (r.status >= 300 && r.status < 400) {
-      if (item.hops + 1 > max_redirects) {
-        crawl.redirect_errors.insert(item.path);
-      } else {
-        discover(r.location, item.depth, item.hops + 1);
-      }
-      continue;
-    }
-    if (r.status == 404) crawl.not_found.insert(item.path);
-    if (r.status != 200 || !absl::StartsWith(r.content_type, "text/html"))
-      continue;
-    int i = 0;
-    if (item.path == "/") {
-      discover("/p/0.html", 1, 0);
-      discover("/p/1.html", 1, 0);
-    } else if (ParseNumbered(item.path, "/p/", ".html", &i)) {
-      if (i % 97 == 13) continue;  // <meta name=robots content=nofollow>
-      for (const OutLink& link : OutLinks(i)) {
-        if (!link.path.empty() && !link.nofollow)
-          discover(link.path, item.depth + 1, 0);
-      }
-    } else if (item.path == "/slow.html") {
-      discover("/p/1.html", item.depth + 1, 0);
-    } else if (absl::StartsWith(item.path, "/t/")) {
-      discover(item.path + "x/", item.depth + 1, 0);
-    }
+SiteGraph::PageLinks SiteGraph::LinksOn(std::string_view raw_path) const {
+  const std::string_view path = raw_path.substr(0, raw_path.find('?'));
+  PageLinks page;
+  int i = 0;
+  auto link = [](std::string to) { return OutLink{to, to, false}; };
+  if (path == "/") {
+    page.links = {link("/p/0.html"), link("/p/1.html")};
+  } else if (ParseNumbered(path, "/p/", ".html", &i) && i < options_.pages) {
+    page.meta_nofollow = MetaNofollow(i);
+    page.links = OutLinks(i);
+  } else if (path == "/slow.html") {
+    page.links = {link("/p/1.html")};
+  } else if (absl::StartsWith(AV(path), "/t/")) {
+    page.links = {link(absl::StrCat(AV(path), "x/"))};
   }
-  return crawl;
+  return page;
 }
 
 }  // namespace sieve

@@ -1,27 +1,27 @@
 // crawler/demo/site_graph.h: the synthetic web site of `sieve crawl --demo` and
 // of the crawler's end-to-end tests: a few thousand HTML pages with a known,
-// deterministic link graph and the things a crawler must handle: a robots.txt
-// with a disallowed part, redirects (one a chain longer than the redirect
-// limit), 404s, a slow page, non-HTML files, rel=nofollow links, off-site
-// links, a path-repeating trap, mailto:/javascript: links and several spellings
-// of one URL.
+// deterministic link graph and the things a crawler must handle:
+//   - a robots.txt with a disallowed part;
+//   - redirects, one a chain longer than the redirect limit;
+//   - 404s, a slow page, non-HTML files;
+//   - rel=nofollow links and a page with <meta name=robots content=nofollow>;
+//   - off-site links, a path-repeating trap, mailto:/javascript: links;
+//   - several spellings of one URL.
 //
-// SiteGraph is pure (no server): Respond(path) says what the server answers,
-// and Expected() computes, by a breadth-first walk with the crawler's rules,
-// exactly which URLs a correct crawl fetches. crawler/demo/demo_site.h serves
-// it over HTTP.
+// SiteGraph is pure (no server): Respond(path) says what the server answers and
+// LinksOn(path) lists a page's links as the site wrote them, so a test can
+// compute which URLs a correct crawl fetches (the crawl tests' answer key,
+// tests/crawler/crawl/site_answer_key.h). crawler/demo/demo_site.h serves it
+// over HTTP.
 //
 // Example:
 //   sieve::SiteGraph site({.pages = 2000});
-//   sieve::SiteResponse r = site.Respond("/p/12.html");           // 200,
-//   text/html sieve::SiteGraph::Crawl c = site.Expected(/*max_depth=*/0);  //
-//   paths a crawl fetches
+//   sieve::SiteResponse r = site.Respond("/p/12.html");  // 200, text/html
+//   sieve::SiteGraph::PageLinks l = site.LinksOn("/p/12.html");
 #ifndef SIEVE_CRAWLER_DEMO_SITE_GRAPH_H_
 #define SIEVE_CRAWLER_DEMO_SITE_GRAPH_H_
 
 #include <cstdint>
-#include <map>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +42,10 @@ struct SiteOptions {
   // Authority of the off-site links (another host, never to be fetched in host
   // scope). Default: "localhost" plus the server's port, set by DemoSite.
   std::string offsite_authority = "offsite.invalid";
+  // DemoSite also serves the hostile pages of hostile_pages.h under /hostile/
+  // (not part of the graph: Respond and LinksOn know nothing of them).
+  // Default: false.
+  bool hostile_pages = false;
 };
 
 struct SiteResponse {
@@ -59,20 +63,23 @@ class SiteGraph {
   // What the server answers for `path` (path and query, as requested).
   SiteResponse Respond(std::string_view path) const;
 
-  // A crawl as the crawler's rules make it from "/" (host scope, robots.txt
-  // obeyed, nofollow obeyed, redirects through the Sieve, at most
-  // `max_redirects` in a chain, trap control).
-  struct Crawl {
-    std::map<std::string, int>
-        fetched;  // Path -> depth, for every URL a crawl fetches.
-    std::set<std::string>
-        redirect_errors;              // Paths recorded as too_many_redirects.
-    std::set<std::string> not_found;  // Paths answering 404.
+  struct OutLink {
+    // Canonical path on this site, or "" for links never followed (off-site,
+    // mailto:, javascript:).
+    std::string path;
+    // As written in the page.
+    std::string href;
+    // rel="nofollow".
+    bool nofollow = false;
   };
-  // `max_depth` 0 = no limit. Depths follow a breadth-first walk: with a limit,
-  // a parallel crawl fetches exactly these pages only when every page has one
-  // shortest path; use the unlimited walk for exact checks.
-  Crawl Expected(int max_depth = 0, int max_redirects = 5) const;
+  struct PageLinks {
+    // The page says <meta name="robots" content="nofollow">.
+    bool meta_nofollow = false;
+    std::vector<OutLink> links;
+  };
+  // The links of the HTML page at `path` (path and query, as requested), in
+  // page order; none for anything else (redirects, 404s, non-HTML files).
+  PageLinks LinksOn(std::string_view path) const;
 
   // Paths a correct crawler never requests: robots-disallowed, nofollow, trap.
   static bool MustNotBeRequested(std::string_view path);
@@ -80,12 +87,6 @@ class SiteGraph {
   const SiteOptions& options() const { return options_; }
 
  private:
-  struct OutLink {
-    std::string path;  // Canonical path on this site, or "" for links that are
-                       // never followed.
-    std::string href;  // As written in the page.
-    bool nofollow = false;
-  };
   std::vector<OutLink> OutLinks(int page) const;
   std::string RenderPage(int page) const;
 

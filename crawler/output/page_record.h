@@ -12,9 +12,8 @@
 //
 // Surprises first:
 //   - Each record is written and flushed to the OS as it comes (a crash loses
-//   no finished line,
-//     though a kill may leave a partial last line); offset() is what a
-//     checkpoint keeps, and a resumed crawl cuts the file back to it
+//     no finished line, though a kill may leave a partial last line); offset()
+//     is what a checkpoint keeps, and a resumed crawl cuts the file back to it
 //     (TruncateTo), so no record appears twice.
 //   - Not thread-safe: the crawl loop is the only writer.
 #ifndef SIEVE_CRAWLER_OUTPUT_PAGE_RECORD_H_

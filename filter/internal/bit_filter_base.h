@@ -3,17 +3,22 @@
 // everything inlines).
 //
 // Derived provides:
-//   static constexpr FilterKind kKind; static constexpr uint32_t kSlotBits;  //
-//   1 or 4 static constexpr uint64_t kSlotGranularity;  // m is a multiple of
-//   it bool AddHash(const KeyHash&); bool MayContainHash(const KeyHash&) const;
+//   static constexpr FilterKind kKind;
+//   static constexpr uint32_t kSlotBits;  // 1 or 4
+//   static constexpr uint64_t kSlotGranularity;  // m is a multiple of it
+//   bool AddHash(const KeyHash&);
+//   bool MayContainHash(const KeyHash&) const;
 //   void PrefetchHash(const KeyHash&, bool for_write) const;
 //   double EstimatedFalsePositiveRate() const;
-//   static void UnionWords(uint64_t* into, const uint64_t* from, uint64_t
-//   count); static void IntersectWords(uint64_t* into, const uint64_t* from,
-//   uint64_t count); static uint64_t CountSetSlots(const uint64_t* words,
-//   uint64_t count); static uint64_t CountSetSlotsOfUnion(const uint64_t* a,
-//   const uint64_t* b, uint64_t count); a private constructor from
-//   BitFilterCore, with BitFilterBase<Derived> as a friend.
+//   static void UnionWords(uint64_t* into, const uint64_t* from,
+//                          uint64_t count);
+//   static void IntersectWords(uint64_t* into, const uint64_t* from,
+//                              uint64_t count);
+//   static uint64_t CountSetSlots(const uint64_t* words, uint64_t count);
+//   static uint64_t CountSetSlotsOfUnion(const uint64_t* a, const uint64_t* b,
+//                                        uint64_t count);
+//   a private constructor from BitFilterCore, with BitFilterBase<Derived> as
+//   a friend.
 #ifndef SIEVE_FILTER_INTERNAL_BIT_FILTER_BASE_H_
 #define SIEVE_FILTER_INTERNAL_BIT_FILTER_BASE_H_
 

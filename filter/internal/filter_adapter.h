@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "filter/bloom_math.h"
 #include "filter/filter.h"
 
 namespace sieve::filter_internal {
@@ -37,6 +38,20 @@ class FilterAdapter final : public Filter {
   double FillRatio() const override { return filter_.FillRatio(); }
   uint64_t MemoryBytes() const override { return filter_.MemoryBytes(); }
   uint64_t capacity() const override { return filter_.capacity(); }
+  uint64_t bit_count() const override { return filter_.bit_count(); }
+  uint32_t hash_count() const override { return filter_.hash_count(); }
+  double FormulaFalsePositiveRate(uint64_t n) const override {
+    const double keys = static_cast<double>(n);
+    if constexpr (T::kKind == FilterKind::kBlocked) {
+      return BloomMath::BlockedFalsePositiveRate(filter_.bit_count(),
+                                                 filter_.hash_count(), keys);
+    } else if constexpr (T::kKind == FilterKind::kScalable) {
+      return filter_.EstimatedFalsePositiveRate();
+    } else {
+      return BloomMath::FalsePositiveRate(filter_.bit_count(),
+                                          filter_.hash_count(), keys);
+    }
+  }
   void OnCapacityExceeded(CapacityCallback callback) override {
     filter_.OnCapacityExceeded(std::move(callback));
   }

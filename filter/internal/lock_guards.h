@@ -1,4 +1,4 @@
-// filter/internal/lock_guards.h: shared/exclusive lock guards that do nothing
+// filter/internal/lock_guards.h: reader and writer lock guards that do nothing
 // unless the filter was built concurrent. Private to sieve::filter.
 #ifndef SIEVE_FILTER_INTERNAL_LOCK_GUARDS_H_
 #define SIEVE_FILTER_INTERNAL_LOCK_GUARDS_H_

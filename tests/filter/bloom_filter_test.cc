@@ -1,6 +1,10 @@
 #include "filter/bloom_filter.h"
 
+#include <memory>
+#include <string>
+
 #include "filter/blocked_bloom_filter.h"
+#include "filter/bloom_math.h"
 #include "filter/key_hash.h"
 #include "gtest/gtest.h"
 #include "tests/filter/test_keys.h"
@@ -48,6 +52,32 @@ TEST(BloomFilterTest, ParsesAndNamesEveryKind) {
   absl::StatusOr<FilterKind> bad = ParseFilterKind("cuckoo");
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(bad.status().message().find("classic"), absl::string_view::npos);
+}
+
+// What the study measures through the interface: m, k and the kind's formula.
+TEST(BloomFilterTest, TheInterfaceExposesShapeAndFormulaOfEveryKind) {
+  EXPECT_EQ(AllFilterKinds().size(), 4u);
+  for (FilterKind kind : AllFilterKinds()) {
+    absl::StatusOr<std::unique_ptr<Filter>> f =
+        CreateFilter({.kind = kind, .capacity = 10'000, .fp_rate = 0.01});
+    ASSERT_TRUE(f.ok()) << f.status();
+    EXPECT_GE((*f)->bit_count(), 10'000u * 9) << FilterKindName(kind);
+    EXPECT_GE((*f)->hash_count(), 6u) << FilterKindName(kind);
+    for (int i = 0; i < 10'000; ++i) (*f)->Add("k" + std::to_string(i));
+    // At capacity each kind's formula gives about the rate it was sized for.
+    const double p = (*f)->FormulaFalsePositiveRate(10'000);
+    EXPECT_GT(p, 0.001) << FilterKindName(kind);
+    EXPECT_LT(p, 0.02) << FilterKindName(kind);
+  }
+  BloomFilter classic = BloomFilter::ForCapacity(10'000, 0.01);
+  absl::StatusOr<std::unique_ptr<Filter>> same = CreateFilter(
+      {.kind = FilterKind::kClassic, .capacity = 10'000, .fp_rate = 0.01});
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ((*same)->bit_count(), classic.bit_count());
+  EXPECT_EQ((*same)->hash_count(), classic.hash_count());
+  EXPECT_DOUBLE_EQ((*same)->FormulaFalsePositiveRate(10'000),
+                   BloomMath::FalsePositiveRate(classic.bit_count(),
+                                                classic.hash_count(), 10'000));
 }
 
 TEST(BloomFilterTest, ForCapacityAbortsWithAMessageOnInvalidArguments) {

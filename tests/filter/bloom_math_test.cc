@@ -1,4 +1,5 @@
-// The sizing numbers of shared/DESIGN.md, checked against BloomMath.
+// The sizing numbers of docs/architecture.md ("Formulas and their sources"),
+// checked against BloomMath.
 #include "filter/bloom_math.h"
 
 #include <cmath>
@@ -41,8 +42,8 @@ TEST(BloomMathTest, EachTenfoldDropCostsFourPointSevenNineBitsPerKey) {
 }
 
 TEST(BloomMathTest, ABillionUrlsNeedGigabytesNotMegabytes) {
-  // DESIGN.md: 10^9 URLs at 1 % need 1.20 GB, at 0.01 % 2.40 GB (not the 18 MB
-  // a seed claims).
+  // docs/architecture.md: 10^9 URLs at 1 % need 1.20 GB, at 0.01 % 2.40 GB
+  // (not the 18 MB a seed article claims).
   const double at_1 =
       static_cast<double>(BloomMath::OptimalParams(1'000'000'000, 0.01)->bits);
   const double at_001 =

@@ -5,15 +5,13 @@
 //
 // Which entries: every object whose input or base is an http(s) URL (after the
 // browser's trimming). Pass rule:
-//  * "failure": true        → ResolveUrl must return an error;
+//  * "failure": true → ResolveUrl must return an error;
 //  * expected href is http(s) → ResolveUrl must return it, modulo our
-//  normalisation (fragment
-//    dropped, percent-escape hex upper-cased, escapes of unreserved characters
-//    decoded);
+//    normalisation (fragment dropped, percent-escape hex upper-cased, escapes
+//    of unreserved characters decoded);
 //  * expected href has another scheme ("mailto:x" against an http base) →
-//  ResolveUrl must reject
-//    it, since parse/url.h accepts http and https only. These are counted and
-//    printed apart.
+//    ResolveUrl must reject it, since parse/url.h accepts http and https only.
+//    These are counted and printed apart.
 #include <cstdlib>
 #include <fstream>
 #include <iostream>

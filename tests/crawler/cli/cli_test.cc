@@ -8,8 +8,11 @@
 #include <fstream>
 #include <string>
 
+#include "absl/strings/str_cat.h"
+#include "crawler/config/config_keys.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "study/study_flags.h"
 
 namespace {
 
@@ -59,6 +62,50 @@ TEST(CliTest, HelpCrawlDescribesEveryCrawlFlagAndExitsZero) {
         "--log-level"}) {
     EXPECT_THAT(run.output, HasSubstr(flag));
   }
+}
+
+// The help is generated from the settings table: each flag bound to a config
+// key shows its type, the table's default and the key.
+TEST(CliTest, HelpCrawlListsEveryTableFlagWithItsDefault) {
+  SieveRun run = RunSieve("help crawl");
+  ASSERT_EQ(run.exit_code, 0);
+  const sieve::CrawlConfig defaults;
+  int flags = 0;
+  for (const sieve::ConfigKey& key : sieve::ConfigKeys()) {
+    if (key.flag.empty()) continue;
+    ++flags;
+    const std::string value = sieve::ConfigValueName(key);
+    EXPECT_THAT(run.output,
+                HasSubstr(absl::StrCat("--", std::string(key.flag),
+                                       value.empty() ? "" : "=", value)));
+    EXPECT_THAT(run.output, HasSubstr(absl::StrCat(
+                                std::string(key.help), " (default ",
+                                sieve::FormatConfigValue(key, defaults),
+                                "; config ", std::string(key.path), ")")));
+  }
+  EXPECT_GE(flags, 14);
+}
+
+TEST(CliTest, HelpStudyListsEveryStudyFlagWithItsDefault) {
+  SieveRun run = RunSieve("help study");
+  ASSERT_EQ(run.exit_code, 0);
+  const sieve::study::StudyFlags defaults;
+  for (const sieve::study::StudySetting& s : sieve::study::StudySettings()) {
+    EXPECT_THAT(run.output,
+                HasSubstr(absl::StrCat("--", std::string(s.flag), "=",
+                                       std::string(s.value_name))));
+    EXPECT_THAT(run.output,
+                HasSubstr(absl::StrCat(std::string(s.help), " (default ",
+                                       s.format(defaults), ")")));
+  }
+}
+
+TEST(CliTest, AScopeFlagOutsideTheEnumListsTheModesAndExitsTwo) {
+  SieveRun run = RunSieve("crawl --seeds=x --scope=planet");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.output,
+            "sieve crawl: --scope: must be one of host, domain, any; got "
+            "\"planet\"\n");
 }
 
 TEST(CliTest, CommandHelpFlagEqualsHelpCommand) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "crawler/config/config_keys.h"
@@ -114,6 +115,49 @@ TEST(ConfigLoaderTest, ArrayOfNonStringsIsAnError) {
       ApplyConfigToml("[crawl]\ndeny = [1, 2]\n", "t.toml", config);
   EXPECT_THAT(std::string(s.message()),
               HasSubstr("expected an array of strings"));
+}
+
+TEST(ConfigLoaderTest, FlagTextIsParsedWithTheKeysTypeAndBounds) {
+  CrawlConfig config;
+  ASSERT_TRUE(ApplyFlagOverrides({{"max-pages", "12"},
+                                  {"scope", "domain"},
+                                  {"fp-rate", "0.02"},
+                                  {"demo", "true"}},  // Bound to no key.
+                                 config)
+                  .ok());
+  EXPECT_EQ(config.crawl.max_pages, 12);
+  EXPECT_EQ(config.crawl.scope, ScopeMode::kDomain);
+  EXPECT_DOUBLE_EQ(config.sieve.fp_rate, 0.02);
+  EXPECT_EQ(std::string(
+                ApplyFlagOverrides({{"max-pages", "many"}}, config).message()),
+            "--max-pages: expected an integer, got 'many'");
+  EXPECT_EQ(
+      std::string(ApplyFlagOverrides({{"concurrency", "0"}}, config).message()),
+      "--concurrency: must be >= 1, got 0");
+}
+
+TEST(ConfigLoaderTest, FilterKindIsCheckedByTheFilterModulesParser) {
+  CrawlConfig config;
+  ASSERT_TRUE(
+      ApplyConfigToml("[sieve]\nfilter = \"counting\"\n", "t.toml", config)
+          .ok());
+  EXPECT_EQ(config.sieve.filter, "counting");
+  absl::Status s =
+      ApplyConfigToml("[sieve]\nfilter = \"cuckoo\"\n", "t.toml", config);
+  EXPECT_THAT(std::string(s.message()),
+              HasSubstr("t.toml: key 'sieve.filter': unknown filter kind"));
+}
+
+TEST(ConfigKeysTest, EveryFlagNameIsUniqueAndEveryPathHasATable) {
+  absl::flat_hash_set<std::string> flags;
+  for (const ConfigKey& key : ConfigKeys()) {
+    EXPECT_NE(key.path.find('.'), std::string_view::npos) << key.path;
+    if (!key.flag.empty()) {
+      EXPECT_TRUE(flags.insert(std::string(key.flag)).second) << key.flag;
+      EXPECT_EQ(FindConfigKeyByFlag(key.flag), &key);
+    }
+    EXPECT_EQ(FindConfigKeyByPath(key.path), &key);
+  }
 }
 
 }  // namespace

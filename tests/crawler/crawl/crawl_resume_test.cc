@@ -15,6 +15,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
+#include "tests/crawler/crawl/site_answer_key.h"
 
 namespace sieve {
 namespace {
@@ -85,7 +86,8 @@ void ExpectExactlyTheSite(const Fixture& f) {
   std::map<std::string, int> seen;
   for (const nlohmann::json& page : ReadPages(f.out))
     ++seen[PathOf(page["url"])];
-  const SiteGraph::Crawl expected = f.site->graph().Expected();
+  const testing_util::ExpectedCrawl expected =
+      testing_util::Expected(f.site->graph());
   for (const auto& [path, n] : seen) {
     EXPECT_EQ(n, 1) << path << " recorded " << n << " times";
     EXPECT_TRUE(expected.fetched.contains(path)) << "unexpected " << path;
@@ -108,7 +110,7 @@ void WaitForLines(const std::filesystem::path& pages, size_t lines,
 
 TEST(CrawlResumeTest, SigintHalfwayThenResumeGivesExactlyTheSite) {
   Fixture f = Prepare("sigint", 300);
-  const size_t total = f.site->graph().Expected().fetched.size();
+  const size_t total = testing_util::Expected(f.site->graph()).fetched.size();
   pid_t pid = StartSieve(CrawlArgs(f), f.log);
   WaitForLines(f.out / "pages.jsonl", total / 2, absl::Seconds(60));
   ASSERT_EQ(::kill(pid, SIGINT), 0);

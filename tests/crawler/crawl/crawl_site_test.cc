@@ -10,6 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
+#include "tests/crawler/crawl/site_answer_key.h"
 
 namespace sieve {
 namespace {
@@ -47,7 +48,8 @@ TEST(CrawlSiteTest,
   ASSERT_TRUE(summary.ok()) << summary.status();
   EXPECT_EQ(summary->stop_reason, StopReason::kFinished);
 
-  const SiteGraph::Crawl expected = site->graph().Expected();
+  const testing_util::ExpectedCrawl expected =
+      testing_util::Expected(site->graph());
   ASSERT_GT(expected.fetched.size(), 2000u);
   std::map<std::string, int> records;
   std::map<std::string, nlohmann::json> by_path;
@@ -104,7 +106,8 @@ TEST(CrawlSiteTest, ObeysMaxDepth) {
   CrawlConfig config = FastConfig(out);
   config.crawl.max_depth = 2;
   ASSERT_TRUE(CrawlInProcess(config, {site->root_url()}).ok());
-  const SiteGraph::Crawl unlimited = site->graph().Expected();
+  const testing_util::ExpectedCrawl unlimited =
+      testing_util::Expected(site->graph());
   std::set<std::string> fetched;
   for (const nlohmann::json& page : ReadPages(out)) {
     EXPECT_LE(page["depth"].get<int>(), 2) << page.dump();

@@ -11,6 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/crawler/crawl/site_answer_key.h"
 
 namespace sieve {
 namespace {
@@ -46,8 +47,8 @@ UrlParts Parts(const std::string& url) {
 }
 
 TEST(ScopeTest, HostScopeKeepsTheSeedsHostsWithTheirPorts) {
-  absl::StatusOr<Scope> scope =
-      Scope::Create({.mode = "host"}, {"a.example.com", "b.org:8080"});
+  absl::StatusOr<Scope> scope = Scope::Create({.mode = ScopeMode::kHost},
+                                              {"a.example.com", "b.org:8080"});
   ASSERT_TRUE(scope.ok());
   EXPECT_EQ(scope->Check(Parts("http://a.example.com/x")),
             ScopeVerdict::kInScope);
@@ -59,7 +60,7 @@ TEST(ScopeTest, HostScopeKeepsTheSeedsHostsWithTheirPorts) {
 
 TEST(ScopeTest, DomainScopeUsesThePublicSuffixList) {
   absl::StatusOr<Scope> scope = Scope::Create(
-      {.mode = "domain"}, {"www.example.co.uk", "alice.github.io"});
+      {.mode = ScopeMode::kDomain}, {"www.example.co.uk", "alice.github.io"});
   ASSERT_TRUE(scope.ok());
   EXPECT_EQ(scope->Check(Parts("http://shop.example.co.uk/")),
             ScopeVerdict::kInScope);
@@ -72,7 +73,7 @@ TEST(ScopeTest, DomainScopeUsesThePublicSuffixList) {
 }
 
 TEST(ScopeTest, AnyScopeStillAppliesPatternsAndTrapControl) {
-  absl::StatusOr<Scope> scope = Scope::Create({.mode = "any",
+  absl::StatusOr<Scope> scope = Scope::Create({.mode = ScopeMode::kAny,
                                                .allow = {"/docs/"},
                                                .deny = {"\\.pdf$"},
                                                .max_url_length = 40,
@@ -90,12 +91,21 @@ TEST(ScopeTest, AnyScopeStillAppliesPatternsAndTrapControl) {
             ScopeVerdict::kRepeatedPath);
 }
 
-TEST(ScopeTest, ABadPatternOrModeIsAnErrorNamingIt) {
+TEST(ScopeTest, ABadPatternIsAnErrorNamingIt) {
   absl::StatusOr<Scope> bad =
-      Scope::Create({.mode = "host", .deny = {"(unclosed"}}, {});
+      Scope::Create({.mode = ScopeMode::kHost, .deny = {"(unclosed"}}, {});
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(std::string(bad.status().message()), HasSubstr("(unclosed"));
-  EXPECT_FALSE(Scope::Create({.mode = "planet"}, {}).ok());
+}
+
+TEST(ScopeModeTest, NamesRoundTripAndAnUnknownNameListsTheModes) {
+  for (ScopeMode mode : AllScopeModes()) {
+    EXPECT_EQ(*ParseScopeMode(ScopeModeName(mode)), mode);
+  }
+  absl::StatusOr<ScopeMode> bad = ParseScopeMode("planet");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(std::string(bad.status().message()),
+            "must be one of host, domain, any; got \"planet\"");
 }
 
 TEST(OriginTest, RoundTripsHopsAndReferrer) {
@@ -160,7 +170,12 @@ TEST(SiteGraphTest, TheGraphIsDeterministicAndHasEveryKindOfPage) {
   EXPECT_EQ(site.Respond("/old/1").status, 301);
   EXPECT_EQ(site.Respond("/missing/3.html").status, 404);
   EXPECT_EQ(site.Respond("/files/4.pdf").content_type, "application/pdf");
-  SiteGraph::Crawl crawl = site.Expected();
+  // The links the answer key follows are the links the page shows.
+  for (const SiteGraph::OutLink& link : site.LinksOn("/p/7.html").links)
+    EXPECT_THAT(site.Respond("/p/7.html").body, HasSubstr(link.href));
+  EXPECT_TRUE(site.LinksOn("/p/13.html").meta_nofollow);
+  EXPECT_THAT(site.Respond("/p/13.html").body, HasSubstr("nofollow"));
+  testing_util::ExpectedCrawl crawl = testing_util::Expected(site);
   EXPECT_TRUE(crawl.fetched.contains("/p/199.html"));
   EXPECT_TRUE(crawl.fetched.contains("/t/x/x/x/"));
   EXPECT_FALSE(crawl.fetched.contains("/t/x/x/x/x/"));

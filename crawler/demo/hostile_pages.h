@@ -1,0 +1,42 @@
+// crawler/demo/hostile_pages.h: the test site's hostile pages, served under
+// /hostile/ when SiteOptions::hostile_pages is set (the crawl tests; never the
+// demo). /hostile/ links each of them:
+//   - /hostile/endless: a body that never ends (application/octet-stream);
+//   - /hostile/trickle: one byte per second;
+//   - /hostile/reset: promises 100 kB, sends 10 bytes, closes the connection;
+//   - /hostile/badgzip: Content-Encoding gzip over bytes that are not gzip;
+//   - /hostile/binary: 256 KiB of random bytes served as text/html;
+//   - /hostile/links10mb: 10 MB of links to /hostile/l/<i> (leaf pages);
+//   - /hostile/ok.html -> /hostile/ok2.html: two well-behaved pages.
+// None links back into the site graph, so a crawl seeded at /hostile/ sees
+// these pages only. Bodies are made once, deterministically (seed 42).
+#ifndef SIEVE_CRAWLER_DEMO_HOSTILE_PAGES_H_
+#define SIEVE_CRAWLER_DEMO_HOSTILE_PAGES_H_
+
+#include <atomic>
+#include <string>
+
+namespace httplib {
+class Server;
+}  // namespace httplib
+
+namespace sieve {
+
+class HostilePages {
+ public:
+  HostilePages();
+  // Adds the routes to `server`. `this` must outlive the server's handlers.
+  void Register(httplib::Server& server);
+  // Ends the endless and trickling bodies, so the server can stop.
+  void Stop() { stopping_.store(true); }
+
+ private:
+  std::atomic<bool> stopping_{false};
+  std::string random_chunk_;
+  std::string binary_;
+  std::string links_;
+};
+
+}  // namespace sieve
+
+#endif  // SIEVE_CRAWLER_DEMO_HOSTILE_PAGES_H_
