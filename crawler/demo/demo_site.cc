@@ -52,6 +52,9 @@ absl::StatusOr<std::unique_ptr<DemoSite>> DemoSite::Start(SiteOptions options) {
         if (r.delay > absl::ZeroDuration()) absl::SleepFor(r.delay);
         res.status = r.status;
         if (!r.location.empty()) res.set_header("Location", r.location);
+        if (!r.retry_after.empty()) {
+          res.set_header("Retry-After", r.retry_after);
+        }
         res.set_content(r.body, r.content_type);
         --self->active_;
         absl::MutexLock lock(&self->mu_);

@@ -136,6 +136,35 @@ std::string SiteGraph::RenderPage(int i) const {
   return Html(absl::StrCat("Page ", i), head, body);
 }
 
+SiteResponse SiteGraph::RespondThrottling(std::string_view path) const {
+  SiteResponse r;
+  for (const int code : {429, 503}) {
+    const std::string dir = absl::StrCat("/throttle/", code, "/");
+    if (path == dir) {
+      std::string links = absl::StrCat("<a href=\"", dir, "busy\">busy</a>\n");
+      for (int i = 0; i < 10; ++i) {
+        absl::StrAppend(&links, "<a href=\"", dir, "ok/", i, "\">", i,
+                        "</a>\n");
+      }
+      r.body = Html(absl::StrCat("throttling ", code), "", links);
+      return r;
+    }
+    if (path == dir + "busy") {
+      r.status = code;
+      if (code == 503) r.retry_after = "2";
+      r.body = Html("busy", "", "try later");
+      return r;
+    }
+    int i = 0;
+    if (ParseNumbered(path, absl::StrCat(dir, "ok/"), "", &i) && i < 10) {
+      r.body = Html(absl::StrCat("ok ", i), "", "fine");
+      return r;
+    }
+  }
+  r.status = 404;
+  return r;
+}
+
 SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
   std::string_view path = raw_path.substr(0, raw_path.find('?'));
   SiteResponse r;
@@ -146,6 +175,9 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
         "# Sieve demo site\nUser-agent: *\nDisallow: /private/\n\nUser-agent: "
         "otherbot\n"
         "Disallow: /\n";
+  } else if (options_.throttle_pages &&
+             absl::StartsWith(AV(path), "/throttle/")) {
+    r = RespondThrottling(path);
   } else if (path == "/") {
     r.body =
         Html("Sieve demo site", "",

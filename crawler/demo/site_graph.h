@@ -46,13 +46,21 @@ struct SiteOptions {
   // (not part of the graph: Respond and LinksOn know nothing of them).
   // Default: false.
   bool hostile_pages = false;
+  // The graph also answers the throttling pages (not linked from the rest):
+  //   /throttle/429/: links to /throttle/429/busy and /throttle/429/ok/0..9;
+  //     busy always answers 429 with no Retry-After;
+  //   /throttle/503/: links to /throttle/503/busy and /throttle/503/ok/0..9;
+  //     busy always answers 503 with "Retry-After: 2".
+  // The ok pages answer 200. Default: false.
+  bool throttle_pages = false;
 };
 
 struct SiteResponse {
   int status = 200;
   std::string content_type = "text/html; charset=utf-8";
   std::string body;
-  std::string location;  // For 3xx.
+  std::string location;     // For 3xx.
+  std::string retry_after;  // A Retry-After header, when not empty.
   absl::Duration delay = absl::ZeroDuration();
 };
 
@@ -87,6 +95,8 @@ class SiteGraph {
   const SiteOptions& options() const { return options_; }
 
  private:
+  // The /throttle/ pages (SiteOptions::throttle_pages).
+  SiteResponse RespondThrottling(std::string_view path) const;
   std::vector<OutLink> OutLinks(int page) const;
   std::string RenderPage(int page) const;
 
