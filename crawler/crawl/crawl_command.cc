@@ -243,8 +243,11 @@ int RunCrawlCommand(const ParsedArgs& args) {
   absl::StatusOr<std::unique_ptr<Crawler>> crawler = Crawler::Create(setup);
   if (!crawler.ok()) {
     std::cerr << "sieve crawl: " << crawler.status().message() << "\n";
-    return crawler.status().code() == absl::StatusCode::kInternal ? kExitFailure
-                                                                  : kExitUsage;
+    // Bad settings are the user's to fix (2); anything else, a damaged
+    // checkpoint or an unwritable directory included, is a failure (1).
+    return crawler.status().code() == absl::StatusCode::kInvalidArgument
+               ? kExitUsage
+               : kExitFailure;
   }
   const fs::path out = config->crawl.out;
   if (!setup.resume) {

@@ -208,5 +208,56 @@ TEST_F(FrontierCheckpointTest, CorruptStateIsReportedNotLoaded) {
   EXPECT_FALSE(Frontier::Restore(root_ / "nowhere", Options()).ok());
 }
 
+TEST_F(FrontierCheckpointTest, ATruncatedOrAlteredStoreFileIsNamed) {
+  absl::StatusOr<std::unique_ptr<Frontier>> made = Frontier::Create(Options());
+  ASSERT_TRUE(made.ok()) << made.status();
+  for (int i = 0; i < 5000; ++i)
+    ASSERT_TRUE((*made)->Add(UrlOf(i), HostOf(i), 0));
+  ASSERT_TRUE((*made)->Checkpoint(root_ / "ckpt").ok());
+  made->reset();
+  fs::path snapshot;
+  std::vector<fs::path> store_files;
+  for (const fs::directory_entry& e :
+       fs::recursive_directory_iterator(root_ / "ckpt")) {
+    if (e.is_regular_file() && e.path().parent_path().filename() == "store") {
+      store_files.push_back(e.path());
+    }
+  }
+  // The spilled queue is in the store: its RocksDB files are in the snapshot.
+  ASSERT_FALSE(store_files.empty());
+  for (const fs::path& file : store_files) {
+    SCOPED_TRACE(file.string());
+    std::string bytes;
+    {
+      std::ifstream in(file, std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    ASSERT_GT(bytes.size(), 2u);
+    // Truncated: named, with the sizes.
+    std::ofstream(file, std::ios::binary | std::ios::trunc)
+        << bytes.substr(0, bytes.size() - 1);
+    absl::StatusOr<std::unique_ptr<Frontier>> restored =
+        Frontier::Restore(root_ / "ckpt", Options());
+    EXPECT_TRUE(absl::IsDataLoss(restored.status())) << restored.status();
+    EXPECT_THAT(std::string(restored.status().message()),
+                ::testing::HasSubstr(file.filename().string() +
+                                     ": truncated or extended"));
+    // Same size, one byte altered: named too.
+    std::string altered = bytes;
+    altered[altered.size() / 2] ^= 0x01;
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << altered;
+    restored = Frontier::Restore(root_ / "ckpt", Options());
+    EXPECT_THAT(
+        std::string(restored.status().message()),
+        ::testing::HasSubstr(file.filename().string() + ": checksum mismatch"));
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+  }
+  // Put back whole, it restores: the snapshot is never modified by a restore.
+  absl::StatusOr<std::unique_ptr<Frontier>> restored =
+      Frontier::Restore(root_ / "ckpt", Options());
+  ASSERT_TRUE(restored.ok()) << restored.status();
+  EXPECT_EQ((*restored)->stats().queued, 5000u);
+}
+
 }  // namespace
 }  // namespace sieve
