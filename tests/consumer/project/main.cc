@@ -1,7 +1,10 @@
-// Compiles the public surface that issues 4, 5 and 6 promise, against the
-// installed package, and checks that each call does what it says. Exit code 0
+// Compiles the public surface that issues 4, 5 and 6 promise, and the
+// CrawlFrontier interface a crawl loop drives (issue 12), against the installed
+// package, and checks that each call does what it says. Exit code 0
 // means every check held.
 #include <cstdio>
+#include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -14,7 +17,10 @@
 #include "filter/bloom_filter.h"
 #include "filter/counting_bloom_filter.h"
 #include "filter/scalable_bloom_filter.h"
+#include "frontier/crawl_frontier.h"
+#include "frontier/frontier.h"
 #include "frontier/sieve.h"
+#include "frontier/snapshot.h"
 #include "parse/link_extractor.h"
 #include "parse/robots.h"
 #include "parse/url.h"
@@ -87,6 +93,78 @@ void UseFrontier() {
   s.OnCapacityExceeded([](const sieve::CapacityEvent& e) { (void)e; });
 }
 
+// A crawl-like loop that knows only the CrawlFrontier interface: a fake
+// "server" answers 429 for one URL and 200 for the others, with a clock that
+// jumps to whenever the frontier says a host is next allowed.
+std::map<std::string, int> CrawlThrough(sieve::CrawlFrontier& frontier) {
+  std::map<std::string, int> requests;
+  absl::Time now = absl::FromUnixSeconds(1'700'000'000);
+  for (int guard = 0; guard < 1000; ++guard) {
+    sieve::NextUrl next = frontier.Next(now);
+    if (next.state == sieve::NextUrl::kEmpty) break;
+    if (next.state == sieve::NextUrl::kWait) {
+      now += next.wait;
+      continue;
+    }
+    if (next.state != sieve::NextUrl::kReady) break;  // Nothing else in flight.
+    const std::string& url = next.url.url;
+    ++requests[url];
+    now += absl::Milliseconds(50);  // The fetch.
+    const bool busy = url == "http://a.example/busy";
+    absl::StatusOr<sieve::UrlFate> fate = frontier.Done(
+        url,
+        busy ? sieve::FetchOutcome::Throttled()
+             : sieve::FetchOutcome::Success(absl::Milliseconds(50)),
+        now);
+    Check(fate.ok(), "CrawlFrontier::Done of a URL in flight");
+    if (!busy && url == "http://a.example/") {
+      // "Parsing" the seed finds two links.
+      frontier.Add("http://a.example/busy", "a.example", 1);
+      frontier.Add("http://a.example/ok", "a.example", 1);
+    }
+  }
+  return requests;
+}
+
+void UseCrawlFrontier() {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "sieve-consumer-frontier";
+  fs::remove_all(dir);
+  absl::StatusOr<std::unique_ptr<sieve::Frontier>> made =
+      sieve::Frontier::Create(
+          {.sieve = {.expected_urls = 1000, .work_dir = dir / "work"},
+           .politeness = {.min_delay = absl::Seconds(1),
+                          .max_throttle_retries = 2}});
+  Check(made.ok(), "Frontier::Create");
+  if (!made.ok()) return;
+  sieve::CrawlFrontier& frontier = **made;
+  Check(frontier.Add("http://a.example/", "a.example", 0), "Add a seed");
+  std::map<std::string, int> requests = CrawlThrough(frontier);
+  Check(requests["http://a.example/busy"] == 3,
+        "a throttled URL is requested max_throttle_retries + 1 times");
+  Check(requests["http://a.example/ok"] == 1 &&
+            requests["http://a.example/"] == 1,
+        "every other URL once");
+  Check(frontier.stats().given_up == 1, "the throttled URL is given up");
+
+  // A checkpoint through the interface, restored by the implementation.
+  frontier.Add("http://b.example/later", "b.example", 0);
+  absl::StatusOr<sieve::SnapshotWriter> snapshot =
+      sieve::SnapshotWriter::Begin(dir / "checkpoint");
+  Check(snapshot.ok() && frontier.Checkpoint(*snapshot).ok() &&
+            snapshot->Commit().ok(),
+        "CrawlFrontier::Checkpoint into a committed snapshot");
+  absl::StatusOr<sieve::SnapshotReader> reader =
+      sieve::SnapshotReader::Open(dir / "checkpoint");
+  Check(reader.ok(), "SnapshotReader::Open verifies the snapshot");
+  if (!reader.ok()) return;
+  absl::StatusOr<std::unique_ptr<sieve::Frontier>> restored =
+      sieve::Frontier::Restore(*reader, {.sieve = {.work_dir = dir / "work"}});
+  Check(restored.ok() && (*restored)->stats().queued == 1,
+        "the restored frontier holds the queued URL");
+  fs::remove_all(dir);
+}
+
 void UseParse() {
   absl::StatusOr<std::string> u =
       sieve::ResolveUrl("http://a/b/c/d;p?q", "../g");
@@ -125,6 +203,7 @@ void UseFetch() {
 int main() {
   UseFilter();
   UseFrontier();
+  UseCrawlFrontier();
   UseParse();
   UseFetch();
   if (failures == 0) std::printf("consumer: every check held\n");
