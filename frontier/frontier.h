@@ -1,8 +1,11 @@
-// frontier/frontier.h: the Frontier, what the crawl loop drives. New URLs go
-// through the Sieve (Bloom-filter dedup, a FIFO that spills to disk); the
-// Frontier pulls them from the Sieve's FIFO into per-host queues only as fetch
-// slots need them (Mercator's front and back queues, Heydon & Najork 1999) and
-// hands out URLs whose host may be fetched now under its politeness rules.
+// frontier/frontier.h: the Frontier, the implementation of CrawlFrontier
+// (frontier/crawl_frontier.h) for one process, and the owner of every per-host
+// decision of a crawl. New URLs go through the Sieve (Bloom-filter dedup, a
+// FIFO that spills to disk); the Frontier pulls them from the Sieve's FIFO into
+// per-host queues only as fetch slots need them (Mercator's front and back
+// queues, Heydon & Najork 1999) and hands out URLs whose host may be fetched
+// now under its politeness rules (frontier/politeness.h); Done applies
+// back-off, retries and the page cap.
 //
 // Surprises first:
 //   - Thread safety: Add may be called from any number of threads at once
@@ -32,9 +35,9 @@
 //   sieve::NextUrl next = (*f)->Next(absl::Now());
 //   if (next.state == sieve::NextUrl::kReady) {
 //     ... fetch next.url.url ...
-//     (void)(*f)->Done(next.url.url,
-//                      sieve::FetchOutcome::Success(absl::Milliseconds(80)),
-//                      absl::Now());
+//     absl::StatusOr<sieve::UrlFate> fate = (*f)->Done(
+//         next.url.url, sieve::FetchOutcome::Success(absl::Milliseconds(80)),
+//         absl::Now());
 //   } else if (next.state == sieve::NextUrl::kWait) {
 //     ... poll the fetcher for up to next.wait ...
 //   }
