@@ -63,6 +63,9 @@ void Frontier::RestoreCounters(const std::vector<uint64_t>& c) {
 }
 
 absl::Status Frontier::Checkpoint(SnapshotWriter& snapshot) {
+  // The store's memtables go to disk first, without the locks, so the
+  // checkpoint under them copies only what was written since.
+  if (absl::Status s = sieve_->PrepareCheckpoint(); !s.ok()) return s;
   absl::StatusOr<Sieve::Image> sieve_image;
   std::string state;
   {
@@ -114,7 +117,8 @@ absl::Status Frontier::Checkpoint(SnapshotWriter& snapshot) {
               });
     state = EncodeHostSnapshot(hosts);
   }
-  if (absl::Status s = Sieve::WriteImage(snapshot, kSievePrefix, *sieve_image);
+  if (absl::Status s =
+          sieve_->WriteImage(snapshot, kSievePrefix, *std::move(sieve_image));
       !s.ok()) {
     return s;
   }

@@ -32,6 +32,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -195,18 +196,25 @@ class Sieve {
  private:
   friend class Frontier;  // Shares the store and checkpoints with the Sieve.
 
-  // The in-memory parts of a checkpoint, copied under mu_.
+  // The in-memory parts of a checkpoint, taken under mu_: the state and the
+  // filter copied, the RAM queue lent (SpillQueue::Lend).
   struct Image {
     std::string state;
     std::string filter;
-    std::string ram_queue;
+    std::shared_ptr<const std::deque<std::string>> ram_head;
+    std::shared_ptr<const std::deque<std::string>> ram_tail;
   };
+  // Flushes the store's memtables (if it is open) so that CaptureLocked has
+  // little to copy. Takes mu_ only to read the store's pointer.
+  absl::Status PrepareCheckpoint() const;
   // Copies the in-memory parts and checkpoints the store into `snapshot`.
   // REQUIRES: mu_ held.
   absl::StatusOr<Image> CaptureLocked(SnapshotWriter& snapshot,
                                       std::string_view prefix) const;
-  static absl::Status WriteImage(SnapshotWriter& snapshot,
-                                 std::string_view prefix, const Image& image);
+  // Writes `image` (outside mu_), then gives the lent queue back. Always
+  // call it after a successful CaptureLocked.
+  absl::Status WriteImage(SnapshotWriter& snapshot, std::string_view prefix,
+                          Image image) const;
   // The crawl's store, opened on first call (for the Frontier's host queues
   // on disk). Takes mu_.
   absl::StatusOr<internal::ScratchDb*> OpenStore();

@@ -17,15 +17,26 @@
 namespace sieve {
 namespace fs = std::filesystem;
 
+absl::Status Sieve::PrepareCheckpoint() const {
+  internal::ScratchDb* db = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    db = db_.get();  // Lives as long as the Sieve once opened.
+  }
+  return db == nullptr ? absl::OkStatus() : db->FlushMemtables();
+}
+
 absl::StatusOr<Sieve::Image> Sieve::CaptureLocked(
     SnapshotWriter& snapshot, std::string_view prefix) const {
   // Fingerprints still in RAM go to the store, which its checkpoint captures.
   if (seen_) {
     if (absl::Status s = seen_->Flush(); !s.ok()) return s;
   }
+  if (queue_->lending()) {
+    return absl::FailedPreconditionError("a checkpoint is already running");
+  }
   Image image;
   image.filter = filter_->Serialize();
-  image.ram_queue = internal::EncodeRamQueue(queue_->head(), queue_->tail());
   internal::SnapshotManifest state;
   state.verify_positives = options_.verify_positives;
   state.pushed = counters_.pushed;
@@ -37,27 +48,37 @@ absl::StatusOr<Sieve::Image> Sieve::CaptureLocked(
   state.spilled = queue_->spilled();
   state.disk_begin = queue_->disk_begin();
   state.disk_end = queue_->disk_end();
-  state.head_records = queue_->head().size();
-  state.tail_records = queue_->tail().size();
   state.has_store = db_ != nullptr;
-  image.state = internal::EncodeManifest(state);
   if (db_ != nullptr) {
     absl::StatusOr<fs::path> dir =
         snapshot.AddDirectory(absl::StrCat(std::string(prefix), "store"));
     if (!dir.ok()) return dir.status();
     if (absl::Status s = db_->CheckpointTo(*dir); !s.ok()) return s;
   }
+  // Last, so nothing can fail after the queue is lent.
+  internal::SpillQueue::Lent lent = queue_->Lend();
+  state.head_records = lent.head->size();
+  state.tail_records = lent.tail->size();
+  image.state = internal::EncodeManifest(state);
+  image.ram_head = std::move(lent.head);
+  image.ram_tail = std::move(lent.tail);
   return image;
 }
 
 absl::Status Sieve::WriteImage(SnapshotWriter& snapshot,
-                               std::string_view prefix, const Image& image) {
+                               std::string_view prefix, Image image) const {
   const std::string p(prefix);
-  if (absl::Status s = snapshot.AddFile(p + "filter.bin", image.filter);
-      !s.ok()) {
-    return s;
+  // The lent records are read (never changed) while Pop may copy them.
+  absl::Status status = internal::WriteRamQueue(
+      snapshot, p + "ram_queue", *image.ram_head, *image.ram_tail);
+  image.ram_head.reset();
+  image.ram_tail.reset();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queue_->EndLending();
   }
-  if (absl::Status s = snapshot.AddFile(p + "ram_queue", image.ram_queue);
+  if (!status.ok()) return status;
+  if (absl::Status s = snapshot.AddFile(p + "filter.bin", image.filter);
       !s.ok()) {
     return s;
   }
@@ -66,13 +87,14 @@ absl::Status Sieve::WriteImage(SnapshotWriter& snapshot,
 
 absl::Status Sieve::Checkpoint(SnapshotWriter& snapshot,
                                std::string_view prefix) const {
+  if (absl::Status s = PrepareCheckpoint(); !s.ok()) return s;
   absl::StatusOr<Image> image;
   {
     std::lock_guard<std::mutex> lock(mu_);
     image = CaptureLocked(snapshot, prefix);
   }
   if (!image.ok()) return image.status();
-  return WriteImage(snapshot, prefix, *image);
+  return WriteImage(snapshot, prefix, *std::move(image));
 }
 
 absl::Status Sieve::Checkpoint(const fs::path& dir) const {

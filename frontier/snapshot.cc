@@ -138,6 +138,21 @@ absl::Status SnapshotWriter::AddFile(std::string_view name,
   return absl::OkStatus();
 }
 
+absl::StatusOr<std::unique_ptr<AtomicFileWriter>> SnapshotWriter::CreateFile(
+    std::string_view name) {
+  if (!ValidName(name) || name == "MANIFEST" ||
+      std::find(names_.begin(), names_.end(), name) != names_.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad or repeated snapshot file name '", std::string(name), "'"));
+  }
+  const fs::path path = staging_ / std::string(name);
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (ec) return FsError("create", path.parent_path(), ec);
+  names_.emplace_back(name);
+  return AtomicFileWriter::Open(path);
+}
+
 absl::StatusOr<fs::path> SnapshotWriter::AddDirectory(std::string_view name) {
   if (!ValidName(name) || std::find(directories_.begin(), directories_.end(),
                                     name) != directories_.end()) {

@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -46,6 +47,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "filter/durable_file.h"
 
 namespace sieve {
 
@@ -83,6 +85,10 @@ class SnapshotWriter {
   // already added.
   [[nodiscard]] absl::Status AddFile(std::string_view name,
                                      std::string_view bytes);
+  // The same for a file too large to hold in RAM: the caller appends to the
+  // writer returned and commits it (filter/durable_file.h).
+  [[nodiscard]] absl::StatusOr<std::unique_ptr<AtomicFileWriter>> CreateFile(
+      std::string_view name);
   // The path where the caller will create directory `name` itself (e.g. a
   // RocksDB checkpoint); every file under it is listed at Commit. The parent
   // exists; `name` does not.

@@ -196,6 +196,14 @@ uint64_t ScratchDb::DiskBytes() const {
   return total;
 }
 
+absl::Status ScratchDb::FlushMemtables() const {
+  rocksdb::FlushOptions options;
+  options.wait = true;
+  return FromRocks(
+      db_->Flush(options, {default_cf_, queue_cf_, seen_cf_, overflow_cf_}),
+      "flushing the store");
+}
+
 absl::Status ScratchDb::CheckpointTo(const fs::path& target) const {
   rocksdb::Checkpoint* raw = nullptr;
   rocksdb::Status s = rocksdb::Checkpoint::Create(db_.get(), &raw);

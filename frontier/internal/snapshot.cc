@@ -91,16 +91,31 @@ absl::StatusOr<SnapshotManifest> DecodeManifest(std::string_view text) {
   return manifest;
 }
 
-std::string EncodeRamQueue(const std::deque<std::string>& head,
+absl::Status WriteRamQueue(SnapshotWriter& snapshot, const std::string& name,
+                           const std::deque<std::string>& head,
                            const std::deque<std::string>& tail) {
-  std::string bytes;
+  absl::StatusOr<std::unique_ptr<AtomicFileWriter>> file =
+      snapshot.CreateFile(name);
+  if (!file.ok()) return file.status();
+  constexpr size_t kBuffer = size_t{1} << 20;
+  std::string buffer;
+  buffer.reserve(kBuffer + 16);
   for (const std::deque<std::string>* part : {&head, &tail}) {
     for (const std::string& record : *part) {
-      AppendVarint32(bytes, static_cast<uint32_t>(record.size()));
-      bytes.append(record);
+      AppendVarint32(buffer, static_cast<uint32_t>(record.size()));
+      if (buffer.size() + record.size() > kBuffer) {
+        if (absl::Status s = (*file)->Append(buffer); !s.ok()) return s;
+        buffer.clear();
+        if (record.size() > kBuffer) {
+          if (absl::Status s = (*file)->Append(record); !s.ok()) return s;
+          continue;
+        }
+      }
+      buffer.append(record);
     }
   }
-  return bytes;
+  if (absl::Status s = (*file)->Append(buffer); !s.ok()) return s;
+  return (*file)->Commit();
 }
 
 absl::StatusOr<RamQueue> DecodeRamQueue(std::string_view bytes,

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "frontier/snapshot.h"
 
 namespace sieve::internal {
 
@@ -48,7 +49,11 @@ std::string EncodeManifest(const SnapshotManifest& manifest);
 // InvalidArgument/DataLoss naming the missing or bad key, or an unknown format.
 absl::StatusOr<SnapshotManifest> DecodeManifest(std::string_view text);
 
-std::string EncodeRamQueue(const std::deque<std::string>& head,
+// Writes the in-RAM records, head then tail, each as varint32 length + bytes,
+// into snapshot file `name` through a 1 MiB buffer (so a queue of any size
+// costs 1 MiB of RAM to write).
+absl::Status WriteRamQueue(SnapshotWriter& snapshot, const std::string& name,
+                           const std::deque<std::string>& head,
                            const std::deque<std::string>& tail);
 struct RamQueue {
   std::vector<std::string> head;

@@ -28,7 +28,9 @@ ScratchDb* SpillQueue::Store() {
 void SpillQueue::Push(std::string record) {
   tail_bytes_ += RecordCost(record);
   tail_.push_back(std::move(record));
-  if (tail_bytes_ < half_budget_) return;
+  // While a checkpoint holds the lent records nothing moves: the pushes of
+  // those few seconds stay in RAM, past the budget if need be.
+  if (tail_bytes_ < half_budget_ || lending()) return;
   if (head_.empty() && disk_count() == 0) {
     head_.swap(tail_);
     head_bytes_ = tail_bytes_;
@@ -97,6 +99,7 @@ void SpillQueue::RefillHead() {
 }
 
 std::optional<std::string> SpillQueue::Pop() {
+  if (lending()) return PopLending();
   if (head_.empty()) {
     if (disk_count() > 0) {
       RefillHead();
@@ -116,6 +119,63 @@ std::optional<std::string> SpillQueue::Pop() {
   head_.pop_front();
   head_bytes_ -= RecordCost(record);
   return record;
+}
+
+std::optional<std::string> SpillQueue::PopLending() {
+  std::string record;
+  if (lent_head_pos_ < lent_head_->size()) {
+    record = (*lent_head_)[lent_head_pos_++];  // A copy: the original is lent.
+    head_bytes_ -= RecordCost(record);
+    return record;
+  }
+  if (head_.empty() && disk_count() > 0) RefillHead();
+  if (!head_.empty()) {
+    record = std::move(head_.front());
+    head_.pop_front();
+    head_bytes_ -= RecordCost(record);
+    return record;
+  }
+  if (lent_tail_pos_ < lent_tail_->size()) {
+    record = (*lent_tail_)[lent_tail_pos_++];
+    tail_bytes_ -= RecordCost(record);
+    return record;
+  }
+  if (tail_.empty()) return std::nullopt;
+  record = std::move(tail_.front());
+  tail_.pop_front();
+  tail_bytes_ -= RecordCost(record);
+  return record;
+}
+
+SpillQueue::Lent SpillQueue::Lend() {
+  lent_head_ = std::make_shared<std::deque<std::string>>(std::move(head_));
+  lent_tail_ = std::make_shared<std::deque<std::string>>(std::move(tail_));
+  head_.clear();
+  tail_.clear();
+  lent_head_pos_ = 0;
+  lent_tail_pos_ = 0;
+  return Lent{.head = lent_head_, .tail = lent_tail_};
+}
+
+void SpillQueue::EndLending() {
+  if (!lending()) return;
+  // What is left of the lent head comes before what was refilled meanwhile;
+  // what is left of the lent tail before what was pushed meanwhile. The
+  // checkpoint has let go of its references by now, so moving is safe.
+  std::deque<std::string> head = std::move(*lent_head_);
+  head.erase(head.begin(),
+             head.begin() + static_cast<ptrdiff_t>(lent_head_pos_));
+  for (std::string& r : head_) head.push_back(std::move(r));
+  head_.swap(head);
+  std::deque<std::string> tail = std::move(*lent_tail_);
+  tail.erase(tail.begin(),
+             tail.begin() + static_cast<ptrdiff_t>(lent_tail_pos_));
+  for (std::string& r : tail_) tail.push_back(std::move(r));
+  tail_.swap(tail);
+  lent_head_.reset();
+  lent_tail_.reset();
+  lent_head_pos_ = 0;
+  lent_tail_pos_ = 0;
 }
 
 absl::Status SpillQueue::Restore(std::vector<std::string> head,

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,15 +46,29 @@ class SpillQueue {
   void Push(std::string record);
   std::optional<std::string> Pop();
 
-  uint64_t size() const { return head_.size() + disk_count() + tail_.size(); }
+  uint64_t size() const {
+    return LentLeft(lent_head_, lent_head_pos_) + head_.size() + disk_count() +
+           LentLeft(lent_tail_, lent_tail_pos_) + tail_.size();
+  }
   uint64_t disk_count() const { return disk_end_ - disk_begin_; }
   uint64_t bytes_in_memory() const { return head_bytes_ + tail_bytes_; }
   uint64_t spilled() const { return spilled_; }
   const absl::Status& status() const { return status_; }
 
   // --- Snapshot support (Checkpoint/Restore) ---
-  const std::deque<std::string>& head() const { return head_; }
-  const std::deque<std::string>& tail() const { return tail_; }
+  // The RAM records, lent to a checkpoint so it can write them without the
+  // Sieve's lock: Lend moves the head and the tail out into deques that stay
+  // unchanged until EndLending (O(1)). Meanwhile the queue serves the lent
+  // records by copy, in order, appends new ones behind them and spills
+  // nothing; EndLending puts back what is left (O(records popped or pushed
+  // meanwhile)). REQUIRES: not lending already.
+  struct Lent {
+    std::shared_ptr<const std::deque<std::string>> head;
+    std::shared_ptr<const std::deque<std::string>> tail;
+  };
+  Lent Lend();
+  void EndLending();
+  bool lending() const { return lent_head_ != nullptr; }
   uint64_t disk_begin() const { return disk_begin_; }
   uint64_t disk_end() const { return disk_end_; }
   // Rebuilds the state of a snapshot: `head` records, then the disk records
@@ -71,6 +86,12 @@ class SpillQueue {
   // head.
   void RefillHead();
   ScratchDb* Store();
+  static uint64_t LentLeft(const std::shared_ptr<std::deque<std::string>>& lent,
+                           size_t pos) {
+    return lent == nullptr ? 0 : lent->size() - pos;
+  }
+  // Pop while lending: lent head, head, disk, lent tail, tail.
+  std::optional<std::string> PopLending();
 
   const size_t half_budget_;
   StoreOpener open_store_;
@@ -83,6 +104,12 @@ class SpillQueue {
   uint64_t disk_end_ = kFirstSequence;
   uint64_t spilled_ = 0;
   absl::Status status_;
+  // While lending: the records lent (head and tail at Lend), and how many of
+  // each have been popped since. Counted in head_bytes_ and tail_bytes_.
+  std::shared_ptr<std::deque<std::string>> lent_head_;
+  std::shared_ptr<std::deque<std::string>> lent_tail_;
+  size_t lent_head_pos_ = 0;
+  size_t lent_tail_pos_ = 0;
 };
 
 }  // namespace sieve::internal
