@@ -47,18 +47,12 @@ absl::StatusOr<FrontierOptions> MakeFrontierOptions(
   const CrawlConfig::SieveSettings& s = config.sieve;
   o.sieve.expected_urls = static_cast<uint64_t>(s.expected_urls);
   o.sieve.fp_rate = s.fp_rate;
-  if (s.filter == "classic") {
-    o.sieve.filter_kind = FilterKind::kClassic;
-  } else if (s.filter == "blocked") {
-    o.sieve.filter_kind = FilterKind::kBlocked;
-  } else if (s.filter == "counting") {
-    o.sieve.filter_kind = FilterKind::kCounting;
-  } else if (s.filter == "scalable") {
-    o.sieve.filter_kind = FilterKind::kScalable;
-  } else {
+  absl::StatusOr<FilterKind> kind = ParseFilterKind(s.filter);
+  if (!kind.ok()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("sieve.filter: unknown kind '", s.filter, "'"));
+        absl::StrCat("sieve.filter: ", kind.status().message()));
   }
+  o.sieve.filter_kind = *kind;
   o.sieve.memory_budget_bytes = static_cast<size_t>(s.memory_budget_mb) << 20;
   o.sieve.verify_positives = s.verify_positives;
   o.sieve.work_dir = work_dir;

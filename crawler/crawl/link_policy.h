@@ -1,18 +1,17 @@
 // crawler/crawl/link_policy.h: what happens to a URL the crawl discovers (a
-// link in a page or a redirect target) before it reaches the Frontier:
+// link in a page or a redirect target) before it reaches the frontier:
 // normalisation with the configured UrlOptions, depth limit, scope and trap
-// control, robots.txt (when the host's file is known), then the Sieve's dedup
-// inside Frontier::Add.
+// control, robots.txt (when the origin's file is known), then the frontier's
+// dedup inside CrawlFrontier::Add.
 //
 // Surprises first:
 //   - Thread-safe: parser threads call AddDiscovered and ProcessHtmlPage
-//   concurrently (Scope,
-//     RobotsCache and Frontier::Add are).
-//   - A disallowed link of a host whose robots.txt is not known yet is queued
-//   anyway; the crawl
-//     loop checks robots.txt again before the fetch, so it is never requested.
+//     concurrently (Scope, RobotsCache and CrawlFrontier::Add are).
+//   - A disallowed link of an origin whose robots.txt is not known yet is
+//     queued anyway; the crawl loop checks robots.txt again before the fetch,
+//     so it is never requested.
 //   - The metadata riding with each queued URL is "<redirect hops> <referrer>"
-//   (see Origin).
+//     (see Origin).
 #ifndef SIEVE_CRAWLER_CRAWL_LINK_POLICY_H_
 #define SIEVE_CRAWLER_CRAWL_LINK_POLICY_H_
 
