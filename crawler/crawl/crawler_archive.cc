@@ -102,38 +102,40 @@ void Crawler::Impl::QueueRobotsSitemaps(const std::string& robots_url,
                                         const RobotsVerdict& verdict) {
   if (config_.crawl.sitemaps == SitemapSource::kOff) return;
   for (const std::string& sitemap : verdict.sitemaps) {
-    QueueSitemap(sitemap, Origin{.referrer = robots_url,
-                                 .sitemap = true,
-                                 .sitemap_nesting = 0,
-                                 .from_robots = true});
+    (void)QueueSitemap(sitemap, Origin{.referrer = robots_url,
+                                       .sitemap = true,
+                                       .sitemap_nesting = 0,
+                                       .from_robots = true});
   }
   if (config_.crawl.sitemaps == SitemapSource::kRobotsAndProbe) {
     absl::StatusOr<UrlParts> parts = SplitUrl(robots_url);
     if (!parts.ok()) return;
-    QueueSitemap(
+    (void)QueueSitemap(
         absl::StrCat(parts->scheme, "://", parts->Authority(), "/sitemap.xml"),
         Origin{.referrer = robots_url, .sitemap = true, .sitemap_nesting = 0});
   }
 }
 
-void Crawler::Impl::QueueSitemap(std::string_view url, const Origin& origin) {
-  if (config_.crawl.sitemaps == SitemapSource::kOff) return;
+bool Crawler::Impl::QueueSitemap(std::string_view url, const Origin& origin) {
+  if (config_.crawl.sitemaps == SitemapSource::kOff) return false;
   absl::StatusOr<UrlParts> parts = SplitUrl(url, policy_.url_options);
-  if (!parts.ok()) return;
+  if (!parts.ok()) return false;
   const std::string host = parts->Authority();
   auto it = sitemaps_per_host_.find(host);
-  if (it != sitemaps_per_host_.end() &&
-      it->second >= config_.crawl.max_sitemaps_per_host) {
+  const int64_t queued = it == sitemaps_per_host_.end() ? 0 : it->second;
+  if (queued >= config_.crawl.max_sitemaps_per_host) {
     log_->debug("sitemap {} not fetched: {} has had max_sitemaps_per_host ({})",
                 std::string(url), host, config_.crawl.max_sitemaps_per_host);
-    return;
+    return false;
   }
   // Scope, trap control, robots.txt (when known) and the Sieve, like a link;
   // depth 0, so max_depth never hides a sitemap.
   if (AddDiscovered(policy_, parts->normalized_url, /*depth=*/0, origin) ==
       AddOutcome::kQueued) {
     ++sitemaps_per_host_[host];
+    return true;
   }
+  return false;
 }
 
 }  // namespace sieve

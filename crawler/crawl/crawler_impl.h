@@ -164,8 +164,9 @@ class Crawler::Impl {
   // Closes the open WARC file (its .cdxj is written).
   absl::Status CloseArchive();
   // Queues the sitemap at `url` (nesting levels below robots.txt) unless
-  // sitemaps are off or its host has had max_sitemaps_per_host.
-  void QueueSitemap(std::string_view url, const Origin& origin);
+  // sitemaps are off or its host has had max_sitemaps_per_host; true when
+  // the frontier queued it.
+  bool QueueSitemap(std::string_view url, const Origin& origin);
 
   // crawler_status.cc
   absl::Status WriteCheckpointNow();

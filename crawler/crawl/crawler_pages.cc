@@ -255,9 +255,12 @@ void Crawler::Impl::RecordSitemap(ParsedPage& page) {
   counters_.robots_disallowed += s.disallowed;
   const Origin origin = Origin::Decode(page.url.metadata);
   for (const std::string& child : s.child_sitemaps) {
-    QueueSitemap(child, Origin{.referrer = page.url.url,
-                               .sitemap = true,
-                               .sitemap_nesting = origin.sitemap_nesting + 1});
+    if (QueueSitemap(child,
+                     Origin{.referrer = page.url.url,
+                            .sitemap = true,
+                            .sitemap_nesting = origin.sitemap_nesting + 1})) {
+      ++page.record.links_new;  // An index's new entries are sitemaps.
+    }
   }
   // Links of a sitemap: what it listed, not what a parser found in HTML.
   WriteRecord(page.record);

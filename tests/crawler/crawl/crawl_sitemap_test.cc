@@ -97,6 +97,7 @@ TEST(CrawlSitemapTest, AnIndexOfGzipSitemapsIsFollowed) {
   ASSERT_NE(c.site, nullptr);
   const nlohmann::json& index = c.by_path["/sitemaps/index.xml"];
   EXPECT_EQ(index["links_found"], 2);
+  EXPECT_EQ(index["links_new"], 2) << "both parts queued";
   EXPECT_TRUE(index["error"].is_null()) << index.dump();
   for (const char* part :
        {"/sitemaps/part-0.xml.gz", "/sitemaps/part-1.xml.gz"}) {

@@ -129,22 +129,8 @@ TEST_F(CrawlWarcTest, TheSecondOfTwoUrlsServingTheSameBytesIsARevisit) {
   EXPECT_GE(summary_->counters.warc_revisits, 1u);
 }
 
-// The warcio command, or "" when there is none (SIEVE_WARCIO or PATH).
-std::string FindWarcio() {
-  if (const char* env = std::getenv("SIEVE_WARCIO"); env && *env) return env;
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return "";
-  for (absl::string_view dir : absl::StrSplit(path, ':')) {
-    const auto candidate = std::filesystem::path(std::string(dir)) / "warcio";
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(candidate, ec))
-      return candidate.string();
-  }
-  return "";
-}
-
 TEST_F(CrawlWarcTest, WarcioIndexesEveryRecordOfEveryFile) {
-  const std::string warcio = FindWarcio();
+  const std::string warcio = testing_warc::FindWarcio();
   if (warcio.empty()) {
     GTEST_SKIP() << "warcio not found (scripts/install-deps.sh installs it "
                     "with npm; or set SIEVE_WARCIO): independent check skipped";
