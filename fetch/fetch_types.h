@@ -46,6 +46,10 @@ struct FetchRequest {
   // https. 0 (the default) returns the 3xx to the caller. robots.txt fetches
   // use 5 (RFC 9309 2.3.1.2).
   int max_redirects = 0;
+  // Body bytes kept for this request (wire and decoded, as
+  // FetchOptions::max_body_bytes), when > 0; 0 (the default) uses the
+  // Fetcher's. The crawl raises it for sitemaps (up to 50 MiB each).
+  int64_t max_body_bytes = 0;
 };
 
 // Why a transfer failed. The curl codes behind each kind are listed in

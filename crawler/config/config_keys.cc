@@ -56,6 +56,46 @@ constexpr EnumField kFilterField = {
           return names;
         }};
 
+// crawl.sitemaps and crawl.sitemap_location: enums, by the names of
+// crawler/crawl/sitemap_mode.h.
+constexpr EnumField kSitemapsField = {
+    .get =
+        [](const CrawlConfig& c) {
+          return std::string(SitemapSourceName(c.crawl.sitemaps));
+        },
+    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
+      absl::StatusOr<SitemapSource> source = ParseSitemapSource(name);
+      if (!source.ok()) return source.status();
+      c.crawl.sitemaps = *source;
+      return absl::OkStatus();
+    },
+    .names =
+        [] {
+          std::vector<std::string> names;
+          for (SitemapSource s : AllSitemapSources())
+            names.emplace_back(SitemapSourceName(s));
+          return names;
+        }};
+
+constexpr EnumField kSitemapLocationField = {
+    .get =
+        [](const CrawlConfig& c) {
+          return std::string(SitemapLocationRuleName(c.crawl.sitemap_location));
+        },
+    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
+      absl::StatusOr<SitemapLocationRule> rule = ParseSitemapLocationRule(name);
+      if (!rule.ok()) return rule.status();
+      c.crawl.sitemap_location = *rule;
+      return absl::OkStatus();
+    },
+    .names =
+        [] {
+          std::vector<std::string> names;
+          for (SitemapLocationRule r : AllSitemapLocationRules())
+            names.emplace_back(SitemapLocationRuleName(r));
+          return names;
+        }};
+
 const ConfigKey kKeys[] = {
     // [crawl]
     {"crawl.seeds", "seeds", "file of seed URLs, one per line, # comments",
@@ -99,6 +139,24 @@ const ConfigKey kKeys[] = {
      SIEVE_FIELD(crawl.checkpoint_seconds), 1, 1e6},
     {"crawl.max_redirects", "", "longer redirect chains are recorded as errors",
      SIEVE_FIELD(crawl.max_redirects), 0, 50},
+    {"crawl.sitemaps", "sitemaps",
+     "take URLs from sitemaps named in robots.txt, and /sitemap.xml with probe",
+     kSitemapsField},
+    {"crawl.sitemap_location", "",
+     "lenient: a sitemap may list any URL; strict: only under its own path",
+     kSitemapLocationField},
+    {"crawl.max_sitemaps_per_host", "", "sitemap files fetched per host",
+     SIEVE_FIELD(crawl.max_sitemaps_per_host), 0, kMaxInt},
+    // [output]
+    {"output.warc", "warc",
+     "write WARC files of every fetch (OUT/warc/, with CDXJ indexes)",
+     SIEVE_FIELD(output.warc)},
+    {"output.warc_max_bytes", "",
+     "a WARC file is closed and the next begun at this size",
+     SIEVE_FIELD(output.warc_max_bytes), 4096, kMaxInt},
+    {"output.warc_gzip_level", "",
+     "zlib level of each WARC record (1 fastest, 9 smallest)",
+     SIEVE_FIELD(output.warc_gzip_level), 1, 9},
     // [politeness]
     {"politeness.delay", "delay", "seconds between requests to one host",
      SIEVE_FIELD(politeness.delay), 0, 3600},

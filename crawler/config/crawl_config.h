@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "crawler/crawl/scope_mode.h"
+#include "crawler/crawl/sitemap_mode.h"
 
 namespace sieve {
 
@@ -39,7 +40,18 @@ struct CrawlConfig {
     double checkpoint_seconds = 30;
     int64_t max_redirects =
         5;  // Longer redirect chains are recorded as errors.
+    // Where sitemaps are looked for (crawler/crawl/sitemap_mode.h).
+    SitemapSource sitemaps = SitemapSource::kRobots;
+    // The sitemaps.org location rule: lenient accepts any URL a sitemap lists.
+    SitemapLocationRule sitemap_location = SitemapLocationRule::kLenient;
+    int64_t max_sitemaps_per_host = 100;  // Sitemap files fetched per host.
   } crawl;
+
+  struct Output {
+    bool warc = false;  // WARC files of every fetch under OUT/warc/.
+    int64_t warc_max_bytes = 1'000'000'000;  // A WARC file is rotated here.
+    int64_t warc_gzip_level = 6;             // zlib level of each record.
+  } output;
 
   struct Politeness {
     double delay = 1.0;                // Seconds between requests to one host.

@@ -28,6 +28,8 @@ FetchOptions MakeFetchOptions(const CrawlConfig& config,
   // (so loopback and intranet crawls of the seeds work) or the config allows
   // them all (fetch/address_guard.h).
   o.allow_private_addresses = f.allow_private_addresses;
+  // WARC records need the exchange as it crossed the wire.
+  o.keep_raw = config.output.warc;
   for (const std::string& authority : seed_hosts) {
     // "host:port" or "[v6]:port": the guard compares hosts, not ports.
     const size_t colon = authority.rfind(':');

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
+#include "crawler/output/warc_recovery.h"
 #include "nlohmann/json.hpp"
 
 namespace sieve {
@@ -38,6 +39,13 @@ namespace fs = std::filesystem;
   X(given_up)                   \
   X(blocked_addresses)          \
   X(capacity_warnings)          \
+  X(sitemaps)                   \
+  X(sitemap_urls)               \
+  X(sitemap_urls_new)           \
+  X(sitemap_errors)             \
+  X(warc_responses)             \
+  X(warc_revisits)              \
+  X(warc_bytes)                 \
   X(run_seconds)
 // clang-format on
 
@@ -72,6 +80,7 @@ absl::Status WriteCheckpoint(const fs::path& dir, const CrawlState& state,
   j["sequence"] = state.sequence;
   j["counters"] = CountersToJson(state.counters);
   j["seed_hosts"] = state.seed_hosts;
+  j["warc_files"] = WarcFileStatesToJson(state.warc_files);
   if (absl::Status s = snapshot->AddFile(kStateFile, j.dump()); !s.ok()) {
     return s;
   }
@@ -94,6 +103,15 @@ absl::StatusOr<CrawlState> ReadCrawlState(const SnapshotReader& snapshot) {
     state.sequence = j.at("sequence").get<uint64_t>();
     CountersFromJson(j.at("counters"), state.counters);
     state.seed_hosts = j.at("seed_hosts").get<std::vector<std::string>>();
+    if (j.contains("warc_files")) {
+      absl::StatusOr<std::vector<WarcFileState>> warc =
+          WarcFileStatesFromJson(j.at("warc_files"));
+      if (!warc.ok()) {
+        return absl::DataLossError(
+            absl::StrCat(path, ": warc_files: ", warc.status().message()));
+      }
+      state.warc_files = *std::move(warc);
+    }
   } catch (const nlohmann::json::exception& e) {
     return absl::DataLossError(absl::StrCat(path, ": ", e.what()));
   }

@@ -3,11 +3,10 @@
 // had got.
 //
 // A checkpoint is one snapshot (frontier/snapshot.h) under OUT/checkpoint/:
-//   CURRENT                        the live snapshot's name, replaced
-//   atomically ckpt-000042/MANIFEST           format version, every file's size
-//   and
-//                                  checksum
-//   ckpt-000042/crawl.state        this state (CrawlState) as JSON
+//   CURRENT                        the live snapshot's name, replaced atomically
+//   ckpt-000042/MANIFEST           format version, every file's size, checksum
+//   ckpt-000042/crawl.state        this state (CrawlState) as JSON, with the
+//                                  WARC files' lengths
 //   ckpt-000042/frontier.state,
 //   ckpt-000042/sieve/...          the frontier's files (CrawlFrontier::
 //                                  Checkpoint)
@@ -25,6 +24,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "crawler/output/warc_writer.h"
 #include "frontier/crawl_frontier.h"
 #include "frontier/snapshot.h"
 #include "nlohmann/json_fwd.hpp"
@@ -61,12 +61,23 @@ struct CrawlCounters {
   // Fetches refused by the private-address guard (pages and robots.txt).
   uint64_t blocked_addresses = 0;
   uint64_t capacity_warnings = 0;
-  double run_seconds = 0;  // Wall time crawled, all runs together.
+  uint64_t sitemaps = 0;          // Sitemap files fetched and parsed.
+  uint64_t sitemap_urls = 0;      // Page URLs they listed (before any rule).
+  uint64_t sitemap_urls_new = 0;  // Of which the frontier queued.
+  uint64_t sitemap_errors = 0;    // Sitemaps broken or cut at a limit.
+  uint64_t warc_responses = 0;    // Response records written (WARC on).
+  uint64_t warc_revisits = 0;     // Revisit records: payloads seen before.
+  uint64_t warc_bytes = 0;        // Compressed WARC bytes written.
+  double run_seconds = 0;         // Wall time crawled, all runs together.
 };
 
 struct CrawlState {
   uint64_t pages_offset = 0;  // Bytes of pages.jsonl covered by this snapshot.
-  uint64_t sequence = 0;      // Snapshot number.
+  // With output.warc: every WARC file of the crawl and its durable length at
+  // the same instant as pages_offset (WarcWriter::Sync); --resume cuts the
+  // files back to it (RecoverWarcDirectory).
+  std::vector<WarcFileState> warc_files;
+  uint64_t sequence = 0;  // Snapshot number.
   CrawlCounters counters;
   std::vector<std::string> seed_hosts;
 };

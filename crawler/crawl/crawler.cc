@@ -86,6 +86,10 @@ absl::Status Crawler::Impl::Init() {
     }
   }
 
+  // WARC files: recovered to the checkpoint (resume) before anything is
+  // written, then the writer.
+  if (absl::Status s = OpenArchive(); !s.ok()) return s;
+
   absl::StatusOr<Scope> scope =
       Scope::Create(MakeScopeOptions(config_), state_.seed_hosts);
   if (!scope.ok()) return scope.status();
@@ -219,6 +223,9 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   // Pages still parsing are recorded; transfers still in flight are abandoned
   // and stay queued in the checkpoint.
   const absl::Time end = absl::Now();
+  // The last WARC file is finished (its .cdxj written) before the final
+  // checkpoint, which records it complete.
+  if (absl::Status s = CloseArchive(); !s.ok()) return s;
   if (absl::Status s = WriteCheckpointNow(); !s.ok()) return s;
   progress_->Finish(Snapshot(end));
   CrawlSummary summary = MakeSummary(end);

@@ -11,13 +11,22 @@
 //                          (OnResponse, OnPage, ...)
 //   crawler_status.cc      what the crawl saves and reports: checkpoints, the
 //                          filter's capacity warning, progress, the summary
+//   crawler_archive.cc     the crawl's WARC files (opened or recovered in
+//                          Init, one exchange per answer) and the sitemaps it
+//                          queues (from robots.txt, probes and indexes)
 //
 // Surprises first:
 //   - Not thread-safe: one thread (the caller of Run) owns it, except
 //     RequestStop. Parser threads only touch `policy_` and what it points to.
 //   - No per-host policy here: the frontier owns delays, back-off, retries and
-//     page caps (frontier/crawl_frontier.h). The only per-host map is the
-//     robots.txt fetches in flight, bounded by fetch.concurrency.
+//     page caps (frontier/crawl_frontier.h). The per-host maps are the
+//     robots.txt fetches in flight, bounded by fetch.concurrency, and the
+//     count of sitemaps queued per host (one integer per host that has
+//     sitemaps; not saved in the checkpoint, so a resumed run may queue up
+//     to max_sitemaps_per_host more, which the Sieve still dedups).
+//   - Sitemap files are frontier URLs like pages (politeness, robots.txt,
+//     retries, a pages.jsonl record), marked in their metadata (Origin); only
+//     their body goes to ProcessSitemap instead of the HTML parser.
 #ifndef SIEVE_CRAWLER_CRAWL_CRAWLER_IMPL_H_
 #define SIEVE_CRAWLER_CRAWL_CRAWLER_IMPL_H_
 
@@ -41,8 +50,10 @@
 #include "crawler/crawl/progress.h"
 #include "crawler/crawl/robots_cache.h"
 #include "crawler/crawl/scope.h"
+#include "crawler/crawl/sitemap_links.h"
 #include "crawler/crawl/worker_pool.h"
 #include "crawler/output/page_record.h"
+#include "crawler/output/warc_writer.h"
 #include "fetch/fetcher.h"
 #include "frontier/crawl_frontier.h"
 #include "frontier/snapshot.h"
@@ -89,12 +100,13 @@ class Crawler::Impl {
     std::vector<FrontierUrl> waiting;
   };
 
-  // A fetched page coming back from a parser thread.
+  // A fetched page (or sitemap) coming back from a parser thread.
   struct ParsedPage {
     PageRecord record;
     FrontierUrl url;
     absl::Duration response_time;
     PageLinks links;
+    std::optional<SitemapLinks> sitemap;  // Set for a sitemap file.
   };
 
   bool PageBudgetLeft() const {
@@ -113,11 +125,16 @@ class Crawler::Impl {
   void HandleReady(FrontierUrl url, absl::Time now);
   void OnRobots(const Request& request, const FetchResponse& response,
                 absl::Time now);
+  // The sitemaps robots.txt of `robots_url` names (and, with robots+probe,
+  // /sitemap.xml of its host), queued.
+  void QueueRobotsSitemaps(const std::string& robots_url,
+                           const RobotsVerdict& verdict);
 
   // crawler_pages.cc
   void SubmitPage(FrontierUrl url, absl::Time now);
   void OnResponse(FetchResponse response, absl::Time now);
-  void OnPage(Request request, FetchResponse response, absl::Time now);
+  void OnPage(Request request, FetchResponse response, absl::Time now,
+              const std::optional<WarcLocation>& archived);
   // Tells the frontier how the fetch of `url` ended and returns what became of
   // the URL; kRetryLater also on a frontier error (logged).
   UrlFate ReportDone(const FrontierUrl& url, const FetchOutcome& outcome,
@@ -131,6 +148,25 @@ class Crawler::Impl {
   // Done without a fetch (robots.txt forbids it, the URL does not parse).
   void SkipUrl(const FrontierUrl& url, absl::Time now);
   void CollectParsed(absl::Time now);
+  // Records a parsed sitemap and queues the sitemaps its index lists.
+  void RecordSitemap(ParsedPage& page);
+
+  // crawler_archive.cc
+  // On resume: cuts the WARC files back to the checkpoint (before anything
+  // is written); then opens the writer when output.warc is on.
+  absl::Status OpenArchive();
+  // Writes the exchange of `response` (fetched since `start`) when WARC is
+  // on and a response arrived; nullopt otherwise. An I/O error is fatal.
+  std::optional<WarcLocation> Archive(FetchResponse& response,
+                                      absl::Time start);
+  // Every WARC file's durable length, for the checkpoint.
+  absl::Status SyncArchive();
+  // Closes the open WARC file (its .cdxj is written).
+  absl::Status CloseArchive();
+  // Queues the sitemap at `url` (nesting levels below robots.txt) unless
+  // sitemaps are off or its host has had max_sitemaps_per_host; true when
+  // the frontier queued it.
+  bool QueueSitemap(std::string_view url, const Origin& origin);
 
   // crawler_status.cc
   absl::Status WriteCheckpointNow();
@@ -151,6 +187,10 @@ class Crawler::Impl {
   SnapshotChecksumCache checkpoint_checksums_;
   std::unique_ptr<Fetcher> fetcher_;
   std::unique_ptr<PagesWriter> writer_;
+  std::unique_ptr<WarcWriter> warc_;  // With output.warc.
+  // WARC files of earlier runs (resume), recovered and complete.
+  std::vector<WarcFileState> warc_earlier_files_;
+  absl::flat_hash_map<std::string, int64_t> sitemaps_per_host_;
   std::unique_ptr<Scope> scope_;
   RobotsCache robots_;
   LinkPolicy policy_;

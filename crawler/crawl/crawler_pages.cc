@@ -3,6 +3,7 @@
 // frontier, which decides whether it is retried (ReportDone), and then recorded
 // as an error or redirect, or handed to a parser thread (OnResponse, OnPage);
 // the parsed page is recorded (CollectParsed).
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -27,6 +28,12 @@ void Crawler::Impl::SubmitPage(FrontierUrl url, absl::Time now) {
   ++pages_started_;
   const uint64_t id = next_request_id_++;
   FetchRequest request{.id = id, .url = url.url};
+  if (Origin::Decode(url.metadata).sitemap) {
+    // sitemaps.org allows 50 MiB per file; ParseSitemap bounds it again
+    // after gunzip.
+    request.max_body_bytes = std::max<int64_t>(kSitemapMaxUncompressedBytes,
+                                               config_.fetch.max_body_bytes);
+  }
   std::string host = url.host;
   requests_[id] = Request{.kind = RequestKind::kPage,
                           .url = std::move(url),
@@ -55,10 +62,13 @@ void Crawler::Impl::OnResponse(FetchResponse response, absl::Time now) {
   if (it == requests_.end()) return;
   Request request = std::move(it->second);
   requests_.erase(it);
+  // Archived as it arrived, whatever becomes of it (robots.txt, sitemaps,
+  // answers the frontier retries).
+  const std::optional<WarcLocation> archived = Archive(response, request.start);
   if (request.kind == RequestKind::kRobots) {
     OnRobots(request, response, now);
   } else {
-    OnPage(std::move(request), std::move(response), now);
+    OnPage(std::move(request), std::move(response), now, archived);
   }
 }
 
@@ -88,7 +98,8 @@ void Crawler::Impl::Finish(PageRecord& record, const FrontierUrl& url,
 }
 
 void Crawler::Impl::OnPage(Request request, FetchResponse response,
-                           absl::Time now) {
+                           absl::Time now,
+                           const std::optional<WarcLocation>& archived) {
   FrontierUrl& url = request.url;
   const Origin origin = Origin::Decode(url.metadata);
   PageRecord record;
@@ -102,6 +113,11 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
   record.depth = url.depth;
   record.discovered_from = origin.referrer;
   record.truncated = response.truncated;
+  record.sitemap = origin.sitemap;
+  if (archived.has_value()) {
+    record.warc_file = archived->file;
+    record.warc_offset = archived->offset;
+  }
   const absl::Duration response_time = response.timings.total;
 
   if (!response.ok()) {
@@ -132,10 +148,15 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
         record.error = "too_many_redirects";
         ++counters_.too_many_redirects;
       } else {
-        AddOutcome added =
-            AddDiscovered(policy_, response.redirect_url, url.depth,
-                          Origin{.redirect_hops = origin.redirect_hops + 1,
-                                 .referrer = url.url});
+        // A sitemap that redirects stays a sitemap (and keeps the robots.txt
+        // that named it as its referrer, for the location rule).
+        AddOutcome added = AddDiscovered(
+            policy_, response.redirect_url, url.depth,
+            Origin{.redirect_hops = origin.redirect_hops + 1,
+                   .referrer = origin.from_robots ? origin.referrer : url.url,
+                   .sitemap = origin.sitemap,
+                   .sitemap_nesting = origin.sitemap_nesting,
+                   .from_robots = origin.from_robots});
         record.links_new = added == AddOutcome::kQueued ? 1 : 0;
         if (added == AddOutcome::kOffSite) ++counters_.off_site;
         if (added == AddOutcome::kDisallowed) ++counters_.robots_disallowed;
@@ -151,6 +172,24 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
     return;
   }
   if (response.status >= 200 && response.status < 300) ++counters_.pages_ok;
+  if (origin.sitemap) {
+    // Parsed on the pool like a page (a sitemap may hold 50 MiB); recorded
+    // when it comes back, its index's sitemaps queued then.
+    (void)ReportDone(url, success, now);
+    const LinkPolicy* policy = &policy_;
+    const SitemapLocationRule rule = config_.crawl.sitemap_location;
+    pool_->Submit([policy, rule, origin, record = std::move(record),
+                   url = std::move(url), response = std::move(response),
+                   response_time]() mutable {
+      ParsedPage page;
+      page.record = std::move(record);
+      page.url = std::move(url);
+      page.response_time = response_time;
+      page.sitemap = ProcessSitemap(*policy, response, origin, rule);
+      return page;
+    });
+    return;
+  }
   if (!IsHtml(response.headers.content_type)) {
     Finish(record, url, success, now);
     return;
@@ -174,6 +213,10 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
 
 void Crawler::Impl::CollectParsed(absl::Time /*now*/) {
   for (ParsedPage& page : pool_->TakeResults()) {
+    if (page.sitemap.has_value()) {
+      RecordSitemap(page);
+      continue;
+    }
     const PageLinks& links = page.links;
     page.record.links_found = links.found;
     page.record.links_new = links.queued;
@@ -188,6 +231,41 @@ void Crawler::Impl::CollectParsed(absl::Time /*now*/) {
     if (links.noindex_page) ++counters_.noindex_pages;
     WriteRecord(page.record);
   }
+}
+
+void Crawler::Impl::RecordSitemap(ParsedPage& page) {
+  const SitemapLinks& s = *page.sitemap;
+  page.record.links_found = s.listed;
+  page.record.links_new = s.queued;
+  if (!s.error.empty()) {
+    page.record.error = s.error;
+    page.record.error_detail = s.error_detail;
+    ++counters_.sitemap_errors;
+    log_->info("sitemap {}: {} ({}); {} entries read before it",
+               page.record.url, s.error, s.error_detail, s.listed);
+  }
+  ++counters_.sitemaps;
+  if (!s.index) {
+    counters_.sitemap_urls += static_cast<uint64_t>(s.listed);
+    counters_.sitemap_urls_new += static_cast<uint64_t>(s.queued);
+  }
+  counters_.off_site += s.off_site;
+  counters_.filtered += s.filtered;
+  counters_.traps += s.traps;
+  counters_.robots_disallowed += s.disallowed;
+  const Origin origin = Origin::Decode(page.url.metadata);
+  for (const std::string& child : s.child_sitemaps) {
+    if (QueueSitemap(child,
+                     Origin{.referrer = page.url.url,
+                            .sitemap = true,
+                            .sitemap_nesting = origin.sitemap_nesting + 1})) {
+      ++page.record.links_new;  // An index's new entries are sitemaps.
+    }
+  }
+  // Links of a sitemap: what it listed, not what a parser found in HTML.
+  WriteRecord(page.record);
+  counters_.links_found -= static_cast<uint64_t>(page.record.links_found);
+  counters_.links_new -= static_cast<uint64_t>(page.record.links_new);
 }
 
 void Crawler::Impl::WriteRecord(const PageRecord& record) {

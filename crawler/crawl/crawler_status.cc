@@ -33,6 +33,9 @@ absl::Status Crawler::Impl::WriteCheckpointNow() {
   CollectParsed(absl::Now());
   if (absl::Status s = writer_->Sync(); !s.ok()) return s;
   state_.pages_offset = writer_->offset();
+  // The same instant for the WARC files: every response archived so far
+  // belongs to a URL recorded above pages_offset (or to robots.txt).
+  if (absl::Status s = SyncArchive(); !s.ok()) return s;
   ++state_.sequence;
   counters_.run_seconds =
       base_run_seconds_ + (started_ == absl::Time()

@@ -4,6 +4,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "parse/link_extractor.h"
 
 namespace sieve {
@@ -23,15 +25,38 @@ bool IsFollowable(const Link& link) {
 }  // namespace
 
 std::string Origin::Encode() const {
-  return absl::StrCat(redirect_hops, " ", referrer);
+  std::string first = absl::StrCat(redirect_hops);
+  if (sitemap) {
+    absl::StrAppend(&first, ",s", sitemap_nesting, from_robots ? "r" : "");
+  }
+  // A lastmod is a W3C datetime; anything with a separator in it is dropped.
+  if (!lastmod.empty() && lastmod.find_first_of(" ,") == std::string::npos) {
+    absl::StrAppend(&first, ",m", lastmod);
+  }
+  return absl::StrCat(first, " ", referrer);
 }
 
 Origin Origin::Decode(std::string_view metadata) {
   Origin origin;
   size_t space = metadata.find(' ');
   if (space == std::string_view::npos) return origin;
-  if (!absl::SimpleAtoi(AV(metadata.substr(0, space)), &origin.redirect_hops)) {
-    origin.redirect_hops = 0;
+  bool first_part = true;
+  for (absl::string_view part :
+       absl::StrSplit(AV(metadata.substr(0, space)), ',')) {
+    if (first_part) {
+      if (!absl::SimpleAtoi(part, &origin.redirect_hops)) {
+        origin.redirect_hops = 0;
+      }
+      first_part = false;
+    } else if (absl::ConsumePrefix(&part, "s")) {
+      origin.sitemap = true;
+      origin.from_robots = absl::ConsumeSuffix(&part, "r");
+      if (!absl::SimpleAtoi(part, &origin.sitemap_nesting)) {
+        origin.sitemap_nesting = 0;
+      }
+    } else if (absl::ConsumePrefix(&part, "m")) {
+      origin.lastmod = std::string(part);
+    }
   }
   origin.referrer = std::string(metadata.substr(space + 1));
   return origin;

@@ -11,7 +11,9 @@
 //     queued anyway; the crawl loop checks robots.txt again before the fetch,
 //     so it is never requested.
 //   - The metadata riding with each queued URL is "<redirect hops> <referrer>"
-//     (see Origin).
+//     (see Origin); a sitemap file adds ",s<nesting>" (and "r" when
+//     robots.txt named it) to the first word, a URL a sitemap listed with a
+//     lastmod adds ",m<lastmod>".
 #ifndef SIEVE_CRAWLER_CRAWL_LINK_POLICY_H_
 #define SIEVE_CRAWLER_CRAWL_LINK_POLICY_H_
 
@@ -29,10 +31,20 @@
 namespace sieve {
 
 // Where a queued URL came from: the page that linked to it (or the URL that
-// redirected to it) and how many redirects led there.
+// redirected to it) and how many redirects led there; whether it is a sitemap
+// file to parse rather than a page.
 struct Origin {
   int redirect_hops = 0;
-  std::string referrer;  // Empty for a seed.
+  std::string referrer = {};  // Empty for a seed.
+  // A sitemap file: its body is parsed with ParseSitemap, not as HTML.
+  bool sitemap = false;
+  // Sitemap indexes above this sitemap (0: named by robots.txt or probed).
+  int sitemap_nesting = 0;
+  // The sitemap was named by robots.txt, whose URL is `referrer` (the
+  // location rule then lets it list any URL of that host).
+  bool from_robots = false;
+  // A page a sitemap listed: its <lastmod> as written; may be "".
+  std::string lastmod = {};
 
   std::string Encode() const;
   static Origin Decode(std::string_view metadata);

@@ -25,6 +25,7 @@ absl::StatusOr<std::unique_ptr<DemoSite>> DemoSite::Start(SiteOptions options) {
   if (site->port_ <= 0)
     return absl::InternalError("demo site: cannot bind 127.0.0.1");
   options.offsite_authority = absl::StrCat("localhost:", site->port_);
+  options.self_authority = site->authority();
   site->graph_ = std::make_unique<SiteGraph>(std::move(options));
 
   if (site->graph_->options().hostile_pages) {

@@ -1,5 +1,7 @@
 #include "crawler/demo/site_graph.h"
 
+#include <zlib.h>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -51,7 +53,76 @@ bool HasRepeatedSegment(std::string_view path, int max) {
   return false;
 }
 
+// Pages only the sitemaps reach: /s/0..9.html (pages.xml), /g/0..9.html (the
+// two gzip parts of index.xml, five each), /s/b0..1.html (broken.xml).
+constexpr int kSitemapPages = 10;
+constexpr int kGzipParts = 2;
+constexpr int kPagesPerPart = 5;
+
+// The body both /same/ URLs serve, byte for byte.
+std::string SamePage() {
+  return Html("Mirrored page", "", "<p>The same bytes at two URLs.</p>\n");
+}
+
+// A whole gzip stream of `data` (RFC 1952, zlib's deflate; header mtime 0, so
+// the bytes are the same on every run).
+std::string Gzip(const std::string& data) {
+  z_stream z{};
+  std::string out;
+  if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+                   Z_DEFAULT_STRATEGY) != Z_OK)
+    return out;
+  out.resize(deflateBound(&z, data.size()) + 32);
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+std::string UrlSet(const std::string& authority,
+                   const std::vector<std::string>& paths) {
+  std::string xml =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+  for (const std::string& path : paths) {
+    absl::StrAppend(&xml, "  <url><loc>http://", authority, path,
+                    "</loc><lastmod>2024-05-01</lastmod></url>\n");
+  }
+  return xml;
+}
+
 }  // namespace
+
+std::vector<std::string> SiteGraph::SitemapsInRobots() {
+  return {"/sitemaps/pages.xml", "/sitemaps/index.xml", "/sitemaps/broken.xml"};
+}
+
+SiteGraph::SitemapFile SiteGraph::Sitemap(std::string_view raw_path) const {
+  const std::string_view path = raw_path.substr(0, raw_path.find('?'));
+  SitemapFile file;
+  int part = 0;
+  if (path == "/sitemaps/pages.xml") {
+    for (int i = 0; i < kSitemapPages; ++i)
+      file.paths.push_back(absl::StrCat("/s/", i, ".html"));
+  } else if (path == "/sitemaps/index.xml") {
+    file.index = true;
+    for (int i = 0; i < kGzipParts; ++i)
+      file.paths.push_back(absl::StrCat("/sitemaps/part-", i, ".xml.gz"));
+  } else if (ParseNumbered(path, "/sitemaps/part-", ".xml.gz", &part) &&
+             part < kGzipParts) {
+    for (int i = 0; i < kPagesPerPart; ++i)
+      file.paths.push_back(
+          absl::StrCat("/g/", part * kPagesPerPart + i, ".html"));
+  } else if (path == "/sitemaps/broken.xml") {
+    file.paths = {"/s/b0.html", "/s/b1.html"};
+    file.broken = true;
+  }
+  return file;
+}
 
 SiteGraph::SiteGraph(SiteOptions options) : options_(std::move(options)) {}
 
@@ -174,14 +245,53 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
     r.body =
         "# Sieve demo site\nUser-agent: *\nDisallow: /private/\n\nUser-agent: "
         "otherbot\n"
-        "Disallow: /\n";
+        "Disallow: /\n\n";
+    for (const std::string& sitemap : SitemapsInRobots()) {
+      absl::StrAppend(&r.body, "Sitemap: http://", options_.self_authority,
+                      sitemap, "\n");
+    }
   } else if (options_.throttle_pages &&
              absl::StartsWith(AV(path), "/throttle/")) {
     r = RespondThrottling(path);
   } else if (path == "/") {
     r.body =
         Html("Sieve demo site", "",
-             "<a href=\"/p/0.html\">start</a> <a href=\"p/1.html\">next</a>\n");
+             "<a href=\"/p/0.html\">start</a> <a href=\"p/1.html\">next</a>\n"
+             "<a href=\"/same/a.html\">mirror a</a> "
+             "<a href=\"/same/b.html\">mirror b</a>\n");
+  } else if (path == "/same/a.html" || path == "/same/b.html") {
+    r.body = SamePage();
+  } else if (path == "/sitemaps/index.xml") {
+    r.content_type = "application/xml";
+    r.body =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<sitemapindex "
+        "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+    for (const std::string& part : Sitemap(path).paths) {
+      absl::StrAppend(&r.body, "  <sitemap><loc>http://",
+                      options_.self_authority, part, "</loc></sitemap>\n");
+    }
+    absl::StrAppend(&r.body, "</sitemapindex>\n");
+  } else if (path == "/sitemaps/broken.xml") {
+    // Two URLs, then an element that never closes.
+    r.content_type = "application/xml";
+    r.body = absl::StrCat(UrlSet(options_.self_authority, Sitemap(path).paths),
+                          "  <url><loc>http://", options_.self_authority,
+                          "/s/b2.html\n");
+  } else if (absl::StartsWith(AV(path), "/sitemaps/") &&
+             !Sitemap(path).paths.empty()) {
+    r.content_type = "application/xml";
+    r.body = absl::StrCat(UrlSet(options_.self_authority, Sitemap(path).paths),
+                          "</urlset>\n");
+    if (absl::EndsWith(AV(path), ".gz")) {
+      r.content_type = "application/gzip";
+      r.body = Gzip(r.body);
+    }
+  } else if (absl::StartsWith(AV(path), "/s/") ||
+             absl::StartsWith(AV(path), "/g/")) {
+    // Reached only through a sitemap (any number answers, as a CMS would).
+    r.body = Html(absl::StrCat("Listed in a sitemap: ", AV(path)), "",
+                  "<a href=\"/\">home</a>\n");
   } else if (ParseNumbered(path, "/p/", ".html", &i) && i < options_.pages) {
     r.body = RenderPage(i);
   } else if (ParseNumbered(path, "/old/", "", &i)) {
@@ -234,7 +344,11 @@ SiteGraph::PageLinks SiteGraph::LinksOn(std::string_view raw_path) const {
   int i = 0;
   auto link = [](std::string to) { return OutLink{to, to, false}; };
   if (path == "/") {
-    page.links = {link("/p/0.html"), link("/p/1.html")};
+    page.links = {link("/p/0.html"), link("/p/1.html"), link("/same/a.html"),
+                  link("/same/b.html")};
+  } else if (absl::StartsWith(AV(path), "/s/") ||
+             absl::StartsWith(AV(path), "/g/")) {
+    page.links = {link("/")};
   } else if (ParseNumbered(path, "/p/", ".html", &i) && i < options_.pages) {
     page.meta_nofollow = MetaNofollow(i);
     page.links = OutLinks(i);

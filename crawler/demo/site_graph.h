@@ -6,7 +6,11 @@
 //   - 404s, a slow page, non-HTML files;
 //   - rel=nofollow links and a page with <meta name=robots content=nofollow>;
 //   - off-site links, a path-repeating trap, mailto:/javascript: links;
-//   - several spellings of one URL.
+//   - several spellings of one URL;
+//   - sitemaps named in robots.txt: a urlset of pages no link reaches
+//     (/s/N.html), an index of two gzip sitemaps (/g/N.html), and a broken
+//     one (an unclosed element after two URLs);
+//   - two URLs serving the same bytes (/same/a.html, /same/b.html).
 //
 // SiteGraph is pure (no server): Respond(path) says what the server answers and
 // LinksOn(path) lists a page's links as the site wrote them, so a test can
@@ -42,6 +46,9 @@ struct SiteOptions {
   // Authority of the off-site links (another host, never to be fetched in host
   // scope). Default: "localhost" plus the server's port, set by DemoSite.
   std::string offsite_authority = "offsite.invalid";
+  // Authority of the site itself, for absolute URLs (sitemaps). Default:
+  // "127.0.0.1" plus the server's port, set by DemoSite.
+  std::string self_authority = "127.0.0.1";
   // DemoSite also serves the hostile pages of hostile_pages.h under /hostile/
   // (not part of the graph: Respond and LinksOn know nothing of them).
   // Default: false.
@@ -91,6 +98,18 @@ class SiteGraph {
 
   // Paths a correct crawler never requests: robots-disallowed, nofollow, trap.
   static bool MustNotBeRequested(std::string_view path);
+
+  // The sitemaps robots.txt names, as paths, in file order.
+  static std::vector<std::string> SitemapsInRobots();
+  struct SitemapFile {
+    bool index = false;  // A <sitemapindex>: `paths` are sitemaps.
+    // The entries a correct parser reads, as paths (for a broken file, those
+    // before the fault).
+    std::vector<std::string> paths;
+    bool broken = false;  // The file ends in a fault a parser must report.
+  };
+  // What the sitemap at `path` lists; empty for anything else.
+  SitemapFile Sitemap(std::string_view path) const;
 
   const SiteOptions& options() const { return options_; }
 

@@ -35,6 +35,11 @@ std::string PageRecordToJson(const PageRecord& r) {
   if (!r.error_detail.empty()) j["error_detail"] = r.error_detail;
   if (!r.redirect_to.empty()) j["redirect_to"] = r.redirect_to;
   if (r.truncated) j["truncated"] = true;
+  if (r.sitemap) j["sitemap"] = true;
+  if (!r.warc_file.empty()) {
+    j["warc_file"] = r.warc_file;
+    j["warc_offset"] = r.warc_offset;
+  }
   // Invalid UTF-8 (a URL from a mis-declared page) is replaced, never an
   // exception.
   return j.dump(-1, ' ', false,

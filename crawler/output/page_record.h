@@ -7,8 +7,11 @@
 //    "bytes":5120,"fetch_ms":12.5,"depth":1,"discovered_from":"http://a/","links_found":31,
 //    "links_new":7,"error":null}
 // plus "redirect_to" on a 3xx, "truncated":true when the body was cut at
-// max_body_bytes, and "error_detail" with the transport's own words when
-// "error" is set.
+// max_body_bytes, "error_detail" with the transport's own words when
+// "error" is set, "sitemap":true for a sitemap file (links_found then counts
+// the URLs it listed), and with output.warc "warc_file" and "warc_offset":
+// the WARC file (name in OUT/warc/) and the byte offset of the gzip member
+// holding this URL's response (or revisit) record.
 //
 // Surprises first:
 //   - Each record is written and flushed to the OS as it comes (a crash loses
@@ -50,6 +53,11 @@ struct PageRecord {
   std::string error_detail = {};
   std::string redirect_to = {};
   bool truncated = false;
+  bool sitemap = false;  // The URL was fetched as a sitemap.
+  // With output.warc: where the response (or revisit) record is; "" when no
+  // response was archived (no answer, or WARC off).
+  std::string warc_file = {};
+  int64_t warc_offset = 0;
 };
 
 // The JSON object for `record`, one line, no newline.

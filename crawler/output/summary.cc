@@ -85,6 +85,15 @@ std::string FormatSummaryTable(const CrawlSummary& s,
   row("throttled (429/503)", absl::StrCat(c.throttled));
   row("given up (no retries left)", absl::StrCat(c.given_up));
   row("blocked private addresses", absl::StrCat(c.blocked_addresses));
+  row("sitemaps fetched / broken",
+      absl::StrCat(c.sitemaps, " / ", c.sitemap_errors));
+  row("URLs from sitemaps / new",
+      absl::StrCat(c.sitemap_urls, " / ", c.sitemap_urls_new));
+  if (c.warc_responses + c.warc_revisits > 0) {
+    row("WARC responses / revisits",
+        absl::StrCat(c.warc_responses, " / ", c.warc_revisits));
+    row("WARC bytes", absl::StrCat(c.warc_bytes));
+  }
   row("still queued", absl::StrCat(s.frontier.queued));
   row("filter count / capacity",
       absl::StrFormat("%.0f / %d (est. FPR %.2g)", s.filter_estimated_count,

@@ -135,6 +135,8 @@ Transfer::Transfer(FetchRequest request, const FetchOptions& options,
                    const AddressPolicy& addresses)
     : request_(std::move(request)),
       options_(options),
+      max_body_bytes_(request_.max_body_bytes > 0 ? request_.max_body_bytes
+                                                  : options.max_body_bytes),
       extra_headers_(extra_headers),
       addresses_(addresses) {}
 
@@ -199,7 +201,7 @@ absl::Status Transfer::Configure() {
   // bodies without one (or growing past it after decoding) are cut in OnBody
   // instead.
   check(curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
-                         static_cast<curl_off_t>(options_.max_body_bytes)));
+                         static_cast<curl_off_t>(max_body_bytes_)));
   check(curl_easy_setopt(e, CURLOPT_USERAGENT, options_.user_agent.c_str()));
   if (extra_headers_ != nullptr) {
     // curl reads the list but its API takes a non-const pointer.
@@ -238,8 +240,8 @@ absl::Status Transfer::Configure() {
 size_t Transfer::OnBody(char* data, size_t size, size_t count, void* self) {
   auto* transfer = static_cast<Transfer*>(self);
   const size_t bytes = size * count;
-  const size_t room = static_cast<size_t>(transfer->options_.max_body_bytes) -
-                      transfer->body_.size();
+  const size_t room =
+      static_cast<size_t>(transfer->max_body_bytes_) - transfer->body_.size();
   if (bytes > room) {
     // Keep what fits, then stop: returning less than `bytes` makes curl abort
     // the transfer with CURLE_WRITE_ERROR, which Finish turns back into success
@@ -299,8 +301,7 @@ FetchResponse Transfer::Finish(CURLcode code) {
   response.body = std::move(body_);
   body_.clear();
   if (options_.keep_raw) {
-    code =
-        wire_.Finish(e, code, truncated_, options_.max_body_bytes, &response);
+    code = wire_.Finish(e, code, truncated_, max_body_bytes_, &response);
   }
 
   if (code == CURLE_WRITE_ERROR && truncated_)

@@ -60,6 +60,8 @@ class Transfer {
 
   const FetchRequest request_;
   const FetchOptions& options_;
+  // request_.max_body_bytes, or the Fetcher's when the request sets none.
+  const int64_t max_body_bytes_;
   const curl_slist* const extra_headers_;
   const AddressPolicy& addresses_;
   // Why OnOpenSocket refused an address; empty when it refused none.

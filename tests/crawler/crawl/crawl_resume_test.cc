@@ -15,6 +15,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
+#include "tests/crawler/crawl/crawl_warc_check.h"
 #include "tests/crawler/crawl/site_answer_key.h"
 
 namespace sieve {
@@ -126,13 +127,49 @@ TEST(CrawlResumeTest, SigintHalfwayThenResumeGivesExactlyTheSite) {
   ExpectExactlyTheSite(f);
 }
 
-void KillAndResume(const std::string& name, int kills, uint32_t seed) {
+// With `warc`: --warc, files rotated at 64 KiB and a checkpoint every second,
+// so kills land between checkpoints, mid-record and mid-rotation.
+std::vector<std::string> WarcCrawlArgs(const Fixture& f) {
+  const std::filesystem::path config = f.dir / "warc.toml";
+  std::ofstream(config) << "[crawl]\ncheckpoint_seconds = 1\n\n"
+                        << "[output]\nwarc = true\nwarc_max_bytes = 65536\n";
+  std::vector<std::string> args = CrawlArgs(f);
+  args.insert(args.end(), {"--config", config.string(), "--warc"});
+  return args;
+}
+
+// After the last resume of a --warc crawl: every file reads to its end, its
+// CDXJ matches it, every digest verifies (CheckCrawlWarc), and each page has
+// one response record, the one pages.jsonl names. robots.txt is the one URL
+// archived more than once: each run fetches it again (its rules are not
+// checkpointed), and a fetch before a checkpoint stays in the files.
+void ExpectOneResponsePerPage(const Fixture& f) {
+  const testing_util::CrawlWarc warc = testing_util::CheckCrawlWarc(f.out);
+  EXPECT_GT(warc.files.size(), 1u);
+  std::set<std::string> recorded;
+  for (const nlohmann::json& page : ReadPages(f.out)) {
+    const std::string url = page["url"];
+    recorded.insert(url);
+    if (page["status"].get<int>() == 0) continue;
+    EXPECT_TRUE(page.contains("warc_file")) << page.dump();
+    EXPECT_EQ(warc.responses.count(url) ? warc.responses.at(url) : 0, 1) << url;
+  }
+  for (const auto& [uri, n] : warc.responses) {
+    if (PathOf(uri) == "/robots.txt") continue;
+    EXPECT_TRUE(recorded.contains(uri)) << uri << " archived, not recorded";
+  }
+}
+
+void KillAndResume(const std::string& name, int kills, uint32_t seed,
+                   bool warc = false) {
   Fixture f = Prepare(name, 250);
   std::mt19937 gen(seed);
   std::uniform_int_distribution<int> after_ms(300, 1800);
   bool started = false;
   for (int i = 0; i < kills; ++i) {
-    pid_t pid = StartSieve(started ? ResumeArgs(f) : CrawlArgs(f), f.log);
+    pid_t pid = StartSieve(
+        started ? ResumeArgs(f) : (warc ? WarcCrawlArgs(f) : CrawlArgs(f)),
+        f.log);
     started = true;
     absl::SleepFor(absl::Milliseconds(after_ms(gen)));
     ::kill(pid, SIGKILL);
@@ -144,6 +181,7 @@ void KillAndResume(const std::string& name, int kills, uint32_t seed) {
   }
   EXPECT_EQ(WaitFor(StartSieve(ResumeArgs(f), f.log)), 0) << ReadFile(f.log);
   ExpectExactlyTheSite(f);
+  if (warc) ExpectOneResponsePerPage(f);
 }
 
 TEST(CrawlResumeTest,
@@ -151,8 +189,18 @@ TEST(CrawlResumeTest,
   KillAndResume("sigkill5", 5, 2024);
 }
 
+TEST(
+    CrawlResumeTest,
+    SigkillDuringAWarcCrawlFiveTimesLeavesFilesThatReadToTheEndAndMatchTheIndex) {
+  KillAndResume("sigkill5-warc", 5, 99, /*warc=*/true);
+}
+
 TEST(CrawlResumeSlowTest, SigkillTwentyTimes) {
   KillAndResume("sigkill20", 20, 7);
+}
+
+TEST(CrawlResumeSlowTest, SigkillDuringAWarcCrawlTwentyTimes) {
+  KillAndResume("sigkill20-warc", 20, 8, /*warc=*/true);
 }
 
 TEST(CrawlDemoTest, DemoFinishesAndPrintsItsSummary) {

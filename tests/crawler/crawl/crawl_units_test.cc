@@ -6,6 +6,7 @@
 #include "crawler/crawl/link_policy.h"
 #include "crawler/crawl/scope.h"
 #include "crawler/crawl/seeds.h"
+#include "crawler/crawl/sitemap_mode.h"
 #include "crawler/demo/site_graph.h"
 #include "crawler/output/page_record.h"
 #include "gmock/gmock.h"
@@ -114,6 +115,63 @@ TEST(OriginTest, RoundTripsHopsAndReferrer) {
   EXPECT_EQ(o.redirect_hops, 3);
   EXPECT_EQ(o.referrer, "http://a/ b");
   EXPECT_EQ(Origin::Decode("").redirect_hops, 0);
+}
+
+TEST(OriginTest, RoundTripsASitemapsNestingRobotsMarkAndALastmod) {
+  const Origin sitemap =
+      Origin::Decode(Origin{.redirect_hops = 1,
+                            .referrer = "http://a/robots.txt",
+                            .sitemap = true,
+                            .sitemap_nesting = 2,
+                            .from_robots = true}
+                         .Encode());
+  EXPECT_TRUE(sitemap.sitemap);
+  EXPECT_EQ(sitemap.sitemap_nesting, 2);
+  EXPECT_TRUE(sitemap.from_robots);
+  EXPECT_EQ(sitemap.redirect_hops, 1);
+  EXPECT_EQ(sitemap.referrer, "http://a/robots.txt");
+  const Origin page = Origin::Decode(
+      Origin{.referrer = "http://a/s.xml", .lastmod = "2024-05-01T10:00Z"}
+          .Encode());
+  EXPECT_FALSE(page.sitemap);
+  EXPECT_EQ(page.lastmod, "2024-05-01T10:00Z");
+  EXPECT_EQ(page.referrer, "http://a/s.xml");
+  // The old form, "<hops> <referrer>", still decodes (checkpoints of older
+  // crawls).
+  EXPECT_FALSE(Origin::Decode("0 http://a/").sitemap);
+  // A lastmod with a separator in it is dropped, not allowed to break the
+  // encoding.
+  EXPECT_EQ(Origin::Decode(Origin{.lastmod = "a b"}.Encode()).lastmod, "");
+}
+
+TEST(SitemapModeTest, NamesRoundTripAndAnUnknownNameListsThem) {
+  for (SitemapSource s : AllSitemapSources()) {
+    EXPECT_EQ(*ParseSitemapSource(SitemapSourceName(s)), s);
+  }
+  for (SitemapLocationRule r : AllSitemapLocationRules()) {
+    EXPECT_EQ(*ParseSitemapLocationRule(SitemapLocationRuleName(r)), r);
+  }
+  absl::StatusOr<SitemapSource> bad = ParseSitemapSource("all");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(std::string(bad.status().message()),
+            "must be one of off, robots, robots+probe; got \"all\"");
+  EXPECT_FALSE(ParseSitemapLocationRule("loose").ok());
+}
+
+TEST(SiteGraphTest, RobotsTxtNamesTheSitemapsAndTheGzipPartIsGzip) {
+  SiteGraph site({.pages = 50, .self_authority = "127.0.0.1:9"});
+  const SiteResponse robots = site.Respond("/robots.txt");
+  for (const std::string& path : SiteGraph::SitemapsInRobots()) {
+    EXPECT_THAT(robots.body,
+                testing::HasSubstr("Sitemap: http://127.0.0.1:9" + path));
+  }
+  const SiteResponse part = site.Respond("/sitemaps/part-1.xml.gz");
+  EXPECT_EQ(part.content_type, "application/gzip");
+  ASSERT_GE(part.body.size(), 2u);
+  EXPECT_EQ(static_cast<unsigned char>(part.body[0]), 0x1f);
+  EXPECT_EQ(static_cast<unsigned char>(part.body[1]), 0x8b);
+  EXPECT_EQ(site.Respond("/same/a.html").body,
+            site.Respond("/same/b.html").body);
 }
 
 TEST(LinkPolicyTest, RecognisesHtmlContentTypes) {

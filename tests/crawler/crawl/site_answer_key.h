@@ -5,7 +5,10 @@
 //
 // The rules: host scope from "/", robots.txt and rel=nofollow and meta
 // nofollow obeyed, trap URLs skipped, redirects followed through the Sieve (a
-// target seen before is not fetched again), at most `max_redirects` in a chain.
+// target seen before is not fetched again), at most `max_redirects` in a chain,
+// and (with `sitemaps`, the crawl's default crawl.sitemaps = "robots") the
+// sitemaps robots.txt names fetched at depth 0, an index's sitemaps too, and
+// the pages they list at depth 1.
 //
 // Example:
 //   sieve::SiteGraph site({.pages = 300});
@@ -29,6 +32,11 @@ struct ExpectedCrawl {
   std::set<std::string> redirect_errors;
   // Paths answering 404.
   std::set<std::string> not_found;
+  // Sitemap files fetched, and those a parser must report broken.
+  std::set<std::string> sitemaps;
+  std::set<std::string> broken_sitemaps;
+  // Pages the sitemaps list (the test site links none of them).
+  std::set<std::string> sitemap_only;
 };
 
 // `max_depth` 0 = no limit. Depths follow a breadth-first walk: with a limit, a
@@ -36,7 +44,7 @@ struct ExpectedCrawl {
 // shortest path; use the unlimited walk for exact checks. Cost: one Respond
 // and one LinksOn per reachable page.
 ExpectedCrawl Expected(const SiteGraph& site, int max_depth = 0,
-                       int max_redirects = 5);
+                       int max_redirects = 5, bool sitemaps = true);
 
 }  // namespace sieve::testing_util
 

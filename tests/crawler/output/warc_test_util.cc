@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 
 namespace sieve::testing_warc {
@@ -76,6 +78,21 @@ std::vector<std::string> Lines(const std::filesystem::path& file) {
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
+}
+
+std::string FindWarcio() {
+  if (const char* env = std::getenv("SIEVE_WARCIO"); env && *env) return env;
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return "";
+  for (absl::string_view dir : absl::StrSplit(path, ':')) {
+    const std::filesystem::path candidate =
+        std::filesystem::path(std::string(dir)) / "warcio";
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(candidate, ec)) {
+      return candidate.string();
+    }
+  }
+  return "";
 }
 
 }  // namespace sieve::testing_warc

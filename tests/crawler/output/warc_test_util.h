@@ -37,6 +37,10 @@ std::vector<WarcRecord> ReadAll(const std::filesystem::path& warc);
 std::vector<std::filesystem::path> FilesEndingWith(
     const std::filesystem::path& dir, const std::string& suffix);
 
+// The command of webrecorder's warcio (npm), or "" when there is none:
+// $SIEVE_WARCIO, else `warcio` on PATH.
+std::string FindWarcio();
+
 // The lines of a text file.
 std::vector<std::string> Lines(const std::filesystem::path& file);
 

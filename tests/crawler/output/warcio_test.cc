@@ -22,26 +22,11 @@ namespace sieve {
 namespace {
 
 using ::sieve::testing_warc::Exchange;
+using ::sieve::testing_warc::FindWarcio;
 using ::sieve::testing_warc::Lines;
 using ::sieve::testing_warc::ReadAll;
 using ::sieve::testing_warc::TempDir;
 using ::testing::SizeIs;
-
-// The warcio command, or "" when there is none.
-std::string FindWarcio() {
-  if (const char* env = std::getenv("SIEVE_WARCIO"); env && *env) return env;
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return "";
-  for (absl::string_view dir : absl::StrSplit(path, ':')) {
-    const std::filesystem::path candidate =
-        std::filesystem::path(std::string(dir)) / "warcio";
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(candidate, ec)) {
-      return candidate.string();
-    }
-  }
-  return "";
-}
 
 // Runs `command`, returns its stdout lines; fails the test on a non-zero
 // exit.

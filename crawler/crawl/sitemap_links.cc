@@ -1,0 +1,69 @@
+#include "crawler/crawl/sitemap_links.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace sieve {
+
+SitemapLinks ProcessSitemap(const LinkPolicy& policy,
+                            const FetchResponse& response, const Origin& origin,
+                            SitemapLocationRule rule) {
+  SitemapLinks out;
+  const std::string& sitemap_url =
+      response.effective_url.empty() ? response.url : response.effective_url;
+  const SitemapResult parsed = ParseSitemap(response.body);
+  out.listed = static_cast<int64_t>(parsed.entries.size());
+  if (!parsed.ok()) {
+    out.error =
+        absl::StrCat("sitemap_", std::string(SitemapErrorName(parsed.error)));
+    out.error_detail = parsed.error_message;
+  }
+  if (parsed.kind == SitemapKind::kIndex) {
+    out.index = true;
+    if (origin.sitemap_nesting >= kMaxSitemapNesting) {
+      out.error = "sitemap_too_deep";
+      out.error_detail =
+          absl::StrCat("a sitemap index ", origin.sitemap_nesting,
+                       " levels below robots.txt is not followed");
+      return out;
+    }
+    for (const SitemapEntry& entry : parsed.entries) {
+      out.child_sitemaps.push_back(entry.url);
+    }
+    return out;
+  }
+  // The location rule's exception: robots.txt named this sitemap.
+  const std::string robots_txt_url =
+      origin.from_robots ? origin.referrer : std::string();
+  for (const SitemapEntry& entry : parsed.entries) {
+    if (!SitemapMayList(entry.url, sitemap_url, robots_txt_url, rule)) {
+      ++out.filtered;
+      continue;
+    }
+    const Origin page{
+        .redirect_hops = 0, .referrer = response.url, .lastmod = entry.lastmod};
+    switch (AddDiscovered(policy, entry.url, /*depth=*/1, page)) {
+      case AddOutcome::kQueued:
+        ++out.queued;
+        break;
+      case AddOutcome::kOffSite:
+        ++out.off_site;
+        break;
+      case AddOutcome::kFiltered:
+        ++out.filtered;
+        break;
+      case AddOutcome::kTrap:
+        ++out.traps;
+        break;
+      case AddOutcome::kDisallowed:
+        ++out.disallowed;
+        break;
+      case AddOutcome::kSeen:
+      case AddOutcome::kInvalid:
+      case AddOutcome::kBeyondDepth:
+        break;
+    }
+  }
+  return out;
+}
+
+}  // namespace sieve
