@@ -33,7 +33,9 @@ struct CrawlConfig {
         deny;  // RE2 patterns; a URL matching one is skipped.
     int64_t max_url_length = 2048;
     int64_t max_path_segment_repeats = 3;
-    int64_t max_outlinks_per_page = 1000;
+    int64_t max_outlinks_per_page = 10000;        // Distinct in-scope links.
+    int64_t max_query_variants_per_path = 10000;  // 0 = no limit.
+    int64_t max_date_variants_per_path = 1000;    // 0 = no limit.
     bool obey_nofollow = true;   // rel=nofollow, meta robots, X-Robots-Tag.
     int64_t parser_threads = 0;  // 0 = one per core.
     double checkpoint_seconds = 30;
@@ -86,6 +88,10 @@ struct CrawlConfig {
   struct Url {
     std::vector<std::string>
         strip_query_params;  // Glob patterns, e.g. "utm_*".
+    // Session-ID parameters dropped from every URL (glob patterns).
+    std::vector<std::string> session_id_params = {
+        "jsessionid",    "phpsessid", "sid",     "sessionid", "session_id",
+        "aspsessionid*", "cfid",      "cftoken", "sess_id"};
     bool sort_query = false;
     bool drop_www = false;
   } url;

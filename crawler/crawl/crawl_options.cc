@@ -105,6 +105,9 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> RestoreFrontier(
 UrlOptions MakeUrlOptions(const CrawlConfig& config) {
   UrlOptions o;
   o.drop_query_params = config.url.strip_query_params;
+  o.drop_query_params.insert(o.drop_query_params.end(),
+                             config.url.session_id_params.begin(),
+                             config.url.session_id_params.end());
   o.sort_query = config.url.sort_query;
   o.drop_www = config.url.drop_www;
   return o;

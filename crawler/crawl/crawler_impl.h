@@ -153,6 +153,7 @@ class Crawler::Impl {
   std::unique_ptr<PagesWriter> writer_;
   std::unique_ptr<Scope> scope_;
   RobotsCache robots_;
+  std::unique_ptr<TrapGuard> traps_;
   LinkPolicy policy_;
   std::unique_ptr<WorkerPool<ParsedPage>> pool_;
   size_t parser_threads_ = 1;

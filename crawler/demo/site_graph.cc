@@ -147,11 +147,25 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
         "otherbot\n"
         "Disallow: /\n";
   } else if (path == "/") {
-    r.body =
-        Html("Sieve demo site", "",
-             "<a href=\"/p/0.html\">start</a> <a href=\"p/1.html\">next</a>\n");
+    r.body = Html(
+        "Sieve demo site", "",
+        absl::StrCat(
+            "<a href=\"/p/0.html\">start</a> <a "
+            "href=\"p/1.html\">next</a>\n",
+            options_.index_pages > 0 ? "<a href=\"/big/\">index</a>\n" : ""));
   } else if (ParseNumbered(path, "/p/", ".html", &i) && i < options_.pages) {
     r.body = RenderPage(i);
+  } else if (path == "/big/" && options_.index_pages > 0) {
+    std::string body = "<ul>\n";
+    for (int j = 0; j < options_.index_pages; ++j) {
+      absl::StrAppend(&body, "<li><a href=\"", j, ".html\">page ", j,
+                      "</a> (<a href=\"/big/", j, ".html#top\">top</a>)\n");
+    }
+    r.body = Html("Index", "", absl::StrCat(body, "</ul>\n"));
+  } else if (ParseNumbered(path, "/big/", ".html", &i) &&
+             i < options_.index_pages) {
+    r.body = Html(absl::StrCat("Indexed page ", i), "",
+                  "<a href=\"/big/\">index</a>");
   } else if (ParseNumbered(path, "/old/", "", &i)) {
     r.status = 301;
     r.location = absl::StrCat("/p/", (i * 7 + 3) % options_.pages, ".html");
@@ -203,6 +217,14 @@ SiteGraph::PageLinks SiteGraph::LinksOn(std::string_view raw_path) const {
   auto link = [](std::string to) { return OutLink{to, to, false}; };
   if (path == "/") {
     page.links = {link("/p/0.html"), link("/p/1.html")};
+    if (options_.index_pages > 0) page.links.push_back(link("/big/"));
+  } else if (path == "/big/" && options_.index_pages > 0) {
+    for (int j = 0; j < options_.index_pages; ++j) {
+      page.links.push_back(link(absl::StrCat("/big/", j, ".html")));
+    }
+  } else if (ParseNumbered(path, "/big/", ".html", &i) &&
+             i < options_.index_pages) {
+    page.links = {link("/big/")};
   } else if (ParseNumbered(path, "/p/", ".html", &i) && i < options_.pages) {
     page.meta_nofollow = MetaNofollow(i);
     page.links = OutLinks(i);

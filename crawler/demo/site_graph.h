@@ -6,7 +6,8 @@
 //   - 404s, a slow page, non-HTML files;
 //   - rel=nofollow links and a page with <meta name=robots content=nofollow>;
 //   - off-site links, a path-repeating trap, mailto:/javascript: links;
-//   - several spellings of one URL.
+//   - several spellings of one URL;
+//   - optionally a large index page, /big/, linking to `index_pages` pages.
 //
 // SiteGraph is pure (no server): Respond(path) says what the server answers and
 // LinksOn(path) lists a page's links as the site wrote them, so a test can
@@ -42,6 +43,11 @@ struct SiteOptions {
   // Authority of the off-site links (another host, never to be fetched in host
   // scope). Default: "localhost" plus the server's port, set by DemoSite.
   std::string offsite_authority = "offsite.invalid";
+  // When > 0, "/" also links to /big/, an index page linking to /big/0.html
+  // ... /big/<index_pages-1>.html, each twice (once with a #fragment), as real
+  // documentation indexes do; each of those pages links back to /big/.
+  // Default: 0.
+  int index_pages = 0;
   // DemoSite also serves the hostile pages of hostile_pages.h under /hostile/
   // (not part of the graph: Respond and LinksOn know nothing of them).
   // Default: false.

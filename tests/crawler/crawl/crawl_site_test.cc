@@ -99,6 +99,37 @@ TEST(CrawlSiteTest,
   EXPECT_EQ(by_path["/p/0.html"]["discovered_from"], site->root_url());
 }
 
+TEST(CrawlSiteTest, WithDefaultSettingsFetchesEveryPageOfA5000LinkIndex) {
+  // The built-in defaults, but for the politeness delay and connections
+  // (speed, not completeness: a 1 s delay would make this test take 85 min).
+  auto site = StartSite({.pages = 20, .index_pages = 5000});
+  ASSERT_NE(site, nullptr);
+  const auto out = FreshDir("bigindex");
+  CrawlConfig config;
+  config.crawl.out = out.string();
+  config.politeness.delay = 0;
+  config.politeness.per_host_connections = 8;
+  config.fetch.concurrency = 8;
+  config.log.level = "warn";
+  absl::StatusOr<CrawlSummary> summary =
+      CrawlInProcess(config, {site->root_url()});
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->stop_reason, StopReason::kFinished);
+  const testing_util::ExpectedCrawl expected =
+      testing_util::Expected(site->graph());
+  std::set<std::string> fetched;
+  for (const nlohmann::json& page : ReadPages(out)) {
+    fetched.insert(PathOf(page["url"]));
+  }
+  int missing = 0;
+  for (const auto& [path, depth] : expected.fetched) {
+    if (!fetched.contains(path) && ++missing <= 5) ADD_FAILURE() << path;
+  }
+  EXPECT_EQ(missing, 0);
+  EXPECT_TRUE(fetched.contains("/big/4999.html"));
+  EXPECT_GT(expected.fetched.size(), 5000u);
+}
+
 TEST(CrawlSiteTest, ObeysMaxDepth) {
   auto site = StartSite({.pages = 300});
   ASSERT_NE(site, nullptr);
