@@ -1,5 +1,7 @@
 #include "crawler/crawl/link_policy.h"
 
+#include <algorithm>
+
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -123,7 +125,15 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
   PageLinks out;
   const std::string& base =
       response.effective_url.empty() ? response.url : response.effective_url;
-  const LinkOptions options{.url = policy.url_options,
+  // Links are resolved keeping session-ID parameters, so AddCapped can count
+  // them before its SplitUrl (with policy.url_options) drops them.
+  UrlOptions resolve = policy.url_options;
+  std::erase_if(resolve.drop_query_params, [&](const std::string& pattern) {
+    return std::find(policy.session_id_params.begin(),
+                     policy.session_id_params.end(),
+                     pattern) != policy.session_id_params.end();
+  });
+  const LinkOptions options{.url = std::move(resolve),
                             .robots_name = policy.robots_name};
   ExtractedLinks page =
       ExtractLinks(response.body, base, response.headers.content_type,

@@ -1,5 +1,7 @@
 #include "crawler/demo/site_graph.h"
 
+#include <functional>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -152,9 +154,52 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
         absl::StrCat(
             "<a href=\"/p/0.html\">start</a> <a "
             "href=\"p/1.html\">next</a>\n",
-            options_.index_pages > 0 ? "<a href=\"/big/\">index</a>\n" : ""));
+            options_.index_pages > 0 ? "<a href=\"/big/\">index</a>\n" : "",
+            options_.traps ? "<a href=\"/search?page=0\">search</a> "
+                             "<a href=\"/cal/2026/11/\">calendar</a> "
+                             "<a href=\"/shop/0.html\">shop</a>\n"
+                           : ""));
   } else if (ParseNumbered(path, "/p/", ".html", &i) && i < options_.pages) {
     r.body = RenderPage(i);
+  } else if (options_.traps && path == "/search") {
+    int page = 0;
+    absl::string_view query = AV(raw_path.substr(path.size()));
+    if (!absl::ConsumePrefix(&query, "?page=") ||
+        !absl::SimpleAtoi(query, &page)) {
+      page = 0;
+    }
+    r.body = Html("Search", "",
+                  absl::StrCat("<a href=\"/search?page=", page + 1,
+                               "\">more results</a>"));
+  } else if (options_.traps && absl::StartsWith(AV(path), "/cal/")) {
+    std::vector<std::string> parts =
+        absl::StrSplit(AV(path), '/', absl::SkipEmpty());
+    int year = 0, month = 0;
+    if (parts.size() == 3 && absl::SimpleAtoi(parts[1], &year) &&
+        absl::SimpleAtoi(parts[2], &month) && month >= 1 && month <= 12) {
+      auto href = [](int y, int m) {
+        if (m == 0) return absl::StrCat("/cal/", y - 1, "/12/");
+        if (m == 13) return absl::StrCat("/cal/", y + 1, "/01/");
+        return absl::StrCat("/cal/", y, "/", m < 10 ? "0" : "", m, "/");
+      };
+      r.body = Html("Calendar", "",
+                    absl::StrCat("<a href=\"", href(year, month - 1),
+                                 "\">previous month</a> <a href=\"",
+                                 href(year, month + 1), "\">next month</a>"));
+    } else {
+      r.status = 404;
+    }
+  } else if (options_.traps && ParseNumbered(path, "/shop/", ".html", &i) &&
+             i < 10) {
+    // A new session ID for every page view, as a site that puts it in links.
+    const std::string sid =
+        absl::StrCat(absl::Hex(Mix(std::hash<std::string_view>{}(raw_path))));
+    r.body = Html(
+        absl::StrCat("Shop ", i), "",
+        absl::StrCat("<a href=\"/shop/", (i + 1) % 10, ".html;jsessionid=", sid,
+                     "\">next</a> <a href=\"/shop/", (i + 2) % 10,
+                     ".html?sid=", sid, "\">after</a> <a href=\"/shop/",
+                     (i + 3) % 10, ".html?PHPSESSID=", sid, "\">then</a>"));
   } else if (path == "/big/" && options_.index_pages > 0) {
     std::string body = "<ul>\n";
     for (int j = 0; j < options_.index_pages; ++j) {
@@ -218,6 +263,12 @@ SiteGraph::PageLinks SiteGraph::LinksOn(std::string_view raw_path) const {
   if (path == "/") {
     page.links = {link("/p/0.html"), link("/p/1.html")};
     if (options_.index_pages > 0) page.links.push_back(link("/big/"));
+    if (options_.traps) page.links.push_back(link("/shop/0.html"));
+  } else if (options_.traps && ParseNumbered(path, "/shop/", ".html", &i) &&
+             i < 10) {
+    for (int k = 1; k <= 3; ++k) {
+      page.links.push_back(link(absl::StrCat("/shop/", (i + k) % 10, ".html")));
+    }
   } else if (path == "/big/" && options_.index_pages > 0) {
     for (int j = 0; j < options_.index_pages; ++j) {
       page.links.push_back(link(absl::StrCat("/big/", j, ".html")));

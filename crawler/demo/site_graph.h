@@ -7,7 +7,9 @@
 //   - rel=nofollow links and a page with <meta name=robots content=nofollow>;
 //   - off-site links, a path-repeating trap, mailto:/javascript: links;
 //   - several spellings of one URL;
-//   - optionally a large index page, /big/, linking to `index_pages` pages.
+//   - optionally a large index page, /big/, linking to `index_pages` pages;
+//   - optionally traps real sites have: endless query variants, session IDs
+//     in links, an endless calendar (`traps`).
 //
 // SiteGraph is pure (no server): Respond(path) says what the server answers and
 // LinksOn(path) lists a page's links as the site wrote them, so a test can
@@ -48,6 +50,13 @@ struct SiteOptions {
   // documentation indexes do; each of those pages links back to /big/.
   // Default: 0.
   int index_pages = 0;
+  // When true, "/" also links to three traps: /search?page=N links to page
+  // N+1 forever; /cal/YYYY/MM/ links to the months before and after, forever;
+  // the ten real pages /shop/0.html ... /shop/9.html link to each other with a
+  // session ID that changes with every page view (";jsessionid=", "?sid=",
+  // "?PHPSESSID="). LinksOn lists only the shop pages, so the answer key holds
+  // every real page and no trap page. Default: false.
+  bool traps = false;
   // DemoSite also serves the hostile pages of hostile_pages.h under /hostile/
   // (not part of the graph: Respond and LinksOn know nothing of them).
   // Default: false.

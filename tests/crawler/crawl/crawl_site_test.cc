@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "crawler/demo/demo_site.h"
 #include "gmock/gmock.h"
@@ -128,6 +129,55 @@ TEST(CrawlSiteTest, WithDefaultSettingsFetchesEveryPageOfA5000LinkIndex) {
   EXPECT_EQ(missing, 0);
   EXPECT_TRUE(fetched.contains("/big/4999.html"));
   EXPECT_GT(expected.fetched.size(), 5000u);
+}
+
+TEST(CrawlSiteTest, ATrapSiteEndsByItselfWithEveryRealPageAndEachTrapCounted) {
+  // Default trap control (10,000 query variants per path, 1,000 date variants
+  // per pattern, the session-ID list); only the politeness delay is off.
+  auto site = StartSite({.pages = 20, .traps = true});
+  ASSERT_NE(site, nullptr);
+  const auto out = FreshDir("traps");
+  CrawlConfig config;
+  config.crawl.out = out.string();
+  config.politeness.delay = 0;
+  config.politeness.per_host_connections = 8;
+  config.fetch.concurrency = 8;
+  config.log.level = "warn";
+  absl::StatusOr<CrawlSummary> summary =
+      CrawlInProcess(config, {site->root_url()});
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->stop_reason, StopReason::kFinished);
+
+  std::map<std::string, int> records;
+  int search = 0, calendar = 0;
+  for (const nlohmann::json& page : ReadPages(out)) {
+    const std::string path = PathOf(page["url"]);
+    ++records[path];
+    search += path.starts_with("/search");
+    calendar += path.starts_with("/cal/");
+  }
+  // Every real page once (the shop pages too, whatever session ID led there).
+  const testing_util::ExpectedCrawl expected =
+      testing_util::Expected(site->graph());
+  ASSERT_TRUE(expected.fetched.contains("/shop/9.html"));
+  for (const auto& [path, depth] : expected.fetched) {
+    EXPECT_EQ(records[path], 1) << path;
+  }
+  // No session ID ever reached the server.
+  for (const SiteRequest& r : site->requests()) {
+    const std::string lower = absl::AsciiStrToLower(r.path);
+    EXPECT_EQ(lower.find("sessionid"), std::string::npos) << r.path;
+    EXPECT_EQ(lower.find("sessid"), std::string::npos) << r.path;
+    EXPECT_EQ(lower.find("sid="), std::string::npos) << r.path;
+  }
+  // The traps were cut at their caps, and each is counted by kind.
+  EXPECT_LE(search, 10000 + 16);
+  EXPECT_GE(search, 10000);
+  EXPECT_LE(calendar, 1000 + 16);
+  EXPECT_GE(calendar, 1000);
+  EXPECT_GT(summary->counters.query_variant_traps, 0u);
+  EXPECT_GT(summary->counters.calendar_traps, 0u);
+  EXPECT_GE(summary->counters.session_ids, 30u);  // 3 per shop page.
 }
 
 TEST(CrawlSiteTest, ObeysMaxDepth) {
