@@ -38,6 +38,26 @@ constexpr EnumField kScopeField = {
           return names;
         }};
 
+// sieve.on_capacity: an enum, by the names of crawler/crawl/capacity_policy.h.
+constexpr EnumField kCapacityField = {
+    .get =
+        [](const CrawlConfig& c) {
+          return std::string(CapacityPolicyName(c.sieve.on_capacity));
+        },
+    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
+      absl::StatusOr<CapacityPolicy> policy = ParseCapacityPolicy(name);
+      if (!policy.ok()) return policy.status();
+      c.sieve.on_capacity = *policy;
+      return absl::OkStatus();
+    },
+    .names =
+        [] {
+          std::vector<std::string> names;
+          for (CapacityPolicy p : AllCapacityPolicies())
+            names.emplace_back(CapacityPolicyName(p));
+          return names;
+        }};
+
 // sieve.filter: a filter kind, checked by filter/'s parser (the one parser of
 // kind names).
 constexpr EnumField kFilterField = {
@@ -173,6 +193,9 @@ const ConfigKey kKeys[] = {
      "the filter's false-positive rate at expected_urls",
      SIEVE_FIELD(sieve.fp_rate), 1e-12, 0.5},
     {"sieve.filter", "", "filter kind", kFilterField},
+    {"sieve.on_capacity", "on-capacity",
+     "past expected_urls: grow the filter, warn, or stop the crawl",
+     kCapacityField},
     {"sieve.memory_budget_mb", "",
      "queued URLs beyond this many MB spill to disk",
      SIEVE_FIELD(sieve.memory_budget_mb), 1, 1 << 20},

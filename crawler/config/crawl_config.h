@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "crawler/crawl/capacity_policy.h"
 #include "crawler/crawl/scope_mode.h"
 
 namespace sieve {
@@ -81,6 +82,8 @@ struct CrawlConfig {
     int64_t expected_urls = 10'000'000;  // The filter's designed capacity.
     double fp_rate = 0.001;
     std::string filter = "blocked";  // classic | blocked | counting | scalable.
+    // Past expected_urls: grow (scalable filter), warn or stop.
+    CapacityPolicy on_capacity = CapacityPolicy::kGrow;
     int64_t memory_budget_mb = 256;  // Queued URLs beyond this spill to disk.
     bool verify_positives = false;   // Lossless mode.
   } sieve;

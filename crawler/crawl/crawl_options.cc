@@ -59,6 +59,11 @@ absl::StatusOr<FrontierOptions> MakeFrontierOptions(
     return absl::InvalidArgumentError(
         absl::StrCat("sieve.filter: unknown kind '", s.filter, "'"));
   }
+  // grow: the scalable filter adds stages past expected_urls, its compound
+  // rate bounded by fp_rate (Almeida et al. 2007; filter/scalable_bloom_filter.h).
+  if (s.on_capacity == CapacityPolicy::kGrow) {
+    o.sieve.filter_kind = FilterKind::kScalable;
+  }
   o.sieve.memory_budget_bytes = static_cast<size_t>(s.memory_budget_mb) << 20;
   o.sieve.verify_positives = s.verify_positives;
   o.sieve.work_dir = work_dir;

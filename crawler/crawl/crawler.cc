@@ -208,6 +208,9 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       next_checkpoint = absl::Now() + checkpoint_every;
     }
     CheckCapacity();
+    if (Stopping() && grace_deadline == absl::InfiniteFuture()) {
+      grace_deadline = now + setup_.stop_grace;  // A stop CheckCapacity made.
+    }
     progress_->Tick(now, [&] { return Snapshot(now); });
 
     const bool fetching = fetcher_->in_flight() > 0 || pool_->pending() > 0;
@@ -259,6 +262,8 @@ std::string_view StopReasonName(StopReason reason) {
       return "max_run_time";
     case StopReason::kInterrupted:
       return "interrupted";
+    case StopReason::kCapacity:
+      return "capacity";
   }
   return "unknown";
 }

@@ -79,8 +79,9 @@ enum class StopReason {
   kMaxPages,     // crawl.max_pages reached.
   kMaxRunTime,   // crawl.max_run_seconds reached.
   kInterrupted,  // RequestStop (SIGINT, SIGTERM).
+  kCapacity,     // sieve.on_capacity = "stop" and expected_urls reached.
 };
-// "finished", "max_pages", "max_run_time", "interrupted": the names
+// "finished", "max_pages", "max_run_time", "interrupted", "capacity": the names
 // summary.json and the exit message use.
 std::string_view StopReasonName(StopReason reason);
 

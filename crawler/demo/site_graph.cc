@@ -209,8 +209,10 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
     r.body = Html("Index", "", absl::StrCat(body, "</ul>\n"));
   } else if (ParseNumbered(path, "/big/", ".html", &i) &&
              i < options_.index_pages) {
-    r.body = Html(absl::StrCat("Indexed page ", i), "",
-                  "<a href=\"/big/\">index</a>");
+    r.body =
+        Html(absl::StrCat("Indexed page ", i), "",
+             absl::StrCat("<a href=\"/big/\">index</a> <a href=\"",
+                          (i + 1) % options_.index_pages, ".html\">next</a>"));
   } else if (ParseNumbered(path, "/old/", "", &i)) {
     r.status = 301;
     r.location = absl::StrCat("/p/", (i * 7 + 3) % options_.pages, ".html");
@@ -275,7 +277,9 @@ SiteGraph::PageLinks SiteGraph::LinksOn(std::string_view raw_path) const {
     }
   } else if (ParseNumbered(path, "/big/", ".html", &i) &&
              i < options_.index_pages) {
-    page.links = {link("/big/")};
+    page.links = {
+        link("/big/"),
+        link(absl::StrCat("/big/", (i + 1) % options_.index_pages, ".html"))};
   } else if (ParseNumbered(path, "/p/", ".html", &i) && i < options_.pages) {
     page.meta_nofollow = MetaNofollow(i);
     page.links = OutLinks(i);

@@ -47,7 +47,8 @@ struct SiteOptions {
   std::string offsite_authority = "offsite.invalid";
   // When > 0, "/" also links to /big/, an index page linking to /big/0.html
   // ... /big/<index_pages-1>.html, each twice (once with a #fragment), as real
-  // documentation indexes do; each of those pages links back to /big/.
+  // documentation indexes do; each of those pages links back to /big/ and to
+  // the next one.
   // Default: 0.
   int index_pages = 0;
   // When true, "/" also links to three traps: /search?page=N links to page
