@@ -225,6 +225,45 @@ TEST(CrawlSiteTest, PastCapacityTheGrowingFilterLosesAlmostNothing) {
   EXPECT_GE(run.summary->counters.capacity_warnings, 1u);
 }
 
+TEST(CrawlSiteTest, AGrownFilterIsCheckpointedAndResumed) {
+  auto site = StartSite({.pages = 20, .index_pages = 3000});
+  ASSERT_NE(site, nullptr);
+  const auto out = FreshDir("growresume");
+  CrawlConfig config = FastConfig(out);
+  config.sieve.expected_urls = 1000;
+  config.sieve.fp_rate = 0.001;
+  config.crawl.max_pages = 1500;  // Past the index: the filter has grown.
+  absl::StatusOr<CrawlSummary> first =
+      CrawlInProcess(config, {site->root_url()});
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->stop_reason, StopReason::kMaxPages);
+  EXPECT_GT(first->filter_estimated_count, 3000);
+
+  config.crawl.max_pages = 0;
+  absl::StatusOr<std::unique_ptr<Crawler>> resumed =
+      Crawler::Create(CrawlSetup{.config = config,
+                                 .seeds = {},
+                                 .resume = true,
+                                 .logger = spdlog::default_logger()});
+  ASSERT_TRUE(resumed.ok()) << resumed.status();
+  absl::StatusOr<CrawlSummary> second = (*resumed)->Run();
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(second->stop_reason, StopReason::kFinished);
+  std::map<std::string, int> records;
+  for (const nlohmann::json& page : ReadPages(out))
+    ++records[PathOf(page["url"])];
+  const testing_util::ExpectedCrawl expected =
+      testing_util::Expected(site->graph());
+  size_t lost = 0;
+  for (const auto& [path, depth] : expected.fetched) {
+    lost += !records.contains(path);
+    EXPECT_LE(records[path], 1) << path;
+  }
+  EXPECT_LT(static_cast<double>(lost),
+            0.003 * static_cast<double>(expected.fetched.size()));
+  EXPECT_LE(second->filter_estimated_fp_rate, 2 * 0.001);
+}
+
 TEST(CrawlSiteTest, PastCapacityStopThenResumeWithALargerSizeFinishes) {
   auto site = StartSite({.pages = 20, .index_pages = 3000});
   ASSERT_NE(site, nullptr);
