@@ -38,6 +38,26 @@ constexpr EnumField kScopeField = {
           return names;
         }};
 
+// sieve.on_capacity: an enum, by the names of crawler/crawl/capacity_policy.h.
+constexpr EnumField kCapacityField = {
+    .get =
+        [](const CrawlConfig& c) {
+          return std::string(CapacityPolicyName(c.sieve.on_capacity));
+        },
+    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
+      absl::StatusOr<CapacityPolicy> policy = ParseCapacityPolicy(name);
+      if (!policy.ok()) return policy.status();
+      c.sieve.on_capacity = *policy;
+      return absl::OkStatus();
+    },
+    .names =
+        [] {
+          std::vector<std::string> names;
+          for (CapacityPolicy p : AllCapacityPolicies())
+            names.emplace_back(CapacityPolicyName(p));
+          return names;
+        }};
+
 // sieve.filter: a filter kind, checked by filter/'s parser (the one parser of
 // kind names).
 constexpr EnumField kFilterField = {
@@ -128,8 +148,14 @@ const ConfigKey kKeys[] = {
      "URLs repeating one path segment more are skipped",
      SIEVE_FIELD(crawl.max_path_segment_repeats), 1, 1000},
     {"crawl.max_outlinks_per_page", "",
-     "links taken from one page (0 = no limit)",
+     "distinct in-scope links taken from one page (0 = no limit)",
      SIEVE_FIELD(crawl.max_outlinks_per_page), 0, kMaxInt},
+    {"crawl.max_query_variants_per_path", "",
+     "distinct query strings queued per host and path (0 = no limit)",
+     SIEVE_FIELD(crawl.max_query_variants_per_path), 0, kMaxInt},
+    {"crawl.max_date_variants_per_path", "",
+     "URLs with a date queued per host and date pattern (0 = no limit)",
+     SIEVE_FIELD(crawl.max_date_variants_per_path), 0, kMaxInt},
     {"crawl.obey_nofollow", "",
      "obey rel=nofollow, meta robots and X-Robots-Tag",
      SIEVE_FIELD(crawl.obey_nofollow)},
@@ -225,6 +251,9 @@ const ConfigKey kKeys[] = {
      "the filter's false-positive rate at expected_urls",
      SIEVE_FIELD(sieve.fp_rate), 1e-12, 0.5},
     {"sieve.filter", "", "filter kind", kFilterField},
+    {"sieve.on_capacity", "on-capacity",
+     "past expected_urls: grow the filter, warn, or stop the crawl",
+     kCapacityField},
     {"sieve.memory_budget_mb", "",
      "queued URLs beyond this many MB spill to disk",
      SIEVE_FIELD(sieve.memory_budget_mb), 1, 1 << 20},
@@ -234,6 +263,9 @@ const ConfigKey kKeys[] = {
     // [url]
     {"url.strip_query_params", "", "query parameters to drop (glob patterns)",
      SIEVE_FIELD(url.strip_query_params)},
+    {"url.session_id_params", "",
+     "session-ID query parameters dropped (glob patterns)",
+     SIEVE_FIELD(url.session_id_params)},
     {"url.sort_query", "", "sort query parameters",
      SIEVE_FIELD(url.sort_query)},
     {"url.drop_www", "", "treat www.host as host", SIEVE_FIELD(url.drop_www)},

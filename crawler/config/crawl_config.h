@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "crawler/crawl/capacity_policy.h"
 #include "crawler/crawl/scope_mode.h"
 #include "crawler/crawl/sitemap_mode.h"
 
@@ -34,7 +35,9 @@ struct CrawlConfig {
         deny;  // RE2 patterns; a URL matching one is skipped.
     int64_t max_url_length = 2048;
     int64_t max_path_segment_repeats = 3;
-    int64_t max_outlinks_per_page = 1000;
+    int64_t max_outlinks_per_page = 10000;        // Distinct in-scope links.
+    int64_t max_query_variants_per_path = 10000;  // 0 = no limit.
+    int64_t max_date_variants_per_path = 1000;    // 0 = no limit.
     bool obey_nofollow = true;   // rel=nofollow, meta robots, X-Robots-Tag.
     int64_t parser_threads = 0;  // 0 = one per core.
     double checkpoint_seconds = 30;
@@ -91,6 +94,8 @@ struct CrawlConfig {
     int64_t expected_urls = 10'000'000;  // The filter's designed capacity.
     double fp_rate = 0.001;
     std::string filter = "blocked";  // classic | blocked | counting | scalable.
+    // Past expected_urls: grow (scalable filter), warn or stop.
+    CapacityPolicy on_capacity = CapacityPolicy::kGrow;
     int64_t memory_budget_mb = 256;  // Queued URLs beyond this spill to disk.
     bool verify_positives = false;   // Lossless mode.
   } sieve;
@@ -98,6 +103,10 @@ struct CrawlConfig {
   struct Url {
     std::vector<std::string>
         strip_query_params;  // Glob patterns, e.g. "utm_*".
+    // Session-ID parameters dropped from every URL (glob patterns).
+    std::vector<std::string> session_id_params = {
+        "jsessionid",    "phpsessid", "sid",     "sessionid", "session_id",
+        "aspsessionid*", "cfid",      "cftoken", "sess_id"};
     bool sort_query = false;
     bool drop_www = false;
   } url;

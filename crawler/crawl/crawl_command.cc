@@ -6,19 +6,24 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <thread>
+#include <type_traits>
+#include <variant>
 
 #include "absl/strings/str_cat.h"
 #include "crawler/config/config_keys.h"
 #include "crawler/config/config_loader.h"
 #include "crawler/crawl/crawl_options.h"
 #include "crawler/crawl/crawler.h"
+#include "crawler/crawl/out_dir_lock.h"
 #include "crawler/crawl/seeds.h"
 #include "crawler/demo/demo_site.h"
 #include "crawler/logging.h"
+#include "filter/durable_file.h"
+#include "toml++/toml.h"
 
 namespace sieve {
 namespace {
@@ -76,14 +81,6 @@ class SignalWatcher {
   std::thread thread_;
 };
 
-absl::Status WriteTextFile(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  if (!out)
-    return absl::InternalError(absl::StrCat("cannot write ", path.string()));
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 std::vector<FlagSpec> CrawlFlags() {
@@ -126,21 +123,39 @@ absl::StatusOr<CrawlConfig> LoadCrawlConfig(const ParsedArgs& args) {
 }
 
 std::string ConfigToToml(const CrawlConfig& config) {
-  std::string out =
-      "# Settings of this crawl, read again by sieve crawl --resume.\n";
-  std::string table;
+  // toml++ writes the values, so quotes, backslashes and control characters
+  // in patterns and the user agent are escaped as TOML requires.
+  CrawlConfig& c = const_cast<CrawlConfig&>(config);  // Shared accessors.
+  toml::table root;
   for (const ConfigKey& key : ConfigKeys()) {
     const std::string_view path = key.path;
     const size_t dot = path.find('.');
     const std::string section(path.substr(0, dot));
-    if (section != table) {
-      absl::StrAppend(&out, "\n[", section, "]\n");
-      table = section;
-    }
-    absl::StrAppend(&out, std::string(path.substr(dot + 1)), " = ",
-                    FormatConfigValue(key, config), "\n");
+    const std::string name(path.substr(dot + 1));
+    if (!root.contains(section)) root.insert(section, toml::table{});
+    toml::table& table = *root[section].as_table();
+    std::visit(
+        [&](const auto& field) {
+          using Field = std::decay_t<decltype(field)>;
+          if constexpr (std::is_same_v<Field, EnumField>) {
+            table.insert(name, field.get(c));
+          } else if constexpr (std::is_same_v<
+                                   Field,
+                                   std::vector<
+                                       std::string>& (*)(CrawlConfig&)>) {
+            toml::array list;
+            for (const std::string& item : field(c)) list.push_back(item);
+            table.insert(name, std::move(list));
+          } else {
+            table.insert(name, field(c));
+          }
+        },
+        key.field);
   }
-  return out;
+  std::ostringstream out;
+  out << "# Settings of this crawl, read again by sieve crawl --resume.\n\n"
+      << root << "\n";
+  return out.str();
 }
 
 int RunCrawlCommand(const ParsedArgs& args) {
@@ -153,6 +168,7 @@ int RunCrawlCommand(const ParsedArgs& args) {
     return kExitUsage;
   }
 
+  std::shared_ptr<OutDirLock> out_lock;
   // Settings: defaults, then the demo's or the resumed crawl's, then --config,
   // then flags.
   CrawlConfig base;
@@ -164,12 +180,24 @@ int RunCrawlCommand(const ParsedArgs& args) {
       return kExitFailure;
     }
   } else if (!resume.empty()) {
+    // The lock first: nothing in the directory is read before it is held.
+    absl::StatusOr<std::unique_ptr<OutDirLock>> lock =
+        OutDirLock::Acquire(resume);
+    if (!lock.ok()) {
+      std::cerr << "sieve crawl: " << lock.status().message() << "\n";
+      return kExitFailure;
+    }
+    out_lock = std::move(*lock);
     const fs::path saved = fs::path(resume) / "config.toml";
-    if (fs::exists(saved)) {
-      if (absl::Status s = ApplyConfigFile(saved.string(), base); !s.ok()) {
-        std::cerr << "sieve crawl: " << s.message() << "\n";
-        return kExitUsage;
-      }
+    if (!fs::exists(saved)) {
+      std::cerr << "sieve crawl: " << saved.string()
+                << " is missing: --resume needs the settings the crawl was "
+                   "started with\n";
+      return kExitFailure;
+    }
+    if (absl::Status s = ApplyConfigFile(saved.string(), base); !s.ok()) {
+      std::cerr << "sieve crawl: " << s.message() << "\n";
+      return kExitUsage;
     }
   }
   absl::StatusOr<CrawlConfig> config = LoadCrawlConfigOver(base, args);
@@ -239,6 +267,8 @@ int RunCrawlCommand(const ParsedArgs& args) {
     setup.seeds = std::move(seeds->urls);
   }
   setup.config = *config;
+  if (!setup.resume) setup.saved_config = ConfigToToml(*config);
+  setup.out_lock = std::move(out_lock);
 
   absl::StatusOr<std::unique_ptr<Crawler>> crawler = Crawler::Create(setup);
   if (!crawler.ok()) {
@@ -250,13 +280,6 @@ int RunCrawlCommand(const ParsedArgs& args) {
                : kExitFailure;
   }
   const fs::path out = config->crawl.out;
-  if (!setup.resume) {
-    if (absl::Status s =
-            WriteTextFile(out / "config.toml", ConfigToToml(*config));
-        !s.ok()) {
-      (*logger)->warn("{}", std::string(s.message()));
-    }
-  }
   signals.Attach(crawler->get());
   absl::StatusOr<CrawlSummary> summary = (*crawler)->Run();
   signals.Attach(nullptr);

@@ -55,6 +55,11 @@ absl::StatusOr<FrontierOptions> MakeFrontierOptions(
         absl::StrCat("sieve.filter: ", kind.status().message()));
   }
   o.sieve.filter_kind = *kind;
+  // grow: the scalable filter adds stages past expected_urls, its compound
+  // rate bounded by fp_rate (Almeida et al. 2007; filter/scalable_bloom_filter.h).
+  if (s.on_capacity == CapacityPolicy::kGrow) {
+    o.sieve.filter_kind = FilterKind::kScalable;
+  }
   o.sieve.memory_budget_bytes = static_cast<size_t>(s.memory_budget_mb) << 20;
   o.sieve.verify_positives = s.verify_positives;
   o.sieve.work_dir = work_dir;
@@ -101,6 +106,9 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> RestoreFrontier(
 UrlOptions MakeUrlOptions(const CrawlConfig& config) {
   UrlOptions o;
   o.drop_query_params = config.url.strip_query_params;
+  o.drop_query_params.insert(o.drop_query_params.end(),
+                             config.url.session_id_params.begin(),
+                             config.url.session_id_params.end());
   o.sort_query = config.url.sort_query;
   o.drop_www = config.url.drop_www;
   return o;

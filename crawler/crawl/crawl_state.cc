@@ -32,6 +32,9 @@ namespace fs = std::filesystem;
   X(off_site)                   \
   X(filtered)                   \
   X(traps)                      \
+  X(query_variant_traps)        \
+  X(calendar_traps)             \
+  X(session_ids)                \
   X(beyond_depth)               \
   X(robots_fetches)             \
   X(robots_disallowed)          \

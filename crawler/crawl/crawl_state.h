@@ -53,8 +53,11 @@ struct CrawlCounters {
   uint64_t filtered = 0;  // Links refused by allow/deny patterns.
   uint64_t traps =
       0;  // Links refused by trap control (length, repeats, outlinks).
-  uint64_t beyond_depth = 0;       // Links past max_depth.
-  uint64_t robots_fetches = 0;     // robots.txt requests.
+  uint64_t query_variant_traps = 0;  // Of traps: past the query variants cap.
+  uint64_t calendar_traps = 0;       // Of traps: past the date variants cap.
+  uint64_t session_ids = 0;     // Links whose session ID was cut from the URL.
+  uint64_t beyond_depth = 0;    // Links past max_depth.
+  uint64_t robots_fetches = 0;  // robots.txt requests.
   uint64_t robots_disallowed = 0;  // URLs robots.txt forbade (never fetched).
   uint64_t throttled = 0;          // 429/503 answers the frontier will retry.
   uint64_t given_up = 0;  // URLs recorded as given up (retries exhausted).

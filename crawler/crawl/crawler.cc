@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "crawler/crawl/crawler_impl.h"
 #include "crawler/output/summary.h"
+#include "filter/durable_file.h"
 #include "parse/url.h"
 
 namespace sieve {
@@ -29,11 +30,12 @@ constexpr size_t kParseBacklogPerThread = 4;
 absl::Status Crawler::Impl::Init() {
   log_ = setup_.logger;
   std::error_code ec;
-  fs::create_directories(out_, ec);
-  if (ec) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot create output directory '", out_.string(),
-                     "': ", ec.message()));
+  // Nothing in `out_` is read or removed before the lock is held.
+  if (setup_.out_lock == nullptr) {
+    absl::StatusOr<std::unique_ptr<OutDirLock>> lock =
+        OutDirLock::Acquire(out_);
+    if (!lock.ok()) return lock.status();
+    setup_.out_lock = std::move(*lock);
   }
   const fs::path scratch = out_ / ".scratch";
   const fs::path pages = out_ / "pages.jsonl";
@@ -67,6 +69,12 @@ absl::Status Crawler::Impl::Init() {
                        out_.string(), ", or choose another --out"));
     }
     if (setup_.seeds.empty()) return absl::InvalidArgumentError("no seed URLs");
+    if (!setup_.saved_config.empty()) {
+      if (absl::Status s =
+              WriteFileAtomically(out_ / "config.toml", setup_.saved_config);
+          !s.ok())
+        return s;
+    }
     fs::remove_all(scratch, ec);  // A killed run's scratch store.
     fs::create_directories(scratch, ec);
     absl::StatusOr<std::unique_ptr<CrawlFrontier>> frontier =
@@ -105,6 +113,11 @@ absl::Status Crawler::Impl::Init() {
   if (!fetcher.ok()) return fetcher.status();
   fetcher_ = std::move(*fetcher);
 
+  traps_ = std::make_unique<TrapGuard>(TrapOptions{
+      .max_query_variants =
+          static_cast<size_t>(config_.crawl.max_query_variants_per_path),
+      .max_date_variants =
+          static_cast<size_t>(config_.crawl.max_date_variants_per_path)});
   policy_ = LinkPolicy{
       .scope = scope_.get(),
       .robots = &robots_,
@@ -113,6 +126,8 @@ absl::Status Crawler::Impl::Init() {
       .max_depth = static_cast<uint32_t>(config_.crawl.max_depth),
       .max_outlinks = static_cast<size_t>(config_.crawl.max_outlinks_per_page),
       .obey_nofollow = config_.crawl.obey_nofollow,
+      .traps = traps_.get(),
+      .session_id_params = config_.url.session_id_params,
       .robots_name =
           absl::AsciiStrToLower(ProductToken(config_.fetch.user_agent))};
   int threads = static_cast<int>(config_.crawl.parser_threads);
@@ -197,6 +212,9 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       next_checkpoint = absl::Now() + checkpoint_every;
     }
     CheckCapacity();
+    if (Stopping() && grace_deadline == absl::InfiniteFuture()) {
+      grace_deadline = now + setup_.stop_grace;  // A stop CheckCapacity made.
+    }
     progress_->Tick(now, [&] { return Snapshot(now); });
 
     const bool fetching = fetcher_->in_flight() > 0 || pool_->pending() > 0;
@@ -251,6 +269,8 @@ std::string_view StopReasonName(StopReason reason) {
       return "max_run_time";
     case StopReason::kInterrupted:
       return "interrupted";
+    case StopReason::kCapacity:
+      return "capacity";
   }
   return "unknown";
 }

@@ -45,6 +45,7 @@
 #include "absl/time/time.h"
 #include "crawler/config/crawl_config.h"
 #include "crawler/crawl/crawl_state.h"
+#include "crawler/crawl/out_dir_lock.h"
 #include "frontier/crawl_frontier.h"
 #include "spdlog/logger.h"
 
@@ -63,6 +64,13 @@ struct CrawlSetup {
   bool live_progress = false;
   // How long transfers in flight may run after a stop request. Default: 5 s.
   absl::Duration stop_grace = absl::Seconds(5);
+  // The lock of config.crawl.out, when the caller took it before reading
+  // anything there (sieve crawl does, for --resume's config.toml); when null,
+  // Create takes it. Held until the Crawler is destroyed.
+  std::shared_ptr<OutDirLock> out_lock = nullptr;
+  // A fresh crawl writes this to OUT/config.toml atomically before its first
+  // checkpoint (what --resume reads back); empty = no file.
+  std::string saved_config = {};
 };
 
 // Why a run of the crawl ended.
@@ -71,8 +79,9 @@ enum class StopReason {
   kMaxPages,     // crawl.max_pages reached.
   kMaxRunTime,   // crawl.max_run_seconds reached.
   kInterrupted,  // RequestStop (SIGINT, SIGTERM).
+  kCapacity,     // sieve.on_capacity = "stop" and expected_urls reached.
 };
-// "finished", "max_pages", "max_run_time", "interrupted": the names
+// "finished", "max_pages", "max_run_time", "interrupted", "capacity": the names
 // summary.json and the exit message use.
 std::string_view StopReasonName(StopReason reason);
 
@@ -90,7 +99,8 @@ struct CrawlSummary {
 
 class Crawler {
  public:
-  // Creates the output directory, the Frontier (fresh, or restored from the
+  // Locks the output directory (Unavailable naming the holder's pid
+  // when another crawl has it), creates it, the Frontier (fresh, or restored from the
   // checkpoint with `resume`, cutting pages.jsonl back to it) and the Fetcher.
   // InvalidArgument for bad settings, NotFound when `resume` finds no
   // checkpoint.

@@ -193,6 +193,7 @@ class Crawler::Impl {
   absl::flat_hash_map<std::string, int64_t> sitemaps_per_host_;
   std::unique_ptr<Scope> scope_;
   RobotsCache robots_;
+  std::unique_ptr<TrapGuard> traps_;
   LinkPolicy policy_;
   std::unique_ptr<WorkerPool<ParsedPage>> pool_;
   size_t parser_threads_ = 1;

@@ -225,6 +225,9 @@ void Crawler::Impl::CollectParsed(absl::Time /*now*/) {
     counters_.off_site += links.off_site;
     counters_.filtered += links.filtered;
     counters_.traps += links.traps;
+    counters_.query_variant_traps += links.query_variant_traps;
+    counters_.calendar_traps += links.calendar_traps;
+    counters_.session_ids += links.session_ids;
     counters_.beyond_depth += links.beyond_depth;
     counters_.robots_disallowed += links.disallowed;
     if (links.nofollow_page) ++counters_.nofollow_pages;

@@ -47,6 +47,18 @@ absl::Status Crawler::Impl::WriteCheckpointNow() {
 
 void Crawler::Impl::CheckCapacity() {
   const FrontierFilterStats filter = frontier_->filter_stats();
+  // stop: against the configured size (a resumed crawl may have raised it
+  // above the saved filter's).
+  if (config_.sieve.on_capacity == CapacityPolicy::kStop && !Stopping() &&
+      filter.estimated_count >=
+          static_cast<double>(config_.sieve.expected_urls)) {
+    log_->warn(
+        "the Sieve's filter holds about {:.0f} URLs, sieve.expected_urls "
+        "({}): stopping (sieve.on_capacity = stop); continue with --resume "
+        "{} --expected-urls N",
+        filter.estimated_count, config_.sieve.expected_urls, out_.string());
+    Stop(StopReason::kCapacity);
+  }
   // The Sieve's capacity warning: once past expected_urls, and again at each
   // doubling.
   const uint64_t capacity = filter.capacity;
@@ -57,6 +69,14 @@ void Crawler::Impl::CheckCapacity() {
   if (filter.estimated_count <= static_cast<double>(threshold)) return;
   capacity_warned_at_ = threshold;
   ++counters_.capacity_warnings;
+  if (config_.sieve.on_capacity == CapacityPolicy::kGrow) {
+    log_->warn(
+        "the Sieve's filter holds about {:.0f} URLs, past expected_urls ({}): "
+        "it grows (sieve.on_capacity = grow), its false-positive rate is "
+        "about {:.3g}",
+        filter.estimated_count, capacity, filter.estimated_fp_rate);
+    return;
+  }
   log_->warn(
       "the Sieve's filter holds about {:.0f} URLs, past its capacity of {} "
       "(expected_urls): its "

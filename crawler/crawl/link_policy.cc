@@ -1,5 +1,8 @@
 #include "crawler/crawl/link_policy.h"
 
+#include <algorithm>
+
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -69,10 +72,25 @@ bool IsHtml(std::string_view content_type) {
   return t == "text/html" || t == "application/xhtml+xml";
 }
 
-AddOutcome AddDiscovered(const LinkPolicy& policy, std::string_view url,
-                         uint32_t depth, const Origin& origin) {
+namespace {
+
+// The links one page may still add: the distinct in-scope URLs seen so far.
+struct OutlinkCap {
+  size_t limit = 0;  // 0 = no limit.
+  absl::flat_hash_set<std::string> taken;
+};
+
+AddOutcome AddCapped(const LinkPolicy& policy, std::string_view raw_url,
+                     uint32_t depth, const Origin& origin, OutlinkCap* cap,
+                     bool* session_id) {
   if (policy.max_depth > 0 && depth > policy.max_depth)
     return AddOutcome::kBeyondDepth;
+  std::optional<std::string> stripped = TrapGuard::StripPathSessionId(raw_url);
+  const std::string_view url = stripped ? *stripped : raw_url;
+  if (session_id != nullptr) {
+    *session_id = stripped.has_value() ||
+                  TrapGuard::HasSessionIdParam(url, policy.session_id_params);
+  }
   absl::StatusOr<UrlParts> parts = SplitUrl(url, policy.url_options);
   if (!parts.ok()) return AddOutcome::kInvalid;
   switch (policy.scope->Check(*parts)) {
@@ -87,17 +105,44 @@ AddOutcome AddDiscovered(const LinkPolicy& policy, std::string_view url,
     case ScopeVerdict::kRepeatedPath:
       return AddOutcome::kTrap;
   }
+  // The cap counts distinct in-scope URLs: a link repeated on the page (an
+  // index with one entry per anchor) or an off-site link costs nothing.
+  if (cap != nullptr && cap->limit > 0 &&
+      !cap->taken.contains(parts->normalized_url)) {
+    if (cap->taken.size() >= cap->limit) return AddOutcome::kOverOutlinkCap;
+    cap->taken.insert(parts->normalized_url);
+  }
   const std::string host = parts->Authority();
+  if (policy.traps != nullptr) {
+    switch (policy.traps->Admit(host, parts->path_and_query)) {
+      case TrapKind::kNone:
+        break;
+      case TrapKind::kQueryVariants:
+        return AddOutcome::kQueryVariants;
+      case TrapKind::kCalendar:
+        return AddOutcome::kCalendar;
+    }
+  }
   if (std::optional<bool> allowed = policy.robots->Allowed(
           RobotsCache::Key(parts->scheme, parts->host, parts->port),
           parts->path_and_query);
       allowed.has_value() && !*allowed) {
     return AddOutcome::kDisallowed;
   }
-  return policy.frontier->Add(parts->normalized_url, host, depth,
-                              origin.Encode())
-             ? AddOutcome::kQueued
-             : AddOutcome::kSeen;
+  if (!policy.frontier->Add(parts->normalized_url, host, depth,
+                            origin.Encode())) {
+    return AddOutcome::kSeen;
+  }
+  if (policy.traps != nullptr)
+    policy.traps->Queued(host, parts->path_and_query);
+  return AddOutcome::kQueued;
+}
+
+}  // namespace
+
+AddOutcome AddDiscovered(const LinkPolicy& policy, std::string_view url,
+                         uint32_t depth, const Origin& origin) {
+  return AddCapped(policy, url, depth, origin, nullptr, nullptr);
 }
 
 PageLinks ProcessHtmlPage(const LinkPolicy& policy,
@@ -105,7 +150,15 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
   PageLinks out;
   const std::string& base =
       response.effective_url.empty() ? response.url : response.effective_url;
-  const LinkOptions options{.url = policy.url_options,
+  // Links are resolved keeping session-ID parameters, so AddCapped can count
+  // them before its SplitUrl (with policy.url_options) drops them.
+  UrlOptions resolve = policy.url_options;
+  std::erase_if(resolve.drop_query_params, [&](const std::string& pattern) {
+    return std::find(policy.session_id_params.begin(),
+                     policy.session_id_params.end(),
+                     pattern) != policy.session_id_params.end();
+  });
+  const LinkOptions options{.url = std::move(resolve),
                             .robots_name = policy.robots_name};
   ExtractedLinks page =
       ExtractLinks(response.body, base, response.headers.content_type,
@@ -113,6 +166,7 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
   out.nofollow_page = page.nofollow;
   out.noindex_page = page.noindex;
   const Origin origin{.redirect_hops = 0, .referrer = response.url};
+  OutlinkCap cap{.limit = policy.max_outlinks, .taken = {}};
   for (const Link& link : page.links) {
     if (!IsFollowable(link)) continue;
     ++out.found;
@@ -120,14 +174,11 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
       ++out.nofollow_links;
       continue;
     }
-    if (policy.max_outlinks > 0 &&
-        static_cast<size_t>(out.found -
-                            static_cast<int64_t>(out.nofollow_links)) >
-            policy.max_outlinks) {
-      ++out.traps;
-      continue;
-    }
-    switch (AddDiscovered(policy, link.url, depth + 1, origin)) {
+    bool session_id = false;
+    const AddOutcome outcome =
+        AddCapped(policy, link.url, depth + 1, origin, &cap, &session_id);
+    if (session_id) ++out.session_ids;
+    switch (outcome) {
       case AddOutcome::kQueued:
         ++out.queued;
         break;
@@ -141,7 +192,16 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
         ++out.filtered;
         break;
       case AddOutcome::kTrap:
+      case AddOutcome::kOverOutlinkCap:
         ++out.traps;
+        break;
+      case AddOutcome::kQueryVariants:
+        ++out.traps;
+        ++out.query_variant_traps;
+        break;
+      case AddOutcome::kCalendar:
+        ++out.traps;
+        ++out.calendar_traps;
         break;
       case AddOutcome::kBeyondDepth:
         ++out.beyond_depth;

@@ -21,9 +21,11 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "crawler/crawl/robots_cache.h"
 #include "crawler/crawl/scope.h"
+#include "crawler/crawl/trap_guard.h"
 #include "fetch/fetch_types.h"
 #include "frontier/crawl_frontier.h"
 #include "parse/url.h"
@@ -55,9 +57,16 @@ struct LinkPolicy {
   const RobotsCache* robots = nullptr;
   CrawlFrontier* frontier = nullptr;
   UrlOptions url_options;
-  uint32_t max_depth = 0;   // 0 = no limit.
-  size_t max_outlinks = 0;  // Links taken per page; 0 = no limit.
+  uint32_t max_depth = 0;  // 0 = no limit.
+  // Distinct in-scope URLs taken per page (repeats and off-site links do not
+  // count); 0 = no limit.
+  size_t max_outlinks = 0;
   bool obey_nofollow = true;
+  // Query variants and calendars (trap_guard.h); null = not checked.
+  TrapGuard* traps = nullptr;
+  // Session-ID parameter names (globs), counted when a link carries one (the
+  // URL normaliser drops them: they are also in url_options).
+  std::vector<std::string> session_id_params;
   // Lower-case robots product token: <meta name="sievebot"> applies besides
   // name=robots.
   std::string robots_name;
@@ -71,7 +80,10 @@ enum class AddOutcome {
   kFiltered,  // allow/deny patterns.
   kTrap,      // URL length or repeated path segments.
   kBeyondDepth,
-  kDisallowed,  // robots.txt.
+  kDisallowed,      // robots.txt.
+  kOverOutlinkCap,  // Past max_outlinks distinct in-scope URLs of its page.
+  kQueryVariants,   // Past max_query_variants_per_path (trap_guard.h).
+  kCalendar,        // Past max_date_variants_per_path (trap_guard.h).
 };
 
 // Sends one discovered URL at `depth` through the policy into the Frontier.
@@ -85,7 +97,10 @@ struct PageLinks {
   uint64_t nofollow_links = 0;
   uint64_t off_site = 0;
   uint64_t filtered = 0;
-  uint64_t traps = 0;  // Includes links past max_outlinks.
+  uint64_t traps = 0;  // Includes in-scope links past max_outlinks.
+  uint64_t query_variant_traps = 0;  // Of traps: past the query variants cap.
+  uint64_t calendar_traps = 0;       // Of traps: past the date variants cap.
+  uint64_t session_ids = 0;  // Links whose session ID was cut from the URL.
   uint64_t beyond_depth = 0;
   uint64_t disallowed = 0;
   bool nofollow_page =

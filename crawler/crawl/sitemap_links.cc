@@ -52,6 +52,8 @@ SitemapLinks ProcessSitemap(const LinkPolicy& policy,
         ++out.filtered;
         break;
       case AddOutcome::kTrap:
+      case AddOutcome::kQueryVariants:
+      case AddOutcome::kCalendar:
         ++out.traps;
         break;
       case AddOutcome::kDisallowed:
@@ -60,6 +62,7 @@ SitemapLinks ProcessSitemap(const LinkPolicy& policy,
       case AddOutcome::kSeen:
       case AddOutcome::kInvalid:
       case AddOutcome::kBeyondDepth:
+      case AddOutcome::kOverOutlinkCap:  // No cap on a sitemap's entries.
         break;
     }
   }

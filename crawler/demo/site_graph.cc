@@ -2,6 +2,8 @@
 
 #include <zlib.h>
 
+#include <functional>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -254,11 +256,18 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
              absl::StartsWith(AV(path), "/throttle/")) {
     r = RespondThrottling(path);
   } else if (path == "/") {
-    r.body =
-        Html("Sieve demo site", "",
-             "<a href=\"/p/0.html\">start</a> <a href=\"p/1.html\">next</a>\n"
-             "<a href=\"/same/a.html\">mirror a</a> "
-             "<a href=\"/same/b.html\">mirror b</a>\n");
+    r.body = Html(
+        "Sieve demo site", "",
+        absl::StrCat(
+            "<a href=\"/p/0.html\">start</a> <a "
+            "href=\"p/1.html\">next</a>\n"
+            "<a href=\"/same/a.html\">mirror a</a> "
+            "<a href=\"/same/b.html\">mirror b</a>\n",
+            options_.index_pages > 0 ? "<a href=\"/big/\">index</a>\n" : "",
+            options_.traps ? "<a href=\"/search?page=0\">search</a> "
+                             "<a href=\"/cal/2026/11/\">calendar</a> "
+                             "<a href=\"/shop/0.html\">shop</a>\n"
+                           : ""));
   } else if (path == "/same/a.html" || path == "/same/b.html") {
     r.body = SamePage();
   } else if (path == "/sitemaps/index.xml") {
@@ -294,6 +303,58 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
                   "<a href=\"/\">home</a>\n");
   } else if (ParseNumbered(path, "/p/", ".html", &i) && i < options_.pages) {
     r.body = RenderPage(i);
+  } else if (options_.traps && path == "/search") {
+    int page = 0;
+    absl::string_view query = AV(raw_path.substr(path.size()));
+    if (!absl::ConsumePrefix(&query, "?page=") ||
+        !absl::SimpleAtoi(query, &page)) {
+      page = 0;
+    }
+    r.body = Html("Search", "",
+                  absl::StrCat("<a href=\"/search?page=", page + 1,
+                               "\">more results</a>"));
+  } else if (options_.traps && absl::StartsWith(AV(path), "/cal/")) {
+    std::vector<std::string> parts =
+        absl::StrSplit(AV(path), '/', absl::SkipEmpty());
+    int year = 0, month = 0;
+    if (parts.size() == 3 && absl::SimpleAtoi(parts[1], &year) &&
+        absl::SimpleAtoi(parts[2], &month) && month >= 1 && month <= 12) {
+      auto href = [](int y, int m) {
+        if (m == 0) return absl::StrCat("/cal/", y - 1, "/12/");
+        if (m == 13) return absl::StrCat("/cal/", y + 1, "/01/");
+        return absl::StrCat("/cal/", y, "/", m < 10 ? "0" : "", m, "/");
+      };
+      r.body = Html("Calendar", "",
+                    absl::StrCat("<a href=\"", href(year, month - 1),
+                                 "\">previous month</a> <a href=\"",
+                                 href(year, month + 1), "\">next month</a>"));
+    } else {
+      r.status = 404;
+    }
+  } else if (options_.traps && ParseNumbered(path, "/shop/", ".html", &i) &&
+             i < 10) {
+    // A new session ID for every page view, as a site that puts it in links.
+    const std::string sid =
+        absl::StrCat(absl::Hex(Mix(std::hash<std::string_view>{}(raw_path))));
+    r.body = Html(
+        absl::StrCat("Shop ", i), "",
+        absl::StrCat("<a href=\"/shop/", (i + 1) % 10, ".html;jsessionid=", sid,
+                     "\">next</a> <a href=\"/shop/", (i + 2) % 10,
+                     ".html?sid=", sid, "\">after</a> <a href=\"/shop/",
+                     (i + 3) % 10, ".html?PHPSESSID=", sid, "\">then</a>"));
+  } else if (path == "/big/" && options_.index_pages > 0) {
+    std::string body = "<ul>\n";
+    for (int j = 0; j < options_.index_pages; ++j) {
+      absl::StrAppend(&body, "<li><a href=\"", j, ".html\">page ", j,
+                      "</a> (<a href=\"/big/", j, ".html#top\">top</a>)\n");
+    }
+    r.body = Html("Index", "", absl::StrCat(body, "</ul>\n"));
+  } else if (ParseNumbered(path, "/big/", ".html", &i) &&
+             i < options_.index_pages) {
+    r.body =
+        Html(absl::StrCat("Indexed page ", i), "",
+             absl::StrCat("<a href=\"/big/\">index</a> <a href=\"",
+                          (i + 1) % options_.index_pages, ".html\">next</a>"));
   } else if (ParseNumbered(path, "/old/", "", &i)) {
     r.status = 301;
     r.location = absl::StrCat("/p/", (i * 7 + 3) % options_.pages, ".html");
@@ -346,9 +407,25 @@ SiteGraph::PageLinks SiteGraph::LinksOn(std::string_view raw_path) const {
   if (path == "/") {
     page.links = {link("/p/0.html"), link("/p/1.html"), link("/same/a.html"),
                   link("/same/b.html")};
+    if (options_.index_pages > 0) page.links.push_back(link("/big/"));
+    if (options_.traps) page.links.push_back(link("/shop/0.html"));
   } else if (absl::StartsWith(AV(path), "/s/") ||
              absl::StartsWith(AV(path), "/g/")) {
     page.links = {link("/")};
+  } else if (options_.traps && ParseNumbered(path, "/shop/", ".html", &i) &&
+             i < 10) {
+    for (int k = 1; k <= 3; ++k) {
+      page.links.push_back(link(absl::StrCat("/shop/", (i + k) % 10, ".html")));
+    }
+  } else if (path == "/big/" && options_.index_pages > 0) {
+    for (int j = 0; j < options_.index_pages; ++j) {
+      page.links.push_back(link(absl::StrCat("/big/", j, ".html")));
+    }
+  } else if (ParseNumbered(path, "/big/", ".html", &i) &&
+             i < options_.index_pages) {
+    page.links = {
+        link("/big/"),
+        link(absl::StrCat("/big/", (i + 1) % options_.index_pages, ".html"))};
   } else if (ParseNumbered(path, "/p/", ".html", &i) && i < options_.pages) {
     page.meta_nofollow = MetaNofollow(i);
     page.links = OutLinks(i);

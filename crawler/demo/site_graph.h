@@ -11,6 +11,9 @@
 //     (/s/N.html), an index of two gzip sitemaps (/g/N.html), and a broken
 //     one (an unclosed element after two URLs);
 //   - two URLs serving the same bytes (/same/a.html, /same/b.html).
+//   - optionally a large index page, /big/, linking to `index_pages` pages;
+//   - optionally traps real sites have: endless query variants, session IDs
+//     in links, an endless calendar (`traps`).
 //
 // SiteGraph is pure (no server): Respond(path) says what the server answers and
 // LinksOn(path) lists a page's links as the site wrote them, so a test can
@@ -49,6 +52,19 @@ struct SiteOptions {
   // Authority of the site itself, for absolute URLs (sitemaps). Default:
   // "127.0.0.1" plus the server's port, set by DemoSite.
   std::string self_authority = "127.0.0.1";
+  // When > 0, "/" also links to /big/, an index page linking to /big/0.html
+  // ... /big/<index_pages-1>.html, each twice (once with a #fragment), as real
+  // documentation indexes do; each of those pages links back to /big/ and to
+  // the next one.
+  // Default: 0.
+  int index_pages = 0;
+  // When true, "/" also links to three traps: /search?page=N links to page
+  // N+1 forever; /cal/YYYY/MM/ links to the months before and after, forever;
+  // the ten real pages /shop/0.html ... /shop/9.html link to each other with a
+  // session ID that changes with every page view (";jsessionid=", "?sid=",
+  // "?PHPSESSID="). LinksOn lists only the shop pages, so the answer key holds
+  // every real page and no trap page. Default: false.
+  bool traps = false;
   // DemoSite also serves the hostile pages of hostile_pages.h under /hostile/
   // (not part of the graph: Respond and LinksOn know nothing of them).
   // Default: false.

@@ -55,7 +55,8 @@ absl::StatusOr<std::unique_ptr<PagesWriter>> PagesWriter::Open(
   }
   std::error_code ec;
   uint64_t size = std::filesystem::file_size(path, ec);
-  return std::unique_ptr<PagesWriter>(new PagesWriter(file, ec ? 0 : size));
+  return std::unique_ptr<PagesWriter>(
+      new PagesWriter(path, file, ec ? 0 : size));
 }
 
 PagesWriter::~PagesWriter() { std::fclose(file_); }
@@ -65,18 +66,25 @@ absl::Status PagesWriter::Write(const PageRecord& record) {
   line.push_back('\n');
   if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() ||
       std::fflush(file_) != 0) {
-    return absl::InternalError(
-        absl::StrCat("writing pages.jsonl: ", std::strerror(errno)));
+    return WriteError("write", errno);
   }
   offset_ += line.size();
   ++records_;
   return absl::OkStatus();
 }
 
+absl::Status PagesWriter::WriteError(std::string_view what, int error) const {
+  std::string message = absl::StrCat(std::string(what), " ", path_.string(),
+                                     ": ", std::strerror(error));
+  if (error == ENOSPC || error == EDQUOT || error == EFBIG) {
+    return absl::ResourceExhaustedError(message);
+  }
+  return absl::InternalError(message);
+}
+
 absl::Status PagesWriter::Sync() {
   if (std::fflush(file_) != 0 || ::fsync(::fileno(file_)) != 0) {
-    return absl::InternalError(
-        absl::StrCat("syncing pages.jsonl: ", std::strerror(errno)));
+    return WriteError("sync", errno);
   }
   return absl::OkStatus();
 }

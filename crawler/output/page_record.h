@@ -27,6 +27,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 
@@ -73,7 +74,9 @@ class PagesWriter {
   PagesWriter(const PagesWriter&) = delete;
   PagesWriter& operator=(const PagesWriter&) = delete;
 
-  // Appends one line and flushes it to the OS.
+  // Appends one line and flushes it to the OS. A failed write names the path
+  // and the system's reason; ResourceExhausted for a full disk or a file-size
+  // limit (ENOSPC, EDQUOT, EFBIG), Internal otherwise.
   [[nodiscard]] absl::Status Write(const PageRecord& record);
   // Bytes in the file, all complete lines.
   uint64_t offset() const { return offset_; }
@@ -87,8 +90,10 @@ class PagesWriter {
       const std::filesystem::path& path, uint64_t offset);
 
  private:
-  PagesWriter(std::FILE* file, uint64_t offset)
-      : file_(file), offset_(offset) {}
+  PagesWriter(std::filesystem::path path, std::FILE* file, uint64_t offset)
+      : path_(std::move(path)), file_(file), offset_(offset) {}
+  absl::Status WriteError(std::string_view what, int error) const;
+  std::filesystem::path path_;
   std::FILE* file_;
   uint64_t offset_;
   uint64_t records_ = 0;

@@ -76,6 +76,9 @@ std::string FormatSummaryTable(const CrawlSummary& s,
   row("links found / new", absl::StrCat(c.links_found, " / ", c.links_new));
   row("off-site / filtered / traps",
       absl::StrCat(c.off_site, " / ", c.filtered, " / ", c.traps));
+  row("traps: query variants / calendar; session IDs cut",
+      absl::StrCat(c.query_variant_traps, " / ", c.calendar_traps, "; ",
+                   c.session_ids));
   row("beyond max depth", absl::StrCat(c.beyond_depth));
   row("nofollow links / pages",
       absl::StrCat(c.nofollow_links, " / ", c.nofollow_pages));

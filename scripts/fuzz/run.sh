@@ -3,14 +3,26 @@
 # and runs each for the given number of seconds. Exits non-zero if any target finds a crash, a
 # leak or a sanitizer report (the reproducer is left in the build dir as crash-*/leak-*).
 #
-# Usage: scripts/fuzz/run.sh [seconds per target, default 60]
+# Usage: scripts/fuzz/run.sh [--seconds N | N]   (seconds per target, default 60)
 # Env:   BUILD_DIR (default build/fuzz), JOBS (default 2), FUZZERS (default: all, as
 #        module/name: "parse/url parse/link_extractor parse/robots parse/sitemap
 #        fetch/retry_after")
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-seconds="${1:-60}"
+seconds=60
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
+    --seconds=*) seconds="${1#--seconds=}"; shift ;;
+    [0-9]*) seconds="$1"; shift ;;
+    *) echo "usage: $0 [--seconds N | N]" >&2; exit 2 ;;
+  esac
+done
+if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
+  echo "$0: seconds must be a whole number, got '$seconds'" >&2
+  exit 2
+fi
 build="${BUILD_DIR:-build/fuzz}"
 jobs="${JOBS:-2}"
 fuzzers="${FUZZERS:-parse/url parse/link_extractor parse/robots parse/sitemap fetch/retry_after}"

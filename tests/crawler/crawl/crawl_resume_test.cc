@@ -219,16 +219,22 @@ TEST(CrawlDemoTest, DemoFinishesAndPrintsItsSummary) {
 }
 
 TEST(CrawlDemoTest, LogsTheCapacityWarningWhenTheFilterOutgrowsExpectedUrls) {
-  const auto dir = FreshDir("capacity");
-  const auto log = dir / "log.txt";
-  int code = WaitFor(
-      StartSieve({"crawl", "--demo", "--max-pages", "100", "--expected-urls",
-                  "50", "--out", (dir / "out").string()},
-                 log));
-  const std::string output = ReadFile(log);
-  EXPECT_EQ(code, 0) << output;
-  EXPECT_THAT(output, HasSubstr("past its capacity of 50"));
-  EXPECT_THAT(output, HasSubstr("Raise sieve.expected_urls"));
+  for (const std::string policy : {"warn", "grow"}) {
+    const auto dir = FreshDir("capacity-" + policy);
+    const auto log = dir / "log.txt";
+    int code = WaitFor(StartSieve(
+        {"crawl", "--demo", "--max-pages", "100", "--expected-urls", "50",
+         "--on-capacity", policy, "--out", (dir / "out").string()},
+        log));
+    const std::string output = ReadFile(log);
+    EXPECT_EQ(code, 0) << output;
+    if (policy == "warn") {
+      EXPECT_THAT(output, HasSubstr("past its capacity of 50"));
+      EXPECT_THAT(output, HasSubstr("Raise sieve.expected_urls"));
+    } else {
+      EXPECT_THAT(output, HasSubstr("past expected_urls (50): it grows"));
+    }
+  }
 }
 
 TEST(CrawlCommandTest, ABadSeedLineIsReportedWithItsNumberAndSkipped) {

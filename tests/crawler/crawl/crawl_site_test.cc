@@ -5,10 +5,12 @@
 #include <map>
 #include <set>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "crawler/demo/demo_site.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "spdlog/spdlog.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
 #include "tests/crawler/crawl/site_answer_key.h"
 
@@ -97,6 +99,196 @@ TEST(CrawlSiteTest,
   // Depth and referrer of a page found by a link.
   EXPECT_EQ(by_path["/p/0.html"]["depth"], 1);
   EXPECT_EQ(by_path["/p/0.html"]["discovered_from"], site->root_url());
+}
+
+TEST(CrawlSiteTest, WithDefaultSettingsFetchesEveryPageOfA5000LinkIndex) {
+  // The built-in defaults, but for the politeness delay and connections
+  // (speed, not completeness: a 1 s delay would make this test take 85 min).
+  auto site = StartSite({.pages = 20, .index_pages = 5000});
+  ASSERT_NE(site, nullptr);
+  const auto out = FreshDir("bigindex");
+  CrawlConfig config;
+  config.crawl.out = out.string();
+  config.politeness.delay = 0;
+  config.politeness.per_host_connections = 8;
+  config.fetch.concurrency = 8;
+  config.log.level = "warn";
+  absl::StatusOr<CrawlSummary> summary =
+      CrawlInProcess(config, {site->root_url()});
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->stop_reason, StopReason::kFinished);
+  const testing_util::ExpectedCrawl expected =
+      testing_util::Expected(site->graph());
+  std::set<std::string> fetched;
+  for (const nlohmann::json& page : ReadPages(out)) {
+    fetched.insert(PathOf(page["url"]));
+  }
+  int missing = 0;
+  for (const auto& [path, depth] : expected.fetched) {
+    if (!fetched.contains(path) && ++missing <= 5) ADD_FAILURE() << path;
+  }
+  EXPECT_EQ(missing, 0);
+  EXPECT_TRUE(fetched.contains("/big/4999.html"));
+  EXPECT_GT(expected.fetched.size(), 5000u);
+}
+
+TEST(CrawlSiteTest, ATrapSiteEndsByItselfWithEveryRealPageAndEachTrapCounted) {
+  // Default trap control (10,000 query variants per path, 1,000 date variants
+  // per pattern, the session-ID list); only the politeness delay is off.
+  auto site = StartSite({.pages = 20, .traps = true});
+  ASSERT_NE(site, nullptr);
+  const auto out = FreshDir("traps");
+  CrawlConfig config;
+  config.crawl.out = out.string();
+  config.politeness.delay = 0;
+  config.politeness.per_host_connections = 8;
+  config.fetch.concurrency = 8;
+  config.log.level = "warn";
+  absl::StatusOr<CrawlSummary> summary =
+      CrawlInProcess(config, {site->root_url()});
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->stop_reason, StopReason::kFinished);
+
+  std::map<std::string, int> records;
+  int search = 0, calendar = 0;
+  for (const nlohmann::json& page : ReadPages(out)) {
+    const std::string path = PathOf(page["url"]);
+    ++records[path];
+    search += path.starts_with("/search");
+    calendar += path.starts_with("/cal/");
+  }
+  // Every real page once (the shop pages too, whatever session ID led there).
+  const testing_util::ExpectedCrawl expected =
+      testing_util::Expected(site->graph());
+  ASSERT_TRUE(expected.fetched.contains("/shop/9.html"));
+  for (const auto& [path, depth] : expected.fetched) {
+    EXPECT_EQ(records[path], 1) << path;
+  }
+  // No session ID ever reached the server.
+  for (const SiteRequest& r : site->requests()) {
+    const std::string lower = absl::AsciiStrToLower(r.path);
+    EXPECT_EQ(lower.find("sessionid"), std::string::npos) << r.path;
+    EXPECT_EQ(lower.find("sessid"), std::string::npos) << r.path;
+    EXPECT_EQ(lower.find("sid="), std::string::npos) << r.path;
+  }
+  // The traps were cut at their caps, and each is counted by kind.
+  EXPECT_LE(search, 10000 + 16);
+  EXPECT_GE(search, 10000);
+  EXPECT_LE(calendar, 1000 + 16);
+  EXPECT_GE(calendar, 1000);
+  EXPECT_GT(summary->counters.query_variant_traps, 0u);
+  EXPECT_GT(summary->counters.calendar_traps, 0u);
+  EXPECT_GE(summary->counters.session_ids, 30u);  // 3 per shop page.
+}
+
+// A site 3x larger than --expected-urls: an index linking every page, each
+// page linking the next.
+struct CapacityRun {
+  std::set<std::string> fetched;
+  testing_util::ExpectedCrawl expected;
+  absl::StatusOr<CrawlSummary> summary;
+};
+
+CapacityRun CrawlPastCapacity(const std::string& name, CapacityPolicy policy,
+                              const DemoSite& site) {
+  const auto out = FreshDir(name);
+  CrawlConfig config = FastConfig(out);
+  config.sieve.expected_urls = 1000;
+  config.sieve.fp_rate = 0.001;
+  config.sieve.on_capacity = policy;
+  CapacityRun run{.fetched = {},
+                  .expected = testing_util::Expected(site.graph()),
+                  .summary = CrawlInProcess(config, {site.root_url()})};
+  for (const nlohmann::json& page : ReadPages(out)) {
+    run.fetched.insert(PathOf(page["url"]));
+  }
+  return run;
+}
+
+TEST(CrawlSiteTest, PastCapacityTheGrowingFilterLosesAlmostNothing) {
+  auto site = StartSite({.pages = 20, .index_pages = 3000});
+  ASSERT_NE(site, nullptr);
+  CapacityRun run = CrawlPastCapacity("grow", CapacityPolicy::kGrow, *site);
+  ASSERT_TRUE(run.summary.ok()) << run.summary.status();
+  EXPECT_EQ(run.summary->stop_reason, StopReason::kFinished);
+  ASSERT_GT(run.expected.fetched.size(), 3000u);
+  size_t lost = 0;
+  for (const auto& [path, depth] : run.expected.fetched) {
+    lost += !run.fetched.contains(path);
+  }
+  // Within what the target rate predicts: under 0.3 % of the pages.
+  EXPECT_LT(static_cast<double>(lost),
+            0.003 * static_cast<double>(run.expected.fetched.size()))
+      << lost << " pages lost";
+  EXPECT_LE(run.summary->filter_estimated_fp_rate, 2 * 0.001);
+  EXPECT_GT(run.summary->filter_estimated_count, 3000);
+  EXPECT_GE(run.summary->counters.capacity_warnings, 1u);
+}
+
+TEST(CrawlSiteTest, AGrownFilterIsCheckpointedAndResumed) {
+  auto site = StartSite({.pages = 20, .index_pages = 3000});
+  ASSERT_NE(site, nullptr);
+  const auto out = FreshDir("growresume");
+  CrawlConfig config = FastConfig(out);
+  config.sieve.expected_urls = 1000;
+  config.sieve.fp_rate = 0.001;
+  config.crawl.max_pages = 1500;  // Past the index: the filter has grown.
+  absl::StatusOr<CrawlSummary> first =
+      CrawlInProcess(config, {site->root_url()});
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->stop_reason, StopReason::kMaxPages);
+  EXPECT_GT(first->filter_estimated_count, 3000);
+
+  config.crawl.max_pages = 0;
+  absl::StatusOr<std::unique_ptr<Crawler>> resumed =
+      Crawler::Create(CrawlSetup{.config = config,
+                                 .seeds = {},
+                                 .resume = true,
+                                 .logger = spdlog::default_logger()});
+  ASSERT_TRUE(resumed.ok()) << resumed.status();
+  absl::StatusOr<CrawlSummary> second = (*resumed)->Run();
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(second->stop_reason, StopReason::kFinished);
+  std::map<std::string, int> records;
+  for (const nlohmann::json& page : ReadPages(out))
+    ++records[PathOf(page["url"])];
+  const testing_util::ExpectedCrawl expected =
+      testing_util::Expected(site->graph());
+  size_t lost = 0;
+  for (const auto& [path, depth] : expected.fetched) {
+    lost += !records.contains(path);
+    EXPECT_LE(records[path], 1) << path;
+  }
+  EXPECT_LT(static_cast<double>(lost),
+            0.003 * static_cast<double>(expected.fetched.size()));
+  EXPECT_LE(second->filter_estimated_fp_rate, 2 * 0.001);
+}
+
+TEST(CrawlSiteTest, PastCapacityStopThenResumeWithALargerSizeFinishes) {
+  auto site = StartSite({.pages = 20, .index_pages = 3000});
+  ASSERT_NE(site, nullptr);
+  CapacityRun run = CrawlPastCapacity("stop", CapacityPolicy::kStop, *site);
+  ASSERT_TRUE(run.summary.ok()) << run.summary.status();
+  EXPECT_EQ(run.summary->stop_reason, StopReason::kCapacity);
+  EXPECT_LT(run.fetched.size(), run.expected.fetched.size());
+
+  CrawlConfig config =
+      FastConfig(std::filesystem::path(::testing::TempDir()) / "crawl-stop");
+  config.sieve.expected_urls = 10'000;
+  config.sieve.fp_rate = 0.001;
+  config.sieve.on_capacity = CapacityPolicy::kStop;
+  auto logger = spdlog::default_logger();
+  absl::StatusOr<std::unique_ptr<Crawler>> resumed = Crawler::Create(CrawlSetup{
+      .config = config, .seeds = {}, .resume = true, .logger = logger});
+  ASSERT_TRUE(resumed.ok()) << resumed.status();
+  absl::StatusOr<CrawlSummary> summary = (*resumed)->Run();
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->stop_reason, StopReason::kFinished);
+  // Goes on past the first run. (The stop is checked between pages, and the
+  // index added 3,000 URLs in one page, so the first run's filter already
+  // answered past its size: stop and warn lose what its rate predicts; grow
+  // is the lossless choice.)
+  EXPECT_GT(summary->counters.pages, run.fetched.size() + 2000);
 }
 
 TEST(CrawlSiteTest, ObeysMaxDepth) {

@@ -1,7 +1,9 @@
 #include "tests/crawler/crawl/crawl_test_util.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -87,6 +89,32 @@ pid_t StartSieve(const std::vector<std::string>& args,
       posix_spawn(&pid, SIEVE_BINARY, &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   EXPECT_EQ(rc, 0) << "cannot start " << SIEVE_BINARY;
+  return pid;
+}
+
+pid_t StartSieveWithFileLimit(const std::vector<std::string>& args,
+                              const std::filesystem::path& log,
+                              uint64_t max_file_bytes) {
+  std::vector<std::string> argv_strings = {SIEVE_BINARY};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : argv_strings) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    // Only async-signal-safe calls between fork and exec.
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0) ::_exit(126);
+    ::dup2(fd, STDOUT_FILENO);
+    ::dup2(fd, STDERR_FILENO);
+    ::signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{.rlim_cur = static_cast<rlim_t>(max_file_bytes),
+                       .rlim_max = static_cast<rlim_t>(max_file_bytes)};
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(126);
+    ::execv(SIEVE_BINARY, argv.data());
+    ::_exit(127);
+  }
+  EXPECT_GT(pid, 0);
   return pid;
 }
 

@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -37,6 +38,11 @@ absl::StatusOr<CrawlSummary> CrawlInProcess(
 // Starts the sieve binary with `args`; its stdout+stderr go to `log`.
 pid_t StartSieve(const std::vector<std::string>& args,
                  const std::filesystem::path& log);
+// The same with a file-size limit (RLIMIT_FSIZE) of `max_file_bytes` and
+// SIGXFSZ ignored, so a write past it fails with EFBIG.
+pid_t StartSieveWithFileLimit(const std::vector<std::string>& args,
+                              const std::filesystem::path& log,
+                              uint64_t max_file_bytes);
 // Waits for the child; returns its exit code, or 128+signal.
 int WaitFor(pid_t pid);
 

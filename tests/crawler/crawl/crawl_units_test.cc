@@ -7,6 +7,7 @@
 #include "crawler/crawl/scope.h"
 #include "crawler/crawl/seeds.h"
 #include "crawler/crawl/sitemap_mode.h"
+#include "crawler/crawl/trap_guard.h"
 #include "crawler/demo/site_graph.h"
 #include "crawler/output/page_record.h"
 #include "gmock/gmock.h"
@@ -172,6 +173,53 @@ TEST(SiteGraphTest, RobotsTxtNamesTheSitemapsAndTheGzipPartIsGzip) {
   EXPECT_EQ(static_cast<unsigned char>(part.body[1]), 0x8b);
   EXPECT_EQ(site.Respond("/same/a.html").body,
             site.Respond("/same/b.html").body);
+}
+
+TEST(TrapGuardTest, CapsDateVariantsPerPatternAndQueryVariantsPerPath) {
+  TrapGuard guard({.max_query_variants = 2, .max_date_variants = 2});
+  // Dated URLs of one pattern: two pass, the third is a calendar trap.
+  for (const char* path : {"/cal/2026/11/", "/cal/2026-12/"}) {
+    EXPECT_EQ(guard.Admit("h:80", path), TrapKind::kNone) << path;
+    guard.Queued("h:80", path);
+  }
+  EXPECT_EQ(guard.Admit("h:80", "/cal/2027/01/"), TrapKind::kNone)
+      << "another pattern (/cal/#/#/ vs /cal/#-#/)";
+  guard.Queued("h:80", "/cal/2027/01/");
+  EXPECT_EQ(guard.Admit("h:80", "/cal/2027/02/"), TrapKind::kCalendar);
+  EXPECT_EQ(guard.Admit("other:80", "/cal/2027/02/"), TrapKind::kNone);
+  // Not dates: ids, versions, years without a month.
+  for (const char* path : {"/item/2026123456", "/v/2.0.2026", "/y/2026/",
+                           "/p/2026/13/", "/n/12026/01/"}) {
+    guard.Queued("h:80", path);
+    guard.Queued("h:80", path);
+    EXPECT_EQ(guard.Admit("h:80", path), TrapKind::kNone) << path;
+  }
+  EXPECT_EQ(guard.Admit("h:80", "/day/20261122"), TrapKind::kNone);
+  guard.Queued("h:80", "/day/20261122");
+  guard.Queued("h:80", "/day/20261123");
+  EXPECT_EQ(guard.Admit("h:80", "/day/20261124"), TrapKind::kCalendar);
+  // Query strings per path.
+  guard.Queued("h:80", "/s?a=1");
+  guard.Queued("h:80", "/s?a=2");
+  EXPECT_EQ(guard.Admit("h:80", "/s?a=3"), TrapKind::kQueryVariants);
+  EXPECT_EQ(guard.Admit("h:80", "/s"), TrapKind::kNone);
+  EXPECT_EQ(guard.Admit("h:80", "/t?a=3"), TrapKind::kNone);
+}
+
+TEST(TrapGuardTest, FindsAndCutsSessionIds) {
+  const std::vector<std::string> names = {"phpsessid", "aspsessionid*", "sid"};
+  EXPECT_TRUE(
+      TrapGuard::HasSessionIdParam("http://h/a?x=1&PHPSESSID=9", names));
+  EXPECT_TRUE(
+      TrapGuard::HasSessionIdParam("http://h/a?ASPSESSIONIDQ=9#f", names));
+  EXPECT_FALSE(TrapGuard::HasSessionIdParam("http://h/a?side=1", names));
+  EXPECT_FALSE(TrapGuard::HasSessionIdParam("http://h/sid=1", names));
+  EXPECT_EQ(TrapGuard::StripPathSessionId("http://h/a.jsp;JSESSIONID=AB12?x=1"),
+            "http://h/a.jsp?x=1");
+  EXPECT_EQ(TrapGuard::StripPathSessionId("http://h/a;jsessionid=1/b"),
+            "http://h/a/b");
+  EXPECT_EQ(TrapGuard::StripPathSessionId("http://h/a?q=;jsessionid=1"),
+            std::nullopt);
 }
 
 TEST(LinkPolicyTest, RecognisesHtmlContentTypes) {
