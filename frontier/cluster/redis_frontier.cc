@@ -85,7 +85,7 @@ bool RedisFrontier::Add(std::string_view url, std::string_view host,
   return true;
 }
 
-absl::Status RedisFrontier::Take(uint32_t shard) {
+absl::Status RedisFrontier::Take(uint32_t shard, absl::Time now) {
   FrontierOptions local;
   local.sieve.expected_urls = 1 << 16;
   local.sieve.memory_budget_bytes = size_t{1} << 20;
@@ -99,6 +99,7 @@ absl::Status RedisFrontier::Take(uint32_t shard) {
   absl::StatusOr<std::unique_ptr<Frontier>> frontier = Frontier::Create(local);
   if (!frontier.ok()) return frontier.status();
   shards_[shard].local = *std::move(frontier);
+  shards_[shard].not_before = now + options_.politeness.min_delay;
   absl::StatusOr<std::vector<StreamEntry>> claimed =
       queue_->Claim(shard, leases_->LeaseValue(shard), leases_->worker_id());
   if (!claimed.ok()) return claimed.status();
@@ -164,7 +165,7 @@ absl::Status RedisFrontier::Upkeep(absl::Time now) {
       absl::StatusOr<bool> got = leases_->Acquire(s);
       if (!got.ok()) return got.status();
       if (*got) {
-        if (absl::Status st = Take(s); !st.ok()) return st;
+        if (absl::Status st = Take(s, now); !st.ok()) return st;
       }
     }
   } else if (shards_.size() > *target) {
@@ -229,6 +230,11 @@ NextUrl RedisFrontier::Next(absl::Time now) {
   auto it = shards_.lower_bound(cursor_);
   for (size_t i = 0; i < count; ++i, ++it) {
     if (it == shards_.end()) it = shards_.begin();
+    if (now < it->second.not_before) {
+      wait = std::min(wait.value_or(absl::InfiniteDuration()),
+                      it->second.not_before - now);
+      continue;
+    }
     NextUrl next = it->second.local->Next(now);
     if (next.state == NextUrl::kReady) {
       cursor_ = it->first + 1;

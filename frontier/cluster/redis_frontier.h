@@ -30,6 +30,9 @@
 //     queued URLs are the new owner's; Done for a URL of it still in flight
 //     returns kFinished (its record is written; the new owner may fetch it
 //     again).
+//   - A shard just taken over waits politeness.min_delay before its first
+//     fetch: its previous owner may have fetched one of its hosts just before
+//     letting it go.
 //   - Checkpoint writes nothing: the crawl's state is in Redis.
 //   - A Redis error inside Next makes Next return kWait (retry later); status()
 //     reports the last error.
@@ -125,6 +128,9 @@ class RedisFrontier final : public CrawlFrontier {
     // url -> stream id of URLs fed to `local` and not yet acknowledged.
     absl::flat_hash_map<std::string, std::string> ids;
     uint64_t in_flight = 0;
+    // Taken over at most now: its previous owner may have just fetched one of
+    // its hosts, so none is fetched before this (take time + min_delay).
+    absl::Time not_before = absl::InfinitePast();
   };
   struct Unacked {
     uint32_t shard = 0;
@@ -135,7 +141,7 @@ class RedisFrontier final : public CrawlFrontier {
       : options_(std::move(options)) {}
   absl::Status Open();
   absl::Status Upkeep(absl::Time now);
-  absl::Status Take(uint32_t shard);
+  absl::Status Take(uint32_t shard, absl::Time now);
   void Drop(uint32_t shard);
   absl::Status Feed(uint32_t shard, std::vector<StreamEntry> entries);
   absl::Status Refill();
