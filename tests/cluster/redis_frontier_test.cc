@@ -62,6 +62,12 @@ class Server {
     --h.in_flight;
     h.last_end = absl::Now();
   }
+  size_t request_count() {
+    std::lock_guard<std::mutex> lock(mu_);
+    size_t n = 0;
+    for (const auto& [url, count] : requests_) n += count;
+    return n;
+  }
   std::map<std::string, int> requests() {
     std::lock_guard<std::mutex> lock(mu_);
     return requests_;
@@ -226,6 +232,37 @@ TEST_F(RedisFrontierTest, TwoWorkersFinishTheCrawlOfOneThatStopsDead) {
   ExpectWholeSiteOnce(results, server, /*max_twice=*/0);
   EXPECT_GT(workers[0]->reclaimed() + workers[1]->reclaimed(), 0u)
       << "the dead worker's read entries were claimed";
+}
+
+TEST_F(RedisFrontierTest, AWorkerStartedHalfwayTakesAShareAndFetches) {
+  std::vector<std::unique_ptr<RedisFrontier>> workers;
+  for (const char* id : {"w1", "w2"}) workers.push_back(Worker(id));
+  for (auto& w : workers) ASSERT_NE(w, nullptr);
+  Server server;
+  std::vector<WorkerResult> results(3);
+  const absl::Time deadline = absl::Now() + absl::Seconds(120);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 2; ++i) {
+    threads.emplace_back(
+        [&, i] { RunWorker(*workers[i], server, results[i], deadline); });
+  }
+  // The third joins once a quarter of the site is fetched (bounded wait).
+  while (server.request_count() < kHosts * kPagesPerHost / 4 &&
+         absl::Now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  std::unique_ptr<RedisFrontier> late = Worker("late");
+  ASSERT_NE(late, nullptr);
+  size_t late_held = 0;
+  threads.emplace_back([&] {
+    RunWorker(*late, server, results[2], deadline);
+    late_held = late->held_shards().size();
+  });
+  for (std::thread& t : threads) t.join();
+  for (const WorkerResult& r : results) EXPECT_TRUE(r.finished);
+  EXPECT_GT(results[2].pages.size(), 0u) << "the late worker fetched nothing";
+  EXPECT_EQ(late_held, 4u) << "the late worker holds a third of 12 shards";
+  ExpectWholeSiteOnce(results, server, /*max_twice=*/0);
 }
 
 }  // namespace
