@@ -20,6 +20,8 @@ find_package(ZLIB REQUIRED)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 # cpp-httplib serves the built-in demo site (`sieve crawl --demo`) and the tests' loopback sites.
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
+# hiredis talks to Redis for the frontier shared by many workers (sieve::cluster).
+pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET hiredis)
 if(SIEVE_BUILD_TESTS)
   find_package(GTest CONFIG REQUIRED)
 endif()

@@ -13,11 +13,16 @@ function(sieve_set_warnings target)
   endif()
 endfunction()
 
-# sieve_add_library(<module> SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
+# sieve_add_library(<module> [DIR <dir>] SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
 # Creates target sieve_<module>, alias sieve::<module>, exported as sieve::<module>. Headers are
-# included from the repository root ("filter/bloom_filter.h") and installed under include/<module>/.
+# included from the repository root ("filter/bloom_filter.h") and installed under include/<dir>/;
+# <dir> is the module's directory from the root, <module> unless given (DIR frontier/cluster for a
+# library in a subdirectory of another module).
 function(sieve_add_library module)
-  cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "DIR" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  if(NOT ARG_DIR)
+    set(ARG_DIR ${module})
+  endif()
   set(target sieve_${module})
   add_library(${target} ${ARG_SOURCES})
   add_library(sieve::${module} ALIAS ${target})
@@ -32,7 +37,7 @@ function(sieve_add_library module)
   install(TARGETS ${target} EXPORT sieveTargets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${module}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${module}
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${ARG_DIR}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${ARG_DIR}
     FILES_MATCHING PATTERN "*.h")
 endfunction()
 

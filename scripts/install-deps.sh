@@ -9,7 +9,9 @@ packages=(
   # libraries (found with find_package / pkg-config in cmake/SieveDependencies.cmake)
   libabsl-dev libcurl4-openssl-dev libgumbo-dev libxxhash-dev libtomlplusplus-dev libspdlog-dev
   librocksdb-dev libre2-dev libpsl-dev libidn2-dev nlohmann-json3-dev libcpp-httplib-dev zlib1g-dev
-  libexpat1-dev libssl-dev
+  libexpat1-dev libssl-dev libhiredis-dev
+  # the shared frontier's store (sieve crawl --cluster); tests/cluster starts its own on loopback
+  redis-server
   # tests and benchmarks (nodejs runs warcio, the independent WARC reader the tests use)
   libgtest-dev libgmock-dev libbenchmark-dev nodejs
   # real documentation sites: tests/parse/url_fast_path_test.cc and bench/parse read their HTML

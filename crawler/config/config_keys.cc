@@ -260,6 +260,25 @@ const ConfigKey kKeys[] = {
     {"sieve.verify_positives", "",
      "lossless mode: confirm 'maybe seen' on disk",
      SIEVE_FIELD(sieve.verify_positives)},
+    // [cluster]
+    {"cluster.url", "cluster",
+     "run as one worker of a crawl shared through Redis at this "
+     "redis://HOST:PORT[/DB]",
+     SIEVE_FIELD(cluster.url)},
+    {"cluster.crawl_id", "crawl-id",
+     "the shared crawl's name (A-Z a-z 0-9 . _ -)",
+     SIEVE_FIELD(cluster.crawl_id)},
+    {"cluster.worker_id", "worker-id",
+     "this worker's name, unique in the crawl (empty: HOSTNAME-PID)",
+     SIEVE_FIELD(cluster.worker_id)},
+    {"cluster.shards", "",
+     "shards the hosts are spread over (fixed by the "
+     "crawl's first worker)",
+     SIEVE_FIELD(cluster.shards), 1, 1 << 20},
+    {"cluster.lease_seconds", "", "expiry of a worker's shard leases",
+     SIEVE_FIELD(cluster.lease_seconds), 0.1, 3600},
+    {"cluster.max_key_mb", "", "largest Redis string of the shared filter, MB",
+     SIEVE_FIELD(cluster.max_key_mb), 1, 511},
     // [url]
     {"url.strip_query_params", "", "query parameters to drop (glob patterns)",
      SIEVE_FIELD(url.strip_query_params)},

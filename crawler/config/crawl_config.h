@@ -100,6 +100,17 @@ struct CrawlConfig {
     bool verify_positives = false;   // Lossless mode.
   } sieve;
 
+  // One worker of a crawl shared through Redis (docs/cluster.md); off while
+  // url is empty.
+  struct Cluster {
+    std::string url;            // redis://HOST:PORT[/DB]; empty = one process.
+    std::string crawl_id;       // Names the crawl's keys in Redis.
+    std::string worker_id;      // Empty = HOSTNAME-PID.
+    int64_t shards = 256;       // Fixed by the crawl's first worker.
+    double lease_seconds = 10;  // Shard lease expiry; renewed every third.
+    int64_t max_key_mb = 256;   // Largest Redis string of the filter.
+  } cluster;
+
   struct Url {
     std::vector<std::string>
         strip_query_params;  // Glob patterns, e.g. "utm_*".

@@ -1,8 +1,11 @@
 #include "crawler/crawl/crawl_options.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "frontier/cluster/redis_frontier.h"
 
 namespace sieve {
 
@@ -80,11 +83,52 @@ absl::StatusOr<FrontierOptions> MakeFrontierOptions(
   return o;
 }
 
+namespace {
+
+// With cluster.url set: one worker of the crawl shared through Redis. Its
+// per-host rules and filter sizing come from the same settings as the
+// single-process Frontier's.
+absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateClusterFrontier(
+    const CrawlConfig& config, const FrontierOptions& local,
+    const std::filesystem::path& work_dir) {
+  const CrawlConfig::Cluster& c = config.cluster;
+  absl::StatusOr<cluster::RedisEndpoint> endpoint =
+      cluster::ParseRedisUrl(c.url);
+  if (!endpoint.ok()) return endpoint.status();
+  if (c.crawl_id.empty())
+    return absl::InvalidArgumentError("--cluster needs --crawl-id NAME");
+  cluster::RedisFrontierOptions o;
+  o.endpoint = *endpoint;
+  o.crawl_id = c.crawl_id;
+  o.worker_id = c.worker_id;
+  if (o.worker_id.empty()) {
+    char host[256] = {};
+    gethostname(host, sizeof(host) - 1);
+    o.worker_id = absl::StrCat(host, "-", getpid());
+  }
+  o.shards = static_cast<uint32_t>(c.shards);
+  o.filter.expected_urls = local.sieve.expected_urls;
+  o.filter.fp_rate = local.sieve.fp_rate;
+  o.filter.max_key_bytes = static_cast<uint64_t>(c.max_key_mb) << 20;
+  o.lease_ttl = absl::Seconds(c.lease_seconds);
+  o.politeness = local.politeness;
+  o.max_urls_per_host = local.max_urls_per_host;
+  o.work_dir = work_dir;
+  absl::StatusOr<std::unique_ptr<cluster::RedisFrontier>> frontier =
+      cluster::RedisFrontier::Create(std::move(o));
+  if (!frontier.ok()) return frontier.status();
+  return std::unique_ptr<CrawlFrontier>(std::move(*frontier));
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateFrontier(
     const CrawlConfig& config, const std::filesystem::path& work_dir) {
   absl::StatusOr<FrontierOptions> options =
       MakeFrontierOptions(config, work_dir);
   if (!options.ok()) return options.status();
+  if (!config.cluster.url.empty())
+    return CreateClusterFrontier(config, *options, work_dir);
   absl::StatusOr<std::unique_ptr<Frontier>> frontier =
       Frontier::Create(*std::move(options));
   if (!frontier.ok()) return frontier.status();
@@ -97,6 +141,9 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> RestoreFrontier(
   absl::StatusOr<FrontierOptions> options =
       MakeFrontierOptions(config, work_dir);
   if (!options.ok()) return options.status();
+  // A cluster worker's state is in Redis: it restarts by joining again.
+  if (!config.cluster.url.empty())
+    return CreateClusterFrontier(config, *options, work_dir);
   absl::StatusOr<std::unique_ptr<Frontier>> frontier =
       Frontier::Restore(snapshot, *std::move(options));
   if (!frontier.ok()) return frontier.status();

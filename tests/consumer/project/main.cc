@@ -19,6 +19,7 @@
 #include "filter/scalable_bloom_filter.h"
 #include "frontier/crawl_frontier.h"
 #include "frontier/frontier.h"
+#include "frontier/cluster/redis_frontier.h"
 #include "frontier/sieve.h"
 #include "frontier/snapshot.h"
 #include "parse/link_extractor.h"
@@ -198,9 +199,21 @@ void UseFetch() {
         "a new Fetcher has nothing in flight");
 }
 
+// The frontier shared through Redis links and its options parse; no Redis is
+// needed for that (connecting is tested in tests/cluster).
+void UseCluster() {
+  auto at = sieve::cluster::ParseRedisUrl("redis://127.0.0.1:6379/2");
+  Check(at.ok() && at->db == 2, "cluster::ParseRedisUrl reads the database");
+  sieve::cluster::RedisFrontierOptions options;
+  options.worker_id = "";
+  auto frontier = sieve::cluster::RedisFrontier::Create(options);
+  Check(!frontier.ok(), "cluster::RedisFrontier::Create refuses an empty id");
+}
+
 }  // namespace
 
 int main() {
+  UseCluster();
   UseFilter();
   UseFrontier();
   UseCrawlFrontier();

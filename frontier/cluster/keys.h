@@ -1,0 +1,53 @@
+// frontier/cluster/keys.h: the names of every Redis key of one crawl.
+//
+// Every name carries a hash tag ({...}) so that each command and script
+// touches keys of one Redis Cluster slot only:
+//   - sieve:{ID}:meta          hash: shard count, filter geometry (fixed when
+//                              the crawl is created)
+//   - sieve:{ID}:fence         counter: fencing tokens of leases
+//   - sieve:{ID}:workers       sorted set: worker id -> last heartbeat (ms)
+//   - sieve:{ID:f<i>}          string: bits of filter key i
+//   - sieve:{ID:f<i>}:n        counter: URLs filter key i took as new
+//   - sieve:{ID:s<j>}:lease    string "WORKER/TOKEN": owner of shard j
+//   - sieve:{ID:s<j>}:q        stream + consumer group "w": shard j's queue
+// Filter keys and shards have their own tags, so they spread over a Redis
+// Cluster's slots; a shard's lease and queue share one, so a fenced write
+// (check the lease, then touch the queue) is one script on one slot.
+//
+// Example:
+//   absl::StatusOr<sieve::cluster::ClusterKeys> keys =
+//       sieve::cluster::ClusterKeys::ForCrawl("news-2026");
+//   std::string q = keys->Queue(7);  // "sieve:{news-2026:s7}:q"
+#ifndef SIEVE_FRONTIER_CLUSTER_KEYS_H_
+#define SIEVE_FRONTIER_CLUSTER_KEYS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+
+namespace sieve::cluster {
+
+class ClusterKeys {
+ public:
+  // InvalidArgument unless `crawl_id` is 1..64 of [A-Za-z0-9._-].
+  static absl::StatusOr<ClusterKeys> ForCrawl(std::string_view crawl_id);
+
+  const std::string& crawl_id() const { return id_; }
+  std::string Meta() const;
+  std::string Fence() const;
+  std::string Workers() const;
+  std::string FilterBits(uint32_t key) const;
+  std::string FilterCount(uint32_t key) const;
+  std::string Lease(uint32_t shard) const;
+  std::string Queue(uint32_t shard) const;
+
+ private:
+  explicit ClusterKeys(std::string id) : id_(std::move(id)) {}
+  std::string id_;
+};
+
+}  // namespace sieve::cluster
+
+#endif  // SIEVE_FRONTIER_CLUSTER_KEYS_H_

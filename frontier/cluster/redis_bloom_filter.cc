@@ -1,0 +1,212 @@
+#include "frontier/cluster/redis_bloom_filter.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "filter/bloom_math.h"
+#include "filter/key_hash.h"
+
+namespace sieve::cluster {
+namespace {
+
+constexpr uint64_t kBlockBits = BloomMath::kBlockBits;
+// As BlockedBloomFilter::AddHash (filter/blocked_bloom_filter.cc): the probe
+// state is the hash's high half, multiplied by 2^64 / golden ratio per probe;
+// each probe is its top 9 bits.
+constexpr uint64_t kProbeMultiplier = 0x9E3779B97F4A7C15ULL;
+
+// KEYS[1] bits, KEYS[2] counter; ARGV bit offsets. Returns 1 if some bit was
+// clear (the URL is new), after setting them all.
+constexpr char kAddScript[] = R"lua(
+local new = 0
+for i = 1, #ARGV do
+  if redis.call('SETBIT', KEYS[1], ARGV[i], 1) == 0 then new = 1 end
+end
+if new == 1 then redis.call('INCR', KEYS[2]) end
+return new
+)lua";
+
+// KEYS[1] bits; ARGV bit offsets. Returns 1 if all are set.
+constexpr char kTestScript[] = R"lua(
+for i = 1, #ARGV do
+  if redis.call('GETBIT', KEYS[1], ARGV[i]) == 0 then return 0 end
+end
+return 1
+)lua";
+
+// KEYS[1] meta hash; ARGV[1] geometry. Stores it unless one is there;
+// returns the stored one.
+constexpr char kGeometryScript[] = R"lua(
+redis.call('HSETNX', KEYS[1], 'filter', ARGV[1])
+return redis.call('HGET', KEYS[1], 'filter')
+)lua";
+
+// KEYS[1] bits; ARGV[1] length in bytes. Creates the key at its full length
+// unless it exists. SETRANGE on a missing key allocates exactly that length;
+// growing a string by SETBIT doubles its allocation (Redis's sds greedy
+// growth) and would cost up to twice the memory.
+constexpr char kPresizeScript[] = R"lua(
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('SETRANGE', KEYS[1], ARGV[1] - 1, '\0')
+end
+return 1
+)lua";
+
+bool ParseU64(std::string_view s, uint64_t& out) {
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && end == s.data() + s.size() && !s.empty();
+}
+
+}  // namespace
+
+absl::StatusOr<RedisBloomFilter> RedisBloomFilter::Open(
+    RedisClient& client, const ClusterKeys& keys,
+    const RedisBloomOptions& options) {
+  if (options.max_key_bytes < kBlockBits / 8 || options.batch_size == 0) {
+    return absl::InvalidArgumentError(
+        "cluster filter: max_key_bytes must hold one 64-byte block and the "
+        "batch size must be positive");
+  }
+  absl::StatusOr<BloomParams> params =
+      BloomMath::OptimalBlockedParams(options.expected_urls, options.fp_rate);
+  if (!params.ok()) return params.status();
+  const uint64_t blocks_per_key = options.max_key_bytes * 8 / kBlockBits;
+  const std::string wanted =
+      absl::StrCat(params->bits, " ", params->hashes, " ",
+                   options.expected_urls, " ", blocks_per_key);
+  absl::StatusOr<std::string> geometry_sha =
+      client.RegisterScript(kGeometryScript);
+  if (!geometry_sha.ok()) return geometry_sha.status();
+  absl::StatusOr<RedisReply> stored =
+      client.Command({"EVALSHA", *geometry_sha, "1", keys.Meta(), wanted});
+  if (!stored.ok()) return stored.status();
+
+  RedisBloomFilter f;
+  std::vector<std::string> parts = absl::StrSplit(stored->str, ' ');
+  uint64_t hashes = 0;
+  if (parts.size() != 4 || !ParseU64(parts[0], f.bits_) ||
+      !ParseU64(parts[1], hashes) || !ParseU64(parts[2], f.capacity_) ||
+      !ParseU64(parts[3], f.blocks_per_key_) || f.bits_ % kBlockBits != 0 ||
+      f.bits_ == 0 || hashes == 0 || hashes > 64 || f.blocks_per_key_ == 0) {
+    return absl::DataLossError(absl::StrCat(
+        "cluster filter: bad geometry \"", stored->str, "\" in ", keys.Meta()));
+  }
+  f.hashes_ = static_cast<uint32_t>(hashes);
+  f.client_ = &client;
+  f.keys_ = keys;
+  f.blocks_ = f.bits_ / kBlockBits;
+  f.key_count_ = static_cast<uint32_t>((f.blocks_ + f.blocks_per_key_ - 1) /
+                                       f.blocks_per_key_);
+  f.batch_size_ = options.batch_size;
+  absl::StatusOr<std::string> add = client.RegisterScript(kAddScript);
+  if (!add.ok()) return add.status();
+  absl::StatusOr<std::string> test = client.RegisterScript(kTestScript);
+  if (!test.ok()) return test.status();
+  f.add_sha_ = *add;
+  f.test_sha_ = *test;
+  if (absl::Status s = f.Presize(); !s.ok()) return s;
+  return f;
+}
+
+absl::Status RedisBloomFilter::Presize() {
+  absl::StatusOr<std::string> sha = client_->RegisterScript(kPresizeScript);
+  if (!sha.ok()) return sha.status();
+  std::vector<std::vector<std::string>> batch;
+  for (uint32_t k = 0; k < key_count_; ++k) {
+    const uint64_t blocks =
+        std::min(blocks_per_key_, blocks_ - uint64_t{k} * blocks_per_key_);
+    batch.push_back({"EVALSHA", *sha, "1", keys_.FilterBits(k),
+                     std::to_string(blocks * kBlockBits / 8)});
+    if (batch.size() == batch_size_ || k + 1 == key_count_) {
+      absl::StatusOr<std::vector<RedisReply>> replies =
+          client_->Pipeline(batch);
+      if (!replies.ok()) return replies.status();
+      for (const RedisReply& r : *replies) {
+        if (r.is_error())
+          return absl::FailedPreconditionError(
+              absl::StrCat("cluster filter: redis: ", r.str));
+      }
+      batch.clear();
+    }
+  }
+  return absl::OkStatus();
+}
+
+void RedisBloomFilter::Locate(const std::string& url, uint32_t& key,
+                              std::vector<std::string>& args) const {
+  const KeyHash hash = HashKey(url);
+  const uint64_t block = ReduceToRange(hash.low, blocks_);
+  key = static_cast<uint32_t>(block / blocks_per_key_);
+  const uint64_t base = (block % blocks_per_key_) * kBlockBits;
+  uint64_t state = hash.high;
+  for (uint32_t i = 0; i < hashes_; ++i) {
+    args.push_back(std::to_string(base + (state >> 55)));
+    state *= kProbeMultiplier;
+  }
+}
+
+absl::StatusOr<std::vector<bool>> RedisBloomFilter::Run(
+    std::span<const std::string> urls, const std::string& sha, bool add) {
+  std::vector<bool> out;
+  out.reserve(urls.size());
+  std::vector<std::vector<std::string>> batch;
+  for (size_t start = 0; start < urls.size(); start += batch_size_) {
+    const size_t end = std::min(urls.size(), start + batch_size_);
+    batch.clear();
+    for (size_t i = start; i < end; ++i) {
+      uint32_t key = 0;
+      std::vector<std::string> command = {"EVALSHA", sha, add ? "2" : "1"};
+      command.reserve(5 + hashes_);
+      // The key names go before the offsets; Locate appends the offsets.
+      std::vector<std::string> offsets;
+      Locate(urls[i], key, offsets);
+      command.push_back(keys_.FilterBits(key));
+      if (add) command.push_back(keys_.FilterCount(key));
+      for (std::string& o : offsets) command.push_back(std::move(o));
+      batch.push_back(std::move(command));
+    }
+    absl::StatusOr<std::vector<RedisReply>> replies = client_->Pipeline(batch);
+    if (!replies.ok()) return replies.status();
+    for (const RedisReply& r : *replies) {
+      if (r.is_error())
+        return absl::FailedPreconditionError(
+            absl::StrCat("cluster filter: redis: ", r.str));
+      out.push_back(r.integer == 1);
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<bool>> RedisBloomFilter::AddMany(
+    std::span<const std::string> urls) {
+  return Run(urls, add_sha_, /*add=*/true);
+}
+
+absl::StatusOr<std::vector<bool>> RedisBloomFilter::MayContainMany(
+    std::span<const std::string> urls) {
+  return Run(urls, test_sha_, /*add=*/false);
+}
+
+absl::StatusOr<FrontierFilterStats> RedisBloomFilter::Stats() {
+  std::vector<std::vector<std::string>> gets;
+  gets.reserve(key_count_);
+  for (uint32_t k = 0; k < key_count_; ++k)
+    gets.push_back({"GET", keys_.FilterCount(k)});
+  absl::StatusOr<std::vector<RedisReply>> replies = client_->Pipeline(gets);
+  if (!replies.ok()) return replies.status();
+  uint64_t count = 0;
+  for (const RedisReply& r : *replies) {
+    uint64_t n = 0;
+    if (r.type == RedisReply::kString && ParseU64(r.str, n)) count += n;
+  }
+  FrontierFilterStats stats;
+  stats.capacity = capacity_;
+  stats.estimated_count = static_cast<double>(count);
+  stats.estimated_fp_rate = BloomMath::BlockedFalsePositiveRate(
+      bits_, hashes_, static_cast<double>(count));
+  return stats;
+}
+
+}  // namespace sieve::cluster

@@ -1,0 +1,111 @@
+// frontier/cluster/redis_bloom_filter.h: the crawl's seen-set, a blocked Bloom
+// filter (filter/blocked_bloom_filter.h) whose bits live in Redis, shared by
+// every worker.
+//
+// Layout: the same geometry and hashing as the single-process blocked filter
+// (BloomMath::OptimalBlockedParams; XXH3-128 of the URL; the low half picks
+// one of B 512-bit blocks, the high half the k bits in it), so its false-
+// positive rate is that filter's. Blocks are cut into keys of at most
+// max_key_bytes (Redis refuses strings past proto-max-bulk-len, 512 MB by
+// default): block b lives in key b / blocks_per_key. All of one URL's bits are
+// in one key and one block.
+//
+// Surprises first:
+//   - Test-and-set is one EVALSHA per URL (k SETBITs and, when a bit was
+//     clear, an INCR of the key's counter, in one script: atomic), pipelined in
+//     batches of 1,000 URLs.
+//   - The geometry is fixed by the first worker to open the crawl (stored in
+//     the crawl's meta hash); later workers use the stored one whatever their
+//     options say.
+//   - If the connection breaks after a batch was sent, the batch may have run:
+//     repeating it would call its new URLs seen. AddMany therefore does not
+//     retry; the caller decides (see docs/cluster.md, "Faults").
+//   - Open creates every key at its full length (all the filter's memory is
+//     taken at once, and not twice over as growing strings would).
+//   - The estimated count is the sum of the per-key counters: URLs the filter
+//     took as new (exact count of new answers; a false positive is not
+//     counted).
+//
+// Cost: Redis memory bits/8 bytes (1.24 bytes per expected URL at 1 %); one
+// round trip per 1,000 URLs; ~k+1 Redis operations per URL inside the script.
+//
+// Example:
+//   auto filter = sieve::cluster::RedisBloomFilter::Open(
+//       client, keys, {.expected_urls = 10'000'000, .fp_rate = 0.01});
+//   std::vector<std::string> urls = {"http://a/", "http://b/"};
+//   absl::StatusOr<std::vector<bool>> fresh = filter->AddMany(urls);
+#ifndef SIEVE_FRONTIER_CLUSTER_REDIS_BLOOM_FILTER_H_
+#define SIEVE_FRONTIER_CLUSTER_REDIS_BLOOM_FILTER_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "frontier/cluster/keys.h"
+#include "frontier/cluster/redis_client.h"
+#include "frontier/crawl_frontier.h"
+
+namespace sieve::cluster {
+
+struct RedisBloomOptions {
+  uint64_t expected_urls = 10'000'000;
+  double fp_rate = 0.01;
+  // Largest Redis string of the filter; a multiple of 64 bytes. 256 MiB
+  // leaves room under Redis's 512 MB limit.
+  uint64_t max_key_bytes = uint64_t{256} << 20;
+  size_t batch_size = 1000;
+};
+
+class RedisBloomFilter {
+ public:
+  // Creates the crawl's filter geometry in Redis (or reads the one stored)
+  // and loads the scripts. InvalidArgument on bad sizing; Redis errors as
+  // their status. `client` must outlive the filter.
+  static absl::StatusOr<RedisBloomFilter> Open(
+      RedisClient& client, const ClusterKeys& keys,
+      const RedisBloomOptions& options);
+
+  // Test-and-set of each URL in order: true where the URL was new (some bit
+  // was clear). A URL twice in `urls` is new at most once.
+  absl::StatusOr<std::vector<bool>> AddMany(std::span<const std::string> urls);
+  // Test only: true where the URL may have been added.
+  absl::StatusOr<std::vector<bool>> MayContainMany(
+      std::span<const std::string> urls);
+
+  // Capacity, estimated count (sum of the per-key counters) and the blocked
+  // filter's false-positive rate at that count. One round trip.
+  absl::StatusOr<FrontierFilterStats> Stats();
+
+  uint64_t bits() const { return bits_; }
+  uint32_t hashes() const { return hashes_; }
+  uint64_t capacity() const { return capacity_; }
+  uint32_t key_count() const { return key_count_; }
+
+ private:
+  RedisBloomFilter() = default;
+  // Creates every missing filter key at its full length.
+  absl::Status Presize();
+  // Key index and the k bit offsets inside that key, as strings.
+  void Locate(const std::string& url, uint32_t& key,
+              std::vector<std::string>& args) const;
+  absl::StatusOr<std::vector<bool>> Run(std::span<const std::string> urls,
+                                        const std::string& sha, bool add);
+
+  RedisClient* client_ = nullptr;
+  ClusterKeys keys_ = *ClusterKeys::ForCrawl("x");
+  uint64_t bits_ = 0;
+  uint32_t hashes_ = 0;
+  uint64_t capacity_ = 0;
+  uint64_t blocks_ = 0;
+  uint64_t blocks_per_key_ = 0;
+  uint32_t key_count_ = 0;
+  size_t batch_size_ = 1000;
+  std::string add_sha_{};
+  std::string test_sha_{};
+};
+
+}  // namespace sieve::cluster
+
+#endif  // SIEVE_FRONTIER_CLUSTER_REDIS_BLOOM_FILTER_H_

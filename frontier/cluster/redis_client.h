@@ -1,0 +1,120 @@
+// frontier/cluster/redis_client.h: a small synchronous Redis client over
+// hiredis, the only way sieve::cluster talks to Redis.
+//
+// Surprises first:
+//   - Every call is bounded: connecting waits at most connect_timeout, each
+//     reply at most command_timeout, and a broken connection is re-opened with
+//     exponential back-off (backoff_initial doubling to backoff_max) for at
+//     most reconnect_deadline before the call fails with Unavailable.
+//   - A command is sent at most once. If the connection breaks after it was
+//     sent, the call fails (Unavailable) and the command may or may not have
+//     run: the caller decides whether repeating it is safe. The next call
+//     reconnects.
+//   - Lua scripts registered with RegisterScript are loaded again after every
+//     reconnect (a restarted Redis has forgotten them), so EVALSHA works.
+//   - Not thread-safe: one client per thread (or guard it with a mutex).
+//
+// Cost: one round trip per Command; one round trip for a whole Pipeline.
+//
+// Example:
+//   absl::StatusOr<sieve::cluster::RedisEndpoint> at =
+//       sieve::cluster::ParseRedisUrl("redis://127.0.0.1:6379/0");
+//   auto client = sieve::cluster::RedisClient::Connect(*at, {});
+//   absl::StatusOr<sieve::cluster::RedisReply> r =
+//       (*client)->Command({"INCR", "counter"});
+//   if (r.ok()) std::cout << r->integer;
+#ifndef SIEVE_FRONTIER_CLUSTER_REDIS_CLIENT_H_
+#define SIEVE_FRONTIER_CLUSTER_REDIS_CLIENT_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+struct redisContext;
+
+namespace sieve::cluster {
+
+// Where Redis listens: redis://HOST:PORT[/DB].
+struct RedisEndpoint {
+  std::string host{};
+  int port = 6379;
+  int db = 0;
+};
+
+// Parses "redis://HOST[:PORT][/DB]" (PORT defaults to 6379, DB to 0).
+// InvalidArgument on any other form.
+absl::StatusOr<RedisEndpoint> ParseRedisUrl(std::string_view url);
+
+struct RedisClientOptions {
+  absl::Duration connect_timeout = absl::Seconds(2);
+  absl::Duration command_timeout = absl::Seconds(5);
+  absl::Duration backoff_initial = absl::Milliseconds(50);
+  absl::Duration backoff_max = absl::Seconds(2);
+  // How long one call keeps trying to re-open a broken connection.
+  absl::Duration reconnect_deadline = absl::Seconds(10);
+};
+
+// One reply, copied out of hiredis.
+struct RedisReply {
+  enum Type { kNil, kInteger, kString, kStatus, kArray, kError };
+  Type type = kNil;
+  int64_t integer = 0;
+  std::string str{};  // kString, kStatus, kError.
+  std::vector<RedisReply> elements{};
+
+  bool is_nil() const { return type == kNil; }
+  bool is_error() const { return type == kError; }
+};
+
+class RedisClient {
+ public:
+  // Connects (one attempt, bounded by connect_timeout) and selects the DB.
+  static absl::StatusOr<std::unique_ptr<RedisClient>> Connect(
+      const RedisEndpoint& endpoint, const RedisClientOptions& options);
+  ~RedisClient();
+  RedisClient(const RedisClient&) = delete;
+  RedisClient& operator=(const RedisClient&) = delete;
+
+  // Runs one command. An error reply becomes a status (FailedPrecondition
+  // with Redis's message); a broken connection Unavailable; a timeout
+  // DeadlineExceeded.
+  absl::StatusOr<RedisReply> Command(const std::vector<std::string>& args);
+
+  // Sends all `commands` in one write and reads their replies in order. Error
+  // replies stay in the vector (RedisReply::kError); a broken connection fails
+  // the whole call.
+  absl::StatusOr<std::vector<RedisReply>> Pipeline(
+      const std::vector<std::vector<std::string>>& commands);
+
+  // Loads `body` with SCRIPT LOAD (now and after each reconnect); returns its
+  // SHA-1 for EVALSHA.
+  absl::StatusOr<std::string> RegisterScript(std::string_view body);
+
+  // Commands sent since Connect (each pipelined command counts one).
+  uint64_t commands_sent() const { return commands_sent_; }
+  uint64_t reconnects() const { return reconnects_; }
+
+ private:
+  RedisClient(RedisEndpoint endpoint, RedisClientOptions options)
+      : endpoint_(std::move(endpoint)), options_(options) {}
+  absl::Status Open();
+  absl::Status EnsureConnected();
+  void Drop();
+
+  RedisEndpoint endpoint_;
+  RedisClientOptions options_;
+  redisContext* context_ = nullptr;
+  std::vector<std::string> scripts_{};
+  uint64_t commands_sent_ = 0;
+  uint64_t reconnects_ = 0;
+};
+
+}  // namespace sieve::cluster
+
+#endif  // SIEVE_FRONTIER_CLUSTER_REDIS_CLIENT_H_

@@ -1,0 +1,175 @@
+// frontier/cluster/redis_frontier.h: RedisFrontier, the CrawlFrontier of one
+// worker of a crawl shared through Redis (docs/cluster.md). Many processes
+// (`sieve crawl --cluster ...`) each run one; together they crawl as one.
+//
+// How it works:
+//   - Add: the URL goes through the shared seen-set (RedisBloomFilter); if new,
+//     it is appended to the stream of its host's shard (ShardQueue::Push).
+//   - The worker holds leases on about shards / live workers shards
+//     (ShardLeases). For each held shard it keeps a local sieve::Frontier
+//     (per-host delay, in-flight cap, Crawl-delay, back-off, retries), fed
+//     from the shard's stream; a host lives in one shard, so only one worker
+//     ever fetches it.
+//   - Done: the local frontier decides the URL's fate; a finished or given-up
+//     URL's stream entry is acknowledged and deleted, at once, or when
+//     RecordWritten(url) is called if options.ack_after_record.
+//   - On taking a shard, the entries its previous owner read and did not
+//     acknowledge are claimed (XAUTOCLAIM) and fetched again; they are counted
+//     in reclaimed().
+//   - Next returns kEmpty only when no shard of the crawl has an entry left
+//     (queued or pending, at any worker) and this worker has nothing in
+//     flight.
+//
+// Surprises first:
+//   - Every method takes one mutex and may make Redis round trips (bounded by
+//     the client's timeouts). Add: 2 round trips.
+//   - Lease upkeep (heartbeat, renew, rebalance, refill from the streams) runs
+//     inside Next, at most every lease_ttl / 3 of `now` (refill on every Next
+//     that finds a shard's local queue low).
+//   - A shard whose lease is lost is dropped from this worker at once: its
+//     queued URLs are the new owner's; Done for a URL of it still in flight
+//     returns kFinished (its record is written; the new owner may fetch it
+//     again).
+//   - A shard just taken over waits politeness.min_delay before its first
+//     fetch: its previous owner may have fetched one of its hosts just before
+//     letting it go.
+//   - Checkpoint writes nothing: the crawl's state is in Redis.
+//   - A Redis error inside Next makes Next return kWait (retry later); status()
+//     reports the last error.
+//
+// Example:
+//   auto f = sieve::cluster::RedisFrontier::Create(options);
+//   (*f)->Add("http://a.example/", "a.example", 0);
+//   ... drive it as any CrawlFrontier ...
+//   (*f)->Shutdown();  // releases the leases at once
+#ifndef SIEVE_FRONTIER_CLUSTER_REDIS_FRONTIER_H_
+#define SIEVE_FRONTIER_CLUSTER_REDIS_FRONTIER_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "frontier/cluster/keys.h"
+#include "frontier/cluster/redis_bloom_filter.h"
+#include "frontier/cluster/redis_client.h"
+#include "frontier/cluster/shard_leases.h"
+#include "frontier/cluster/shard_queue.h"
+#include "frontier/crawl_frontier.h"
+#include "frontier/frontier.h"
+
+namespace sieve::cluster {
+
+struct RedisFrontierOptions {
+  RedisEndpoint endpoint{};
+  RedisClientOptions client{};
+  std::string crawl_id{};
+  // Unique among the crawl's live workers; no '/'.
+  std::string worker_id{};
+  // Used only by the worker that creates the crawl.
+  uint32_t shards = 256;
+  RedisBloomOptions filter{};
+  absl::Duration lease_ttl = absl::Seconds(10);
+  // Per-host rules of each shard's local frontier.
+  PolitenessOptions politeness{};
+  uint64_t max_urls_per_host = 0;
+  // Refill a shard's local queue from its stream when it holds fewer URLs.
+  uint32_t refill_below = 64;
+  uint32_t refill_count = 256;
+  // How long Next asks the loop to wait while other workers hold the work.
+  absl::Duration idle_poll = absl::Milliseconds(200);
+  // Acknowledge a finished URL's entry only at RecordWritten(url) rather than
+  // in Done.
+  bool ack_after_record = false;
+  // Scratch directory of the local frontiers (their disk spill).
+  std::filesystem::path work_dir{};
+};
+
+class RedisFrontier final : public CrawlFrontier {
+ public:
+  // Connects, creates the crawl's filter and shard count in Redis (or reads
+  // them), registers the worker. InvalidArgument for bad options; Redis
+  // errors as their status.
+  static absl::StatusOr<std::unique_ptr<RedisFrontier>> Create(
+      RedisFrontierOptions options);
+  ~RedisFrontier() override;
+
+  bool Add(std::string_view url, std::string_view host, uint32_t depth,
+           std::string_view metadata = {}) override;
+  NextUrl Next(absl::Time now) override;
+  absl::StatusOr<UrlFate> Done(std::string_view url,
+                               const FetchOutcome& outcome,
+                               absl::Time now) override;
+  void SetCrawlDelay(std::string_view host, absl::Duration delay) override;
+  absl::Status Checkpoint(SnapshotWriter& snapshot) override;
+  FrontierStats stats() const override;
+  FrontierFilterStats filter_stats() const override;
+  absl::Status status() const override;
+
+  // With options.ack_after_record: the record of `url` (finished by Done) is
+  // written; acknowledges its entry. NotFound if no such URL waits.
+  absl::Status RecordWritten(std::string_view url);
+  // Releases every lease and leaves the live set. Call on exit.
+  absl::Status Shutdown();
+
+  std::vector<uint32_t> held_shards() const;
+  // Entries claimed from a former owner (possibly fetched twice).
+  uint64_t reclaimed() const;
+  // Redis commands sent so far.
+  uint64_t redis_commands() const;
+
+ private:
+  struct Shard {
+    std::unique_ptr<Frontier> local;
+    // url -> stream id of URLs fed to `local` and not yet acknowledged.
+    absl::flat_hash_map<std::string, std::string> ids;
+    uint64_t in_flight = 0;
+    // Taken over at most now: its previous owner may have just fetched one of
+    // its hosts, so none is fetched before this (take time + min_delay).
+    absl::Time not_before = absl::InfinitePast();
+  };
+  struct Unacked {
+    uint32_t shard = 0;
+    std::string id{};
+  };
+
+  explicit RedisFrontier(RedisFrontierOptions options)
+      : options_(std::move(options)) {}
+  absl::Status Open();
+  absl::Status Upkeep(absl::Time now);
+  absl::Status Take(uint32_t shard, absl::Time now);
+  void Drop(uint32_t shard);
+  absl::Status Feed(uint32_t shard, std::vector<StreamEntry> entries);
+  absl::Status Refill();
+  absl::Status Ack(uint32_t shard, const std::string& id);
+  absl::StatusOr<bool> CrawlFinished();
+  void Note(const absl::Status& s);
+
+  RedisFrontierOptions options_;
+  mutable std::mutex mu_;
+  std::unique_ptr<RedisClient> client_;
+  std::unique_ptr<ClusterKeys> keys_;
+  std::unique_ptr<RedisBloomFilter> filter_;
+  std::unique_ptr<ShardLeases> leases_;
+  std::unique_ptr<ShardQueue> queue_;
+  std::map<uint32_t, Shard> shards_{};
+  // URLs handed out by Next: url -> shard.
+  absl::flat_hash_map<std::string, uint32_t> in_flight_{};
+  // Finished URLs waiting for RecordWritten.
+  absl::flat_hash_map<std::string, Unacked> unacked_{};
+  absl::Time next_upkeep_ = absl::InfinitePast();
+  absl::Time next_finish_check_ = absl::InfinitePast();
+  FrontierStats counters_{};
+  FrontierFilterStats filter_stats_{};
+  uint64_t reclaimed_ = 0;
+  uint32_t cursor_ = 0;
+  absl::Status last_error_{};
+};
+
+}  // namespace sieve::cluster
+
+#endif  // SIEVE_FRONTIER_CLUSTER_REDIS_FRONTIER_H_

@@ -1,0 +1,269 @@
+// Three RedisFrontier workers (threads, each its own Redis connection) crawl a
+// simulated site of 24 hosts through one real redis-server on loopback. The
+// "server" is in the test: it records every request, so the test checks what
+// a web server would see: each URL once, per-host politeness across workers.
+#include "frontier/cluster/redis_frontier.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "tests/cluster/redis_server.h"
+
+namespace sieve::cluster {
+namespace {
+
+using ::sieve::testing::RedisServer;
+
+constexpr int kHosts = 24;
+constexpr int kPagesPerHost = 40;
+const absl::Duration kDelay = absl::Milliseconds(15);
+
+std::string HostName(int h) { return absl::StrCat("h", h, ".test"); }
+std::string PageUrl(int h, int p) {
+  return absl::StrCat("http://", HostName(h), "/p", p);
+}
+
+// Page p of host h links to pages 2p+1 and 2p+2 of its host and the root of
+// the next host: every page is reachable from any root.
+std::vector<std::pair<std::string, std::string>> Links(const std::string& url) {
+  int h = 0, p = 0;
+  std::sscanf(url.c_str(), "http://h%d.test/p%d", &h, &p);
+  std::vector<std::pair<std::string, std::string>> out;
+  for (int q : {2 * p + 1, 2 * p + 2}) {
+    if (q < kPagesPerHost) out.emplace_back(PageUrl(h, q), HostName(h));
+  }
+  out.emplace_back(PageUrl((h + 1) % kHosts, 0), HostName((h + 1) % kHosts));
+  return out;
+}
+
+// What the web server sees.
+class Server {
+ public:
+  void Begin(const std::string& url, const std::string& host) {
+    std::lock_guard<std::mutex> lock(mu_);
+    const absl::Time now = absl::Now();
+    ++requests_[url];
+    HostLog& h = hosts_[host];
+    if (h.in_flight > 0) ++overlaps_;
+    if (h.last_end != absl::InfinitePast() && now - h.last_end < kDelay)
+      ++too_close_;
+    ++h.in_flight;
+  }
+  void End(const std::string& host) {
+    std::lock_guard<std::mutex> lock(mu_);
+    HostLog& h = hosts_[host];
+    --h.in_flight;
+    h.last_end = absl::Now();
+  }
+  size_t request_count() {
+    std::lock_guard<std::mutex> lock(mu_);
+    size_t n = 0;
+    for (const auto& [url, count] : requests_) n += count;
+    return n;
+  }
+  std::map<std::string, int> requests() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return requests_;
+  }
+  int overlaps() { return overlaps_; }
+  int too_close() { return too_close_; }
+
+ private:
+  struct HostLog {
+    int in_flight = 0;
+    absl::Time last_end = absl::InfinitePast();
+  };
+  std::mutex mu_;
+  std::map<std::string, int> requests_;
+  std::map<std::string, HostLog> hosts_;
+  int overlaps_ = 0;
+  int too_close_ = 0;
+};
+
+struct WorkerResult {
+  std::vector<std::string> pages;
+  bool finished = false;
+};
+
+// The crawl loop of one worker, one fetch at a time; stops when the frontier
+// says the crawl is finished, after `max_pages` pages, or at `deadline`.
+void RunWorker(RedisFrontier& f, Server& server, WorkerResult& out,
+               absl::Time deadline, size_t max_pages = SIZE_MAX) {
+  for (int h = 0; h < kHosts; ++h) f.Add(PageUrl(h, 0), HostName(h), 0);
+  while (absl::Now() < deadline && out.pages.size() < max_pages) {
+    NextUrl next = f.Next(absl::Now());
+    if (next.state == NextUrl::kEmpty) {
+      out.finished = true;
+      return;
+    }
+    if (next.state != NextUrl::kReady) {
+      absl::Duration wait = next.state == NextUrl::kWait
+                                ? std::min(next.wait, absl::Milliseconds(5))
+                                : absl::Milliseconds(1);
+      std::this_thread::sleep_for(absl::ToChronoNanoseconds(wait));
+      continue;
+    }
+    server.Begin(next.url.url, next.url.host);
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+    server.End(next.url.host);
+    absl::StatusOr<UrlFate> fate =
+        f.Done(next.url.url, FetchOutcome::Success(absl::Microseconds(500)),
+               absl::Now());
+    ASSERT_TRUE(fate.ok()) << fate.status();
+    ASSERT_EQ(*fate, UrlFate::kFinished);
+    for (const auto& [link, host] : Links(next.url.url))
+      f.Add(link, host, next.url.depth + 1);
+    out.pages.push_back(next.url.url);  // The record, written.
+    ASSERT_TRUE(f.RecordWritten(next.url.url).ok());
+  }
+}
+
+class RedisFrontierTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SIEVE_SKIP_WITHOUT_REDIS();
+    auto server = RedisServer::Start();
+    ASSERT_TRUE(server.ok()) << server.status();
+    redis_ = *std::move(server);
+    work_ = std::filesystem::temp_directory_path() /
+            absl::StrCat("sieve-cluster-test-", getpid());
+    std::filesystem::create_directories(work_);
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    std::filesystem::remove_all(work_, ignored);
+  }
+
+  std::unique_ptr<RedisFrontier> Worker(const std::string& id) {
+    RedisFrontierOptions o;
+    o.endpoint = redis_->endpoint();
+    o.crawl_id = "site";
+    o.worker_id = id;
+    o.shards = 12;
+    o.filter = {.expected_urls = 10'000, .fp_rate = 0.001};
+    o.lease_ttl = absl::Milliseconds(600);
+    o.politeness.min_delay = kDelay;
+    o.politeness.max_in_flight_per_host = 1;
+    o.idle_poll = absl::Milliseconds(20);
+    o.ack_after_record = true;
+    o.work_dir = work_;
+    auto f = RedisFrontier::Create(o);
+    EXPECT_TRUE(f.ok()) << f.status();
+    return f.ok() ? *std::move(f) : nullptr;
+  }
+
+  void ExpectWholeSiteOnce(const std::vector<WorkerResult>& results,
+                           Server& server, int max_twice) {
+    std::set<std::string> pages;
+    for (const WorkerResult& r : results)
+      pages.insert(r.pages.begin(), r.pages.end());
+    EXPECT_EQ(pages.size(), static_cast<size_t>(kHosts * kPagesPerHost));
+    std::map<std::string, int> requests = server.requests();
+    EXPECT_EQ(requests.size(), static_cast<size_t>(kHosts * kPagesPerHost));
+    int twice = 0;
+    for (const auto& [url, n] : requests) twice += n > 1 ? n - 1 : 0;
+    EXPECT_LE(twice, max_twice);
+    EXPECT_EQ(server.overlaps(), 0) << "two requests to one host at once";
+    EXPECT_EQ(server.too_close(), 0) << "two requests closer than the delay";
+  }
+
+  std::unique_ptr<RedisServer> redis_;
+  std::filesystem::path work_;
+};
+
+TEST_F(RedisFrontierTest, ThreeWorkersCrawlTheSiteOncePolitelyAndShareShards) {
+  std::vector<std::unique_ptr<RedisFrontier>> workers;
+  for (const char* id : {"w1", "w2", "w3"}) workers.push_back(Worker(id));
+  for (auto& w : workers) ASSERT_NE(w, nullptr);
+  Server server;
+  std::vector<WorkerResult> results(3);
+  const absl::Time deadline = absl::Now() + absl::Seconds(120);
+  std::vector<std::thread> threads;
+  std::vector<size_t> held(3, 0);
+  for (int i = 0; i < 3; ++i) {
+    threads.emplace_back([&, i] {
+      RunWorker(*workers[i], server, results[i], deadline);
+      held[i] = workers[i]->held_shards().size();
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(results[i].finished) << "worker " << i << " hit the deadline";
+    EXPECT_GT(results[i].pages.size(), 0u) << "worker " << i;
+    EXPECT_EQ(held[i], 4u) << "worker " << i << " holds a third of 12 shards";
+    EXPECT_TRUE(workers[i]->status().ok()) << workers[i]->status();
+  }
+  ExpectWholeSiteOnce(results, server, /*max_twice=*/0);
+  uint64_t commands = 0;
+  for (auto& w : workers) commands += w->redis_commands();
+  std::printf("pages %d, redis commands %llu (%.1f per page)\n",
+              kHosts * kPagesPerHost, static_cast<unsigned long long>(commands),
+              static_cast<double>(commands) / (kHosts * kPagesPerHost));
+}
+
+TEST_F(RedisFrontierTest, TwoWorkersFinishTheCrawlOfOneThatStopsDead) {
+  std::vector<std::unique_ptr<RedisFrontier>> workers;
+  for (const char* id : {"w1", "w2", "w3"}) workers.push_back(Worker(id));
+  for (auto& w : workers) ASSERT_NE(w, nullptr);
+  Server server;
+  std::vector<WorkerResult> results(3);
+  const absl::Time deadline = absl::Now() + absl::Seconds(120);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 3; ++i) {
+    threads.emplace_back([&, i] {
+      // w3 stops dead after 60 pages: no release, no renewal; its leases
+      // expire and the others claim what it had read.
+      RunWorker(*workers[i], server, results[i], deadline,
+                i == 2 ? 60 : SIZE_MAX);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_TRUE(results[0].finished);
+  EXPECT_TRUE(results[1].finished);
+  EXPECT_EQ(results[2].pages.size(), 60u);
+  // It died between pages: nothing was in flight, so nothing is fetched twice.
+  ExpectWholeSiteOnce(results, server, /*max_twice=*/0);
+  EXPECT_GT(workers[0]->reclaimed() + workers[1]->reclaimed(), 0u)
+      << "the dead worker's read entries were claimed";
+}
+
+TEST_F(RedisFrontierTest, AWorkerStartedHalfwayTakesAShareAndFetches) {
+  std::vector<std::unique_ptr<RedisFrontier>> workers;
+  for (const char* id : {"w1", "w2"}) workers.push_back(Worker(id));
+  for (auto& w : workers) ASSERT_NE(w, nullptr);
+  Server server;
+  std::vector<WorkerResult> results(3);
+  const absl::Time deadline = absl::Now() + absl::Seconds(120);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 2; ++i) {
+    threads.emplace_back(
+        [&, i] { RunWorker(*workers[i], server, results[i], deadline); });
+  }
+  // The third joins once a quarter of the site is fetched (bounded wait).
+  while (server.request_count() < kHosts * kPagesPerHost / 4 &&
+         absl::Now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  std::unique_ptr<RedisFrontier> late = Worker("late");
+  ASSERT_NE(late, nullptr);
+  size_t late_held = 0;
+  threads.emplace_back([&] {
+    RunWorker(*late, server, results[2], deadline);
+    late_held = late->held_shards().size();
+  });
+  for (std::thread& t : threads) t.join();
+  for (const WorkerResult& r : results) EXPECT_TRUE(r.finished);
+  EXPECT_GT(results[2].pages.size(), 0u) << "the late worker fetched nothing";
+  EXPECT_EQ(late_held, 4u) << "the late worker holds a third of 12 shards";
+  ExpectWholeSiteOnce(results, server, /*max_twice=*/0);
+}
+
+}  // namespace
+}  // namespace sieve::cluster

@@ -1,0 +1,159 @@
+#include "tests/cluster/redis_server.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
+namespace sieve::testing {
+namespace {
+
+// A port the kernel says is free now (bind to 0, read it back, close).
+absl::StatusOr<int> FreePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return absl::InternalError("socket");
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  socklen_t len = sizeof(addr);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    close(fd);
+    return absl::InternalError("bind to a free port");
+  }
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+bool WaitForExit(int pid, absl::Duration limit) {
+  const absl::Time deadline = absl::Now() + limit;
+  while (absl::Now() < deadline) {
+    int status = 0;
+    if (waitpid(pid, &status, WNOHANG) == pid) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string RedisServer::Binary() {
+  for (const char* path :
+       {"/usr/bin/redis-server", "/usr/local/bin/redis-server"}) {
+    if (access(path, X_OK) == 0) return path;
+  }
+  return "";
+}
+
+absl::StatusOr<std::unique_ptr<RedisServer>> RedisServer::Start(
+    RedisServerOptions options) {
+  if (Binary().empty())
+    return absl::NotFoundError("redis-server not installed");
+  std::unique_ptr<RedisServer> server(new RedisServer());
+  server->options_ = options;
+  std::string tmpl =
+      (std::filesystem::temp_directory_path() / "sieve-redis-XXXXXX").string();
+  if (mkdtemp(tmpl.data()) == nullptr)
+    return absl::InternalError("mkdtemp failed");
+  server->dir_ = tmpl;
+  // A port taken between FreePort and redis's bind makes Launch fail: retry.
+  absl::Status last;
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    absl::StatusOr<int> port = FreePort();
+    if (!port.ok()) return port.status();
+    server->port_ = *port;
+    last = server->Launch();
+    if (last.ok()) return server;
+  }
+  return last;
+}
+
+absl::Status RedisServer::Launch() {
+  std::vector<std::string> args = {Binary(),
+                                   "--port",
+                                   std::to_string(port_),
+                                   "--bind",
+                                   "127.0.0.1",
+                                   "--dir",
+                                   dir_,
+                                   "--save",
+                                   "",
+                                   "--daemonize",
+                                   "no",
+                                   "--logfile",
+                                   dir_ + "/redis.log",
+                                   "--appendonly",
+                                   options_.appendonly ? "yes" : "no",
+                                   "--appendfsync",
+                                   "always"};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const int pid = fork();
+  if (pid < 0) return absl::InternalError("fork failed");
+  if (pid == 0) {
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  pid_ = pid;
+  // Bounded wait for PING: 10 s, 20 ms apart.
+  cluster::RedisClientOptions quick;
+  quick.connect_timeout = absl::Milliseconds(200);
+  quick.command_timeout = absl::Milliseconds(500);
+  quick.reconnect_deadline = absl::ZeroDuration();
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (absl::Now() < deadline) {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return absl::UnavailableError(
+          absl::StrCat("redis-server exited at start (port ", port_, ")"));
+    }
+    auto client = cluster::RedisClient::Connect(endpoint(), quick);
+    if (client.ok()) {
+      auto pong = (*client)->Command({"PING"});
+      if (pong.ok() && pong->str == "PONG") return absl::OkStatus();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  Stop();
+  return absl::DeadlineExceededError(
+      "redis-server did not answer PING in 10 s");
+}
+
+void RedisServer::Stop() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGTERM);
+  if (!WaitForExit(pid_, absl::Seconds(10))) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+  pid_ = -1;
+}
+
+absl::Status RedisServer::Restart() {
+  Stop();
+  return Launch();
+}
+
+std::string RedisServer::url() const {
+  return absl::StrCat("redis://127.0.0.1:", port_);
+}
+
+RedisServer::~RedisServer() {
+  Stop();
+  std::error_code ignored;
+  if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
+}
+
+}  // namespace sieve::testing
