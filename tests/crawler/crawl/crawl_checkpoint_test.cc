@@ -37,11 +37,12 @@ void Spit(const fs::path& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
-// Every regular file under `dir` and its bytes.
+// Every regular file under `dir` and its bytes, but the lock (OUT/.lock holds
+// the pid of whoever took it last).
 std::map<std::string, std::string> Contents(const fs::path& dir) {
   std::map<std::string, std::string> out;
   for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir)) {
-    if (e.is_regular_file()) {
+    if (e.is_regular_file() && e.path().filename() != ".lock") {
       out[fs::relative(e.path(), dir).string()] = Slurp(e.path());
     }
   }
