@@ -1,7 +1,7 @@
 // Runs the WHATWG URL test data (web-platform-tests
-// url/resources/urltestdata.json, kept outside the project in
-// ../shared/testdata) through ResolveUrl and asserts a pass rate of at least 90
-// %.
+// url/resources/urltestdata.json, kept outside the project: the directory the
+// SIEVE_SHARED_TESTDATA environment variable names) through ResolveUrl and
+// asserts a pass rate of at least 90 %.
 //
 // Which entries: every object whose input or base is an http(s) URL (after the
 // browser's trimming). Pass rule:
