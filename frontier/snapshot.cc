@@ -122,8 +122,7 @@ SnapshotWriter::~SnapshotWriter() {
   }
 }
 
-absl::Status SnapshotWriter::AddFile(std::string_view name,
-                                     std::string_view bytes) {
+absl::StatusOr<fs::path> SnapshotWriter::ReserveFile(std::string_view name) {
   if (!ValidName(name) || name == "MANIFEST" ||
       std::find(names_.begin(), names_.end(), name) != names_.end()) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -133,24 +132,22 @@ absl::Status SnapshotWriter::AddFile(std::string_view name,
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   if (ec) return FsError("create", path.parent_path(), ec);
-  if (absl::Status s = WriteFileAndSync(path, bytes); !s.ok()) return s;
   names_.emplace_back(name);
-  return absl::OkStatus();
+  return path;
+}
+
+absl::Status SnapshotWriter::AddFile(std::string_view name,
+                                     std::string_view bytes) {
+  absl::StatusOr<fs::path> path = ReserveFile(name);
+  if (!path.ok()) return path.status();
+  return WriteFileAndSync(*path, bytes);
 }
 
 absl::StatusOr<std::unique_ptr<AtomicFileWriter>> SnapshotWriter::CreateFile(
     std::string_view name) {
-  if (!ValidName(name) || name == "MANIFEST" ||
-      std::find(names_.begin(), names_.end(), name) != names_.end()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "bad or repeated snapshot file name '", std::string(name), "'"));
-  }
-  const fs::path path = staging_ / std::string(name);
-  std::error_code ec;
-  fs::create_directories(path.parent_path(), ec);
-  if (ec) return FsError("create", path.parent_path(), ec);
-  names_.emplace_back(name);
-  return AtomicFileWriter::Open(path);
+  absl::StatusOr<fs::path> path = ReserveFile(name);
+  if (!path.ok()) return path.status();
+  return AtomicFileWriter::Open(*path);
 }
 
 absl::StatusOr<fs::path> SnapshotWriter::AddDirectory(std::string_view name) {

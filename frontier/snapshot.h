@@ -103,6 +103,10 @@ class SnapshotWriter {
 
  private:
   SnapshotWriter() = default;
+  // Checks `name`, records it and creates its parent directories; returns
+  // where it goes.
+  absl::StatusOr<std::filesystem::path> ReserveFile(std::string_view name);
+
   std::filesystem::path dir_;
   std::filesystem::path staging_;
   std::string name_;
