@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "gmock/gmock.h"
-#include "re2/re2.h"
 #include "gtest/gtest.h"
+#include "re2/re2.h"
 
 namespace {
 
