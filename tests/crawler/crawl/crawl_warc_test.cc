@@ -4,6 +4,8 @@
 // and the CDXJ pointing at each URL's response, identical bytes at a second
 // URL stored as a revisit; and webrecorder's warcio (npm) indexing the files
 // when it is installed.
+#include <sys/wait.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -154,6 +156,67 @@ TEST_F(CrawlWarcTest, WarcioIndexesEveryRecordOfEveryFile) {
       EXPECT_EQ(j["offset"].get<int64_t>(), ours[i].offset) << lines[i];
       EXPECT_EQ(j["warc-type"], ours[i].Field("WARC-Type")) << lines[i];
     }
+  }
+}
+
+// The same site archived by GNU wget (`wget --recursive --warc-file`), a WARC
+// writer no one here wrote: the pages both fetch are the same URLs, and each
+// URL's payload digest is the same in both archives.
+TEST_F(CrawlWarcTest, ArchivesTheSameUrlsAndPayloadsAsWget) {
+  if (std::system("wget --version >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "wget not installed: comparison skipped";
+  }
+  const testing_warc::TempDir dir;
+  const std::filesystem::path base = dir.path() / "wget";
+  // Host scope and robots.txt as Sieve's defaults; one try, bounded waits.
+  // wget has no trap rule: the site's endless /t/x/x/... is left out of the
+  // comparison on both sides.
+  const std::string command = absl::StrCat(
+      "cd ", dir.path().string(), " && timeout 120 wget -q --recursive ",
+      "--level=inf --reject-regex=/t/ --tries=1 --timeout=5 ",
+      "--no-warc-keep-log --delete-after ", "--warc-file=", base.string(), " ",
+      site_->root_url());
+  // wget exits 8 when some answers were errors (the site's 404 pages).
+  const int rc = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(rc) && (WEXITSTATUS(rc) == 0 || WEXITSTATUS(rc) == 8))
+      << command;
+  std::map<std::string, std::string> theirs;  // URI -> payload digest.
+  for (const WarcRecord& r :
+       testing_warc::ReadAll(base.string() + ".warc.gz")) {
+    if (r.Field("WARC-Type") != "response") continue;
+    std::string uri = r.Field("WARC-Target-URI");
+    // wget writes the URI in angle brackets (the WARC 1.0 examples' form).
+    if (uri.size() > 2 && uri.front() == '<')
+      uri = uri.substr(1, uri.size() - 2);
+    theirs[uri] = r.Field("WARC-Payload-Digest");
+  }
+  // Every page of the answer key is in both archives with the same payload.
+  const testing_util::ExpectedCrawl key = testing_util::Expected(
+      site_->graph(), /*max_depth=*/0, /*max_redirects=*/5, /*sitemaps=*/false);
+  int compared = 0;
+  for (const auto& [path, depth] : key.fetched) {
+    if (path == "/slow.html") continue;  // Sieve's test timeout cuts it.
+    if (path.starts_with("/t/")) continue;
+    const std::string url = absl::StrCat("http://", site_->authority(), path);
+    ASSERT_TRUE(theirs.contains(url)) << url << " not in wget's archive";
+    ASSERT_TRUE(warc_->last_response.contains(url)) << url;
+    EXPECT_EQ(warc_->last_response[url].Field("WARC-Payload-Digest"),
+              theirs[url])
+        << url;
+    ++compared;
+  }
+  EXPECT_GT(compared, 300);
+  // What wget fetched and Sieve did not, each for a reason of its rules.
+  const std::string site = absl::StrCat("http://", site_->authority());
+  for (const auto& [url, digest] : theirs) {
+    if (warc_->last_response.contains(url)) continue;
+    const std::string path = url.substr(site.size());
+    const bool explained =
+        path.starts_with("/nofollow/") ||  // Sieve obeys rel=nofollow.
+        path.starts_with("/chain/") ||     // Past Sieve's 5 redirects.
+        path == "/style.css" ||            // A stylesheet, not a link.
+        path == "/slow.html";              // Sieve's test timeout.
+    EXPECT_TRUE(explained) << url << " only in wget's archive";
   }
 }
 
