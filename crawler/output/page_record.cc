@@ -2,48 +2,85 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
-#include "nlohmann/json.hpp"
+#include "absl/strings/str_format.h"
+#include "crawler/output/json_text.h"
 
 namespace sieve {
-namespace {
 
-nlohmann::json NullIfEmpty(const std::string& s) {
-  return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
+void AppendPageRecordJson(std::string& out, const PageRecord& r) {
+  const size_t start = out.size();
+  out.push_back('{');
+  const auto key = [&](std::string_view name) {
+    if (out.size() != start + 1) out.push_back(',');
+    out.push_back('"');
+    out.append(name);
+    out.append("\":");
+  };
+  key("url");
+  AppendJsonString(out, r.url);
+  key("final_url");
+  AppendJsonString(out, r.final_url);
+  key("status");
+  absl::StrAppend(&out, r.status);
+  key("content_type");
+  AppendJsonStringOrNull(out, r.content_type);
+  key("bytes");
+  absl::StrAppend(&out, r.bytes);
+  key("fetch_ms");
+  // Two decimals, as a number ("12.5", "3", never an exponent).
+  char ms[32];
+  const int n = absl::SNPrintF(ms, sizeof(ms), "%.2f",
+                               std::isfinite(r.fetch_ms) ? r.fetch_ms : 0.0);
+  std::string_view digits(ms, n > 0 ? std::min<size_t>(n, sizeof(ms) - 1) : 0);
+  while (digits.ends_with('0')) digits.remove_suffix(1);
+  if (digits.ends_with('.')) digits.remove_suffix(1);
+  out.append(digits);
+  key("depth");
+  absl::StrAppend(&out, r.depth);
+  key("discovered_from");
+  AppendJsonStringOrNull(out, r.discovered_from);
+  key("links_found");
+  absl::StrAppend(&out, r.links_found);
+  key("links_new");
+  absl::StrAppend(&out, r.links_new);
+  key("error");
+  AppendJsonStringOrNull(out, r.error);
+  if (!r.error_detail.empty()) {
+    key("error_detail");
+    AppendJsonString(out, r.error_detail);
+  }
+  if (!r.redirect_to.empty()) {
+    key("redirect_to");
+    AppendJsonString(out, r.redirect_to);
+  }
+  if (r.truncated) {
+    key("truncated");
+    out.append("true");
+  }
+  if (r.sitemap) {
+    key("sitemap");
+    out.append("true");
+  }
+  if (!r.warc_file.empty()) {
+    key("warc_file");
+    AppendJsonString(out, r.warc_file);
+    key("warc_offset");
+    absl::StrAppend(&out, r.warc_offset);
+  }
+  out.push_back('}');
 }
 
-}  // namespace
-
 std::string PageRecordToJson(const PageRecord& r) {
-  nlohmann::ordered_json j;
-  j["url"] = r.url;
-  j["final_url"] = r.final_url;
-  j["status"] = r.status;
-  j["content_type"] = NullIfEmpty(r.content_type);
-  j["bytes"] = r.bytes;
-  j["fetch_ms"] = std::round(r.fetch_ms * 100) / 100;
-  j["depth"] = r.depth;
-  j["discovered_from"] = NullIfEmpty(r.discovered_from);
-  j["links_found"] = r.links_found;
-  j["links_new"] = r.links_new;
-  j["error"] = NullIfEmpty(r.error);
-  if (!r.error_detail.empty()) j["error_detail"] = r.error_detail;
-  if (!r.redirect_to.empty()) j["redirect_to"] = r.redirect_to;
-  if (r.truncated) j["truncated"] = true;
-  if (r.sitemap) j["sitemap"] = true;
-  if (!r.warc_file.empty()) {
-    j["warc_file"] = r.warc_file;
-    j["warc_offset"] = r.warc_offset;
-  }
-  // Invalid UTF-8 (a URL from a mis-declared page) is replaced, never an
-  // exception.
-  return j.dump(-1, ' ', false,
-                nlohmann::ordered_json::error_handler_t::replace);
+  std::string out;
+  AppendPageRecordJson(out, r);
+  return out;
 }
 
 absl::StatusOr<std::unique_ptr<PagesWriter>> PagesWriter::Open(
@@ -62,13 +99,14 @@ absl::StatusOr<std::unique_ptr<PagesWriter>> PagesWriter::Open(
 PagesWriter::~PagesWriter() { std::fclose(file_); }
 
 absl::Status PagesWriter::Write(const PageRecord& record) {
-  std::string line = PageRecordToJson(record);
-  line.push_back('\n');
-  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() ||
+  line_.clear();  // Keeps its capacity: no allocation once grown.
+  AppendPageRecordJson(line_, record);
+  line_.push_back('\n');
+  if (std::fwrite(line_.data(), 1, line_.size(), file_) != line_.size() ||
       std::fflush(file_) != 0) {
     return WriteError("write", errno);
   }
-  offset_ += line.size();
+  offset_ += line_.size();
   ++records_;
   return absl::OkStatus();
 }

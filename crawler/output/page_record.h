@@ -61,8 +61,11 @@ struct PageRecord {
   int64_t warc_offset = 0;
 };
 
-// The JSON object for `record`, one line, no newline.
+// The JSON object for `record`, one line, no newline. Strings that are not
+// UTF-8 get U+FFFD for each bad byte (crawler/output/json_text.h).
 std::string PageRecordToJson(const PageRecord& record);
+// The same appended to `out`: the writer formats into one buffer it reuses.
+void AppendPageRecordJson(std::string& out, const PageRecord& record);
 
 class PagesWriter {
  public:
@@ -95,6 +98,7 @@ class PagesWriter {
   absl::Status WriteError(std::string_view what, int error) const;
   std::filesystem::path path_;
   std::FILE* file_;
+  std::string line_;  // Reused by every Write.
   uint64_t offset_;
   uint64_t records_ = 0;
 };
