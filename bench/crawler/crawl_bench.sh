@@ -3,13 +3,19 @@
 # static site of real, human-written HTML served by nginx on 127.0.0.1.
 #
 # Usage: bench/crawler/crawl_bench.sh [SIEVE_BINARY]     (default: build/release/crawler/sieve)
+#   env SIEVE_BEFORE  a second sieve binary (an older build), run as tool "sieve-before" with the
+#                same flags, so the two are measured side by side in one run
+#   env PROFILE  when 1, after the timed runs each sieve binary crawls once more under
+#                `perf record` (needs linux-perf) and the script prints its top 10 symbols by
+#                share of the samples (self time, whole process)
 #   env DOCROOT  site to serve (default: the Java SE 17 API documentation of openjdk-17-doc,
 #                /usr/share/doc/openjdk-17-jre-headless/api: 10,137 HTML files, 287 MB, the
 #                OpenJDK authors' documentation comments rendered by javadoc). Smaller trees:
 #                libstdc++-12-doc's /usr/share/doc/gcc-12-base/libstdc++ (3,906 HTML files),
 #                libboost1.74-doc's /usr/share/doc/libboost1.74-doc/doc/html (3,805).
 #   env RUNS     runs per tool; the table shows medians (default 3)
-#   env TOOLS    which tools (default "sieve wget2 httrack wget")
+#   env TOOLS    which tools (default "sieve wget2 httrack wget", plus sieve-before when
+#                SIEVE_BEFORE is set); runs alternate between the tools
 #   env HTTRACK_SECONDS  httrack's own time limit (-E, default 60): here it receives response
 #                headers a few bytes per 10 ms wake-up, about one file a second, and would
 #                need hours for the site; its pages/s is then the files it finished in that
@@ -31,7 +37,9 @@ set -euo pipefail
 SIEVE=${1:-build/release/crawler/sieve}
 DOCROOT=${DOCROOT:-/usr/share/doc/openjdk-17-jre-headless/api}
 RUNS=${RUNS:-3}
-TOOLS=${TOOLS:-"sieve wget2 httrack wget"}
+SIEVE_BEFORE=${SIEVE_BEFORE:-}
+TOOLS=${TOOLS:-"sieve${SIEVE_BEFORE:+ sieve-before} wget2 httrack wget"}
+PROFILE=${PROFILE:-0}
 PORT=${PORT:-18089}
 HTTRACK_SECONDS=${HTTRACK_SECONDS:-60}
 SEED_PATH=${SEED_PATH:-/index.html}
@@ -41,6 +49,7 @@ for tool in nginx /usr/bin/time; do
 done
 [ -d "$DOCROOT" ] || { echo "missing $DOCROOT (apt-get install openjdk-17-doc)" >&2; exit 2; }
 SIEVE=$(realpath "$SIEVE")
+[ -z "$SIEVE_BEFORE" ] || SIEVE_BEFORE=$(realpath "$SIEVE_BEFORE")
 
 WORK=$(mktemp -d /tmp/sieve-crawl-bench-XXXXXX)
 cleanup() {
@@ -71,16 +80,25 @@ SEED="http://127.0.0.1:$PORT$SEED_PATH"
 curl -fsS -o /dev/null "$SEED" || { echo "nginx does not serve $SEED" >&2; exit 1; }
 echo "site: $DOCROOT ($(find "$DOCROOT" -name '*.html' | wc -l) HTML files), seed $SEED"
 
+# The crawl command of sieve or sieve-before, writing into DIR/out. The outlink cap is lifted:
+# the build before 2026-11-22 capped it at 1,000 links a page, which cuts real index pages.
+sieve_command() {  # tool dir
+  local binary=$SIEVE
+  [ "$1" = sieve-before ] && binary=$SIEVE_BEFORE
+  echo "$SEED" > "$2/seeds.txt"
+  printf '[crawl]\nmax_outlinks_per_page = 100000\n' > "$2/config.toml"
+  echo "$binary crawl --config $2/config.toml --seeds $2/seeds.txt --out $2/out --delay 0" \
+    "--concurrency 4 --per-host-connections 4 --expected-urls 1000000 --log-level warn"
+}
+
 run_tool() {  # tool dir -> prints "wall cpu rss_kb urls"
   local tool=$1 dir=$2
   mkdir -p "$dir"
   local timing="$dir/time.txt"
   case $tool in
-    sieve)
-      echo "$SEED" > "$dir/seeds.txt"
-      /usr/bin/time -f "%e %U %S %M" -o "$timing" "$SIEVE" crawl --seeds "$dir/seeds.txt" \
-        --out "$dir/out" --delay 0 --concurrency 4 --per-host-connections 4 \
-        --expected-urls 1000000 --log-level warn > "$dir/log.txt" 2>&1
+    sieve | sieve-before)
+      /usr/bin/time -f "%e %U %S %M" -o "$timing" $(sieve_command "$tool" "$dir") \
+        > "$dir/log.txt" 2>&1
       urls=$(wc -l < "$dir/out/pages.jsonl")
       ;;
     wget)
@@ -107,9 +125,16 @@ run_tool() {  # tool dir -> prints "wall cpu rss_kb urls"
 
 RESULTS="$WORK/results.txt"
 : > "$RESULTS"
+present=()
 for tool in $TOOLS; do
-  command -v "$tool" > /dev/null || [ "$tool" = sieve ] || { echo "skip $tool: not installed"; continue; }
-  for run in $(seq 1 "$RUNS"); do
+  case $tool in
+    sieve) present+=("$tool") ;;
+    sieve-before) [ -n "$SIEVE_BEFORE" ] && present+=("$tool") ;;
+    *) if command -v "$tool" > /dev/null; then present+=("$tool"); else echo "skip $tool: not installed"; fi ;;
+  esac
+done
+for run in $(seq 1 "$RUNS"); do
+  for tool in "${present[@]}"; do
     line=$(run_tool "$tool" "$WORK/$tool-$run")
     echo "$tool run $run: wall cpu rss_kb urls = $line"
     echo "$tool $line" >> "$RESULTS"
@@ -123,19 +148,37 @@ for line in open(sys.argv[1]):
     tool, wall, cpu, rss, urls = line.split()
     rows.setdefault(tool, []).append((float(wall), float(cpu), int(rss), int(urls)))
 med = {}
-print("\n| tool | pages/s | wall s | CPU s | peak RSS MB | URLs |")
-print("|---|---|---|---|---|---|")
+print("\n| tool | pages/s | wall s | CPU s | CPU s / 1000 pages | peak RSS MB | URLs |")
+print("|---|---|---|---|---|---|---|")
 for tool, runs in rows.items():
     wall = statistics.median(r[0] for r in runs)
     cpu = statistics.median(r[1] for r in runs)
     rss = statistics.median(r[2] for r in runs) / 1024
     urls = statistics.median(r[3] for r in runs)
     rate = statistics.median(r[3] / r[0] for r in runs)
-    med[tool] = rate
-    print(f"| {tool} | {rate:.0f} | {wall:.2f} | {cpu:.2f} | {rss:.1f} | {urls:.0f} |")
+    per_k = statistics.median(1000 * r[1] / r[3] for r in runs)
+    med[tool] = (rate, per_k)
+    print(f"| {tool} | {rate:,.0f} | {wall:.2f} | {cpu:.2f} | {per_k:.3f} | {rss:.1f} | {urls:,.0f} |")
 if "sieve" in med:
+    print()
+    if "sieve-before" in med:
+        print(f"sieve / sieve-before CPU per page: {med['sieve'][1] / med['sieve-before'][1]:.2f}x; "
+              f"pages/s: {med['sieve'][0] / med['sieve-before'][0]:.2f}x")
     for other in ("httrack", "wget2", "wget"):
         if other in med:
-            print(f"\nsieve / {other} pages/s: {med['sieve'] / med[other]:.2f}x")
+            print(f"sieve / {other} pages/s: {med['sieve'][0] / med[other][0]:.2f}x")
 PY
 echo "(medians of $RUNS runs; work files in $WORK)"
+
+if [ "$PROFILE" = 1 ]; then
+  for tool in "${present[@]}"; do
+    case $tool in sieve | sieve-before) ;; *) continue ;; esac
+    dir="$WORK/$tool-profile"
+    mkdir -p "$dir"
+    perf record -F 999 -g -o "$dir/perf.data" -- $(sieve_command "$tool" "$dir") \
+      > "$dir/log.txt" 2>&1
+    echo -e "\n$tool: top 10 symbols (self, whole process; $(wc -l < "$dir/out/pages.jsonl") pages)"
+    perf report -i "$dir/perf.data" --no-children --sort dso,sym --stdio 2> /dev/null |
+      grep -E '^ +[0-9.]+%' | head -n 10
+  done
+fi
