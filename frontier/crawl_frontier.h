@@ -47,6 +47,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -177,6 +178,14 @@ struct FrontierFilterStats {
   double estimated_fp_rate = 0;
 };
 
+// One URL for CrawlFrontier::AddMany: Add's arguments.
+struct FrontierAdd {
+  std::string_view url;
+  std::string_view host;
+  uint32_t depth = 0;
+  std::string_view metadata = {};
+};
+
 class CrawlFrontier {
  public:
   virtual ~CrawlFrontier() = default;
@@ -186,6 +195,20 @@ class CrawlFrontier {
   // the referrer) comes back from Next. Thread-safe.
   virtual bool Add(std::string_view url, std::string_view host, uint32_t depth,
                    std::string_view metadata = {}) = 0;
+
+  // Add for each of `urls`, in order (a URL repeated in `urls` is queued at
+  // most once); `queued[i]` is what Add(urls[i]) would have returned. The
+  // crawl loop hands over a page's links this way. This default calls Add
+  // for each; the local Frontier takes its lock once and probes its filter
+  // in one batch (hash all, prefetch, then probe). REQUIRES: queued.size() ==
+  // urls.size(). Thread-safe.
+  virtual void AddMany(std::span<const FrontierAdd> urls,
+                       std::span<bool> queued) {
+    for (size_t i = 0; i < urls.size(); ++i) {
+      queued[i] =
+          Add(urls[i].url, urls[i].host, urls[i].depth, urls[i].metadata);
+    }
+  }
 
   // A URL that may be fetched at `now`, or how long until one may be, or why
   // none will be.

@@ -1,7 +1,11 @@
 #include "frontier/frontier.h"
 
 #include <algorithm>
+#include <memory>
+#include <span>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "frontier/internal/record.h"
@@ -99,6 +103,35 @@ bool Frontier::Add(std::string_view url, std::string_view host, uint32_t depth,
     return false;
   }
   return sieve_->Push(url, EncodePayload(host, depth, metadata));
+}
+
+void Frontier::AddMany(std::span<const FrontierAdd> urls,
+                       std::span<bool> queued) {
+  std::vector<std::string> payloads;
+  std::vector<std::string_view> keys, payload_views;
+  std::vector<size_t> index;  // Position in `urls` of each key.
+  payloads.reserve(urls.size());
+  keys.reserve(urls.size());
+  index.reserve(urls.size());
+  {
+    std::shared_lock lock(dropped_mu_);
+    for (size_t i = 0; i < urls.size(); ++i) {
+      queued[i] = false;
+      if (dropped_hosts_.contains(AbslView(urls[i].host))) {
+        refused_for_dropped_host_.fetch_add(1, std::memory_order_relaxed);
+        continue;
+      }
+      keys.push_back(urls[i].url);
+      payloads.push_back(
+          EncodePayload(urls[i].host, urls[i].depth, urls[i].metadata));
+      index.push_back(i);
+    }
+  }
+  payload_views.assign(payloads.begin(), payloads.end());
+  std::unique_ptr<bool[]> pushed(new bool[keys.size()]);
+  sieve_->PushMany(keys, payload_views,
+                   std::span<bool>(pushed.get(), keys.size()));
+  for (size_t k = 0; k < keys.size(); ++k) queued[index[k]] = pushed[k];
 }
 
 void Frontier::Touch(HostState& host, absl::Time now) {

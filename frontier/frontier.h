@@ -127,6 +127,9 @@ class Frontier final : public CrawlFrontier {
   // Thread-safe.
   bool Add(std::string_view url, std::string_view host, uint32_t depth,
            std::string_view metadata = {}) override;
+  // Add for each, through one Sieve::PushMany (one lock, one filter batch).
+  void AddMany(std::span<const FrontierAdd> urls,
+               std::span<bool> queued) override;
 
   // A URL whose host may be fetched at `now`, the oldest such (breadth-first
   // across hosts); otherwise how long until one may be, or why none will be.

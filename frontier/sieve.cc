@@ -2,6 +2,7 @@
 // sieve_checkpoint.cc.
 #include "frontier/sieve.h"
 
+#include <cassert>
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
@@ -99,10 +100,14 @@ void Sieve::NoteError(const absl::Status& s) {
 }
 
 bool Sieve::AdmitLocked(std::string_view url) {
-  ++counters_.pushed;
   // One pass: Add sets the bits and reports whether any was clear ("definitely
   // new").
-  if (filter_->Add(url)) {
+  return AdmitProbedLocked(url, filter_->Add(url));
+}
+
+bool Sieve::AdmitProbedLocked(std::string_view url, bool fresh) {
+  ++counters_.pushed;
+  if (fresh) {
     if (seen_) {
       seen_->Insert(Fingerprint64(url));
       NoteError(seen_->status());
@@ -142,6 +147,28 @@ bool Sieve::Push(std::string_view url, std::string_view payload) {
   }
   if (!events.empty()) DeliverCapacityEvents(std::move(events));
   return queued;
+}
+
+void Sieve::PushMany(std::span<const std::string_view> urls,
+                     std::span<const std::string_view> payloads,
+                     std::span<bool> queued) {
+  assert(urls.size() == payloads.size() && urls.size() == queued.size());
+  std::vector<CapacityEvent> events;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // The filter's answers, in order, as one Add each would give them.
+    filter_->AddMany(urls, queued);
+    for (size_t i = 0; i < urls.size(); ++i) {
+      queued[i] = AdmitProbedLocked(urls[i], queued[i]);
+      if (queued[i]) {
+        ++counters_.queued;
+        queue_->Push(internal::EncodeRecord(urls[i], payloads[i]));
+        NoteError(queue_->status());
+      }
+    }
+    if (!pending_events_.empty()) events.swap(pending_events_);
+  }
+  if (!events.empty()) DeliverCapacityEvents(std::move(events));
 }
 
 void Sieve::DeliverCapacityEvents(std::vector<CapacityEvent> events) {

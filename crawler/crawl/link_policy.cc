@@ -1,6 +1,11 @@
 #include "crawler/crawl/link_policy.h"
 
 #include <algorithm>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
@@ -80,9 +85,19 @@ struct OutlinkCap {
   absl::flat_hash_set<std::string> taken;
 };
 
-AddOutcome AddCapped(const LinkPolicy& policy, std::string_view raw_url,
-                     uint32_t depth, const Origin& origin, OutlinkCap* cap,
-                     bool* session_id) {
+// A link that passed every rule but the Sieve's: what goes to the Frontier.
+struct Candidate {
+  std::string url;  // Normalised.
+  std::string host;
+  std::string path_and_query;
+  bool trap_counted = false;  // TrapGuard::Queued must see it once queued.
+};
+
+// Every rule of the policy but the Sieve's: the outcome when one refuses the
+// link, else kQueued with `*out` filled in.
+AddOutcome Vet(const LinkPolicy& policy, std::string_view raw_url,
+               uint32_t depth, OutlinkCap* cap, bool* session_id,
+               Candidate* out) {
   if (policy.max_depth > 0 && depth > policy.max_depth)
     return AddOutcome::kBeyondDepth;
   std::optional<std::string> stripped = TrapGuard::StripPathSessionId(raw_url);
@@ -112,9 +127,10 @@ AddOutcome AddCapped(const LinkPolicy& policy, std::string_view raw_url,
     if (cap->taken.size() >= cap->limit) return AddOutcome::kOverOutlinkCap;
     cap->taken.insert(parts->normalized_url);
   }
-  const std::string host = parts->Authority();
+  std::string host = parts->Authority();
+  bool trap_counted = false;
   if (policy.traps != nullptr) {
-    switch (policy.traps->Admit(host, parts->path_and_query)) {
+    switch (policy.traps->Admit(host, parts->path_and_query, &trap_counted)) {
       case TrapKind::kNone:
         break;
       case TrapKind::kQueryVariants:
@@ -129,13 +145,67 @@ AddOutcome AddCapped(const LinkPolicy& policy, std::string_view raw_url,
       allowed.has_value() && !*allowed) {
     return AddOutcome::kDisallowed;
   }
-  if (!policy.frontier->Add(parts->normalized_url, host, depth,
-                            origin.Encode())) {
+  *out = Candidate{.url = std::move(parts->normalized_url),
+                   .host = std::move(host),
+                   .path_and_query = std::move(parts->path_and_query),
+                   .trap_counted = trap_counted};
+  return AddOutcome::kQueued;
+}
+
+// Hands one vetted link to the Frontier.
+AddOutcome AddCandidate(const LinkPolicy& policy, const Candidate& c,
+                        uint32_t depth, std::string_view metadata) {
+  if (!policy.frontier->Add(c.url, c.host, depth, metadata)) {
     return AddOutcome::kSeen;
   }
-  if (policy.traps != nullptr)
-    policy.traps->Queued(host, parts->path_and_query);
+  if (c.trap_counted) policy.traps->Queued(c.host, c.path_and_query);
   return AddOutcome::kQueued;
+}
+
+AddOutcome AddCapped(const LinkPolicy& policy, std::string_view raw_url,
+                     uint32_t depth, const Origin& origin, OutlinkCap* cap,
+                     bool* session_id) {
+  Candidate candidate;
+  const AddOutcome vetted =
+      Vet(policy, raw_url, depth, cap, session_id, &candidate);
+  if (vetted != AddOutcome::kQueued) return vetted;
+  return AddCandidate(policy, candidate, depth, origin.Encode());
+}
+
+// Counts one link's outcome in the page's totals.
+void Count(AddOutcome outcome, PageLinks& out) {
+  switch (outcome) {
+    case AddOutcome::kQueued:
+      ++out.queued;
+      break;
+    case AddOutcome::kSeen:
+    case AddOutcome::kInvalid:
+      break;
+    case AddOutcome::kOffSite:
+      ++out.off_site;
+      break;
+    case AddOutcome::kFiltered:
+      ++out.filtered;
+      break;
+    case AddOutcome::kTrap:
+    case AddOutcome::kOverOutlinkCap:
+      ++out.traps;
+      break;
+    case AddOutcome::kQueryVariants:
+      ++out.traps;
+      ++out.query_variant_traps;
+      break;
+    case AddOutcome::kCalendar:
+      ++out.traps;
+      ++out.calendar_traps;
+      break;
+    case AddOutcome::kBeyondDepth:
+      ++out.beyond_depth;
+      break;
+    case AddOutcome::kDisallowed:
+      ++out.disallowed;
+      break;
+  }
 }
 
 }  // namespace
@@ -165,8 +235,14 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
                    response.headers.x_robots_tag, options);
   out.nofollow_page = page.nofollow;
   out.noindex_page = page.noindex;
-  const Origin origin{.redirect_hops = 0, .referrer = response.url};
+  const std::string metadata =
+      Origin{.redirect_hops = 0, .referrer = response.url}.Encode();
   OutlinkCap cap{.limit = policy.max_outlinks, .taken = {}};
+  // The page's links go to the Frontier in one AddMany (one lock, one filter
+  // batch), but for those the trap guard counts: each of those is added at
+  // once, so a page's own variants count against the cap as they come.
+  std::vector<Candidate> batch;
+  Candidate candidate;
   for (const Link& link : page.links) {
     if (!IsFollowable(link)) continue;
     ++out.found;
@@ -175,41 +251,30 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
       continue;
     }
     bool session_id = false;
-    const AddOutcome outcome =
-        AddCapped(policy, link.url, depth + 1, origin, &cap, &session_id);
+    AddOutcome outcome =
+        Vet(policy, link.url, depth + 1, &cap, &session_id, &candidate);
     if (session_id) ++out.session_ids;
-    switch (outcome) {
-      case AddOutcome::kQueued:
-        ++out.queued;
-        break;
-      case AddOutcome::kSeen:
-      case AddOutcome::kInvalid:
-        break;
-      case AddOutcome::kOffSite:
-        ++out.off_site;
-        break;
-      case AddOutcome::kFiltered:
-        ++out.filtered;
-        break;
-      case AddOutcome::kTrap:
-      case AddOutcome::kOverOutlinkCap:
-        ++out.traps;
-        break;
-      case AddOutcome::kQueryVariants:
-        ++out.traps;
-        ++out.query_variant_traps;
-        break;
-      case AddOutcome::kCalendar:
-        ++out.traps;
-        ++out.calendar_traps;
-        break;
-      case AddOutcome::kBeyondDepth:
-        ++out.beyond_depth;
-        break;
-      case AddOutcome::kDisallowed:
-        ++out.disallowed;
-        break;
+    if (outcome == AddOutcome::kQueued) {
+      if (!candidate.trap_counted) {
+        batch.push_back(std::move(candidate));
+        continue;
+      }
+      outcome = AddCandidate(policy, candidate, depth + 1, metadata);
     }
+    Count(outcome, out);
+  }
+  std::vector<FrontierAdd> adds;
+  adds.reserve(batch.size());
+  for (const Candidate& c : batch) {
+    adds.push_back({.url = c.url,
+                    .host = c.host,
+                    .depth = depth + 1,
+                    .metadata = metadata});
+  }
+  std::unique_ptr<bool[]> queued(new bool[adds.size()]);
+  policy.frontier->AddMany(adds, std::span<bool>(queued.get(), adds.size()));
+  for (size_t i = 0; i < adds.size(); ++i) {
+    Count(queued[i] ? AddOutcome::kQueued : AddOutcome::kSeen, out);
   }
   return out;
 }

@@ -109,7 +109,9 @@ struct PageLinks {
 };
 
 // Extracts the links of an HTML `response` (fetched at `depth`) and adds them.
-// Cost: one gumbo parse of the body plus one AddDiscovered per link.
+// Cost: one gumbo parse of the body, the policy's rules for each link, and one
+// CrawlFrontier::AddMany for the page (links the trap guard counts are added
+// one by one, so a page's own query or date variants meet the cap in order).
 PageLinks ProcessHtmlPage(const LinkPolicy& policy,
                           const FetchResponse& response, uint32_t depth);
 

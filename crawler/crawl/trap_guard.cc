@@ -109,8 +109,10 @@ TrapGuard::Keys TrapGuard::KeysOf(std::string_view authority,
 }
 
 TrapKind TrapGuard::Admit(std::string_view authority,
-                          std::string_view path_and_query) const {
+                          std::string_view path_and_query,
+                          bool* counted) const {
   const Keys keys = KeysOf(authority, path_and_query);
+  if (counted != nullptr) *counted = keys.query || keys.date;
   if (!keys.query && !keys.date) return TrapKind::kNone;
   std::lock_guard<std::mutex> lock(mu_);
   if (keys.query) {

@@ -62,7 +62,13 @@ class TrapGuard {
   // Whether the URL (authority "host:port" and normalised path and query) may
   // still be queued. Cost: one scan of the path and a hash-map lookup or two.
   TrapKind Admit(std::string_view authority,
-                 std::string_view path_and_query) const;
+                 std::string_view path_and_query) const {
+    return Admit(authority, path_and_query, nullptr);
+  }
+  // The same, and `*counted` (when not null) tells whether the URL has a
+  // query or a date the guard counts: only then does Queued matter for it.
+  TrapKind Admit(std::string_view authority, std::string_view path_and_query,
+                 bool* counted) const;
   // Counts a URL the Frontier queued as new.
   void Queued(std::string_view authority, std::string_view path_and_query);
 

@@ -3,6 +3,7 @@
 // the time loses no URL.
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "frontier/sieve.h"
@@ -61,6 +62,30 @@ TEST(SieveLosslessTest, ATinyFilterStillQueuesEveryDistinctUrlExactlyOnce) {
   for (int i = 0; i < kUrls; ++i) ASSERT_EQ(s.Pop(), Url(i));
   EXPECT_EQ(s.Pop(), std::nullopt);
   EXPECT_TRUE(s.status().ok()) << s.status();
+}
+
+TEST(SieveLosslessTest, PushManyLosesNothingEither) {
+  constexpr int kUrls = 20'000;
+  Sieve s(SieveOptions{.expected_urls = kUrls,
+                       .fp_rate = 0.5,
+                       .verify_positives = true,
+                       .work_dir = FreshDir("sieve_lossless_many")});
+  // Batches of 100 in which every URL comes twice.
+  for (int first = 0; first < kUrls; first += 50) {
+    std::vector<std::string> urls;
+    for (int i = first; i < first + 50; ++i) urls.push_back(Url(i));
+    for (int i = first; i < first + 50; ++i) urls.push_back(Url(i));
+    const std::vector<std::string_view> views(urls.begin(), urls.end());
+    const std::vector<std::string_view> payloads(urls.size());
+    bool queued[100];
+    s.PushMany(views, payloads, queued);
+    for (int i = 0; i < 100; ++i) {
+      ASSERT_EQ(queued[i], i < 50) << "URL " << first + i % 50;
+    }
+  }
+  EXPECT_GT(s.stats().false_positives_caught, 0u);
+  for (int i = 0; i < kUrls; ++i) ASSERT_EQ(s.Pop(), Url(i));
+  EXPECT_EQ(s.Pop(), std::nullopt);
 }
 
 TEST(SieveLosslessTest, MaybeSeenIsExactInLosslessMode) {

@@ -2,7 +2,10 @@
 // filter kind.
 #include "frontier/sieve.h"
 
+#include <optional>
+#include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -100,6 +103,38 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<FilterKind>& param_info) {
       return std::string(FilterKindName(param_info.param));
     });
+
+TEST_P(SieveKindTest, PushManyAnswersAndQueuesAsPushDoes) {
+  // Batches with repeats inside and across them, past the filter's capacity
+  // (so the scalable kind grows in the middle of a batch).
+  Sieve one(Options(500)), many(Options(500));
+  std::mt19937_64 rng(7);
+  for (int batch = 0; batch < 200; ++batch) {
+    std::vector<std::string> urls, payloads;
+    for (int i = 0; i < 16; ++i) {
+      urls.push_back(Url(static_cast<int>(rng() % 2000)));
+      payloads.push_back("p" + std::to_string(batch * 16 + i));
+    }
+    const std::vector<std::string_view> url_views(urls.begin(), urls.end());
+    const std::vector<std::string_view> payload_views(payloads.begin(),
+                                                      payloads.end());
+    bool queued[16];
+    many.PushMany(url_views, payload_views, queued);
+    for (int i = 0; i < 16; ++i) {
+      ASSERT_EQ(queued[i], one.Push(urls[i], payloads[i]))
+          << "batch " << batch << " url " << i;
+    }
+  }
+  EXPECT_EQ(many.stats().pushed, one.stats().pushed);
+  EXPECT_EQ(many.stats().queued, one.stats().queued);
+  while (std::optional<SieveEntry> a = one.PopEntry()) {
+    std::optional<SieveEntry> b = many.PopEntry();
+    ASSERT_TRUE(b.has_value());
+    EXPECT_EQ(b->url, a->url);
+    EXPECT_EQ(b->payload, a->payload);
+  }
+  EXPECT_EQ(many.PopEntry(), std::nullopt);
+}
 
 TEST(SieveTest, CreateRejectsBadOptions) {
   EXPECT_EQ(Sieve::Create({.expected_urls = 0}).status().code(),
