@@ -7,7 +7,7 @@
 #                same flags, so the two are measured side by side in one run
 #   env PROFILE  when 1, after the timed runs each sieve binary crawls once more under
 #                `perf record` (needs linux-perf) and the script prints its top 10 symbols by
-#                share of the samples (self time, whole process)
+#                share of the samples (self time, whole process) and the share of each library
 #   env DOCROOT  site to serve (default: the Java SE 17 API documentation of openjdk-17-doc,
 #                /usr/share/doc/openjdk-17-jre-headless/api: 10,137 HTML files, 287 MB, the
 #                OpenJDK authors' documentation comments rendered by javadoc). Smaller trees:
@@ -180,5 +180,8 @@ if [ "$PROFILE" = 1 ]; then
     echo -e "\n$tool: top 10 symbols (self, whole process; $(wc -l < "$dir/out/pages.jsonl") pages)"
     perf report -i "$dir/perf.data" --no-children --sort dso,sym --stdio 2> /dev/null |
       grep -E '^ +[0-9.]+%' | head -n 10
+    echo "$tool: share by library"
+    perf report -i "$dir/perf.data" --no-children --sort dso --stdio 2> /dev/null |
+      grep -E '^ +[0-9.]+%' | head -n 8
   done
 fi
