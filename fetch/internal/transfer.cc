@@ -240,6 +240,19 @@ absl::Status Transfer::Configure() {
 size_t Transfer::OnBody(char* data, size_t size, size_t count, void* self) {
   auto* transfer = static_cast<Transfer*>(self);
   const size_t bytes = size * count;
+  if (transfer->body_.empty()) {
+    // One allocation for a body of announced length, not a copy at each
+    // doubling; at most the cap and 8 MiB, whatever a server announces.
+    constexpr curl_off_t kMaxReserve = curl_off_t{8} << 20;
+    curl_off_t length = -1;
+    if (curl_easy_getinfo(transfer->easy_.get(),
+                          CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
+                          &length) == CURLE_OK &&
+        length > 0) {
+      transfer->body_.reserve(static_cast<size_t>(std::min<curl_off_t>(
+          {length, transfer->max_body_bytes_, kMaxReserve})));
+    }
+  }
   const size_t room =
       static_cast<size_t>(transfer->max_body_bytes_) - transfer->body_.size();
   if (bytes > room) {
