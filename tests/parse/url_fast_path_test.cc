@@ -132,8 +132,8 @@ INSTANTIATE_TEST_SUITE_P(
         Site{"postgresql-doc-15", "/usr/share/doc/postgresql-doc-15/html"},
         Site{"python3-doc", "/usr/share/doc/python3-doc/html"},
         Site{"openjdk-17-doc", "/usr/share/doc/openjdk-17-doc/api"},
-        // The second site of bench/crawler/crawl_bench.sh (23,494 pages,
-        // rustdoc's HTML); a bench-only package, not in the install script.
+        // The second site of bench/crawler/crawl_bench.sh (the Rust standard
+        // library's rustdoc HTML); bench-only, not in the install script.
         Site{"rust-doc", "/usr/share/doc/rust-doc/html"}),
     [](const ::testing::TestParamInfo<Site>& param) {
       std::string name = param.param.package;
