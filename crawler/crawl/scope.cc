@@ -3,7 +3,11 @@
 #include <arpa/inet.h>
 #include <libpsl.h>
 
+#include <algorithm>
+#include <utility>
+
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "re2/re2.h"
@@ -42,10 +46,19 @@ std::string_view HostWithoutPort(std::string_view authority) {
 // times.
 bool RepeatsSegments(std::string_view path_and_query, int max) {
   std::string_view path = path_and_query.substr(0, path_and_query.find('?'));
+  const absl::InlinedVector<absl::string_view, 16> segments = absl::StrSplit(
+      absl::string_view(path.data(), path.size()), '/', absl::SkipEmpty());
+  if (segments.size() <= 16) {
+    // Real paths have a few segments: compared in place, no allocation.
+    for (size_t i = 0; i < segments.size(); ++i) {
+      if (std::count(segments.begin() + i, segments.end(), segments[i]) > max)
+        return true;
+    }
+    return false;
+  }
+  // Long paths (a trap's, a hostile URL's): counted in a map, linear time.
   absl::flat_hash_map<absl::string_view, int> counts;
-  for (absl::string_view segment :
-       absl::StrSplit(absl::string_view(path.data(), path.size()), '/',
-                      absl::SkipEmpty())) {
+  for (absl::string_view segment : segments) {
     if (++counts[segment] > max) return true;
   }
   return false;

@@ -93,6 +93,21 @@ TEST(ScopeTest, AnyScopeStillAppliesPatternsAndTrapControl) {
             ScopeVerdict::kRepeatedPath);
 }
 
+TEST(ScopeTest, CountsRepeatedSegmentsInShortAndLongPaths) {
+  absl::StatusOr<Scope> scope = Scope::Create(
+      {.mode = ScopeMode::kAny, .max_path_segment_repeats = 2}, {});
+  ASSERT_TRUE(scope.ok());
+  std::string distinct = "http://z.net";  // 20 segments, all different.
+  for (int i = 0; i < 20; ++i) distinct += "/s" + std::to_string(i);
+  EXPECT_EQ(scope->Check(Parts(distinct)), ScopeVerdict::kInScope);
+  EXPECT_EQ(scope->Check(Parts(distinct + "/s3/s3")),
+            ScopeVerdict::kRepeatedPath);
+  EXPECT_EQ(scope->Check(Parts("http://z.net/a/b/a/c/a")),
+            ScopeVerdict::kRepeatedPath);
+  EXPECT_EQ(scope->Check(Parts("http://z.net/a/b/a/c?a/a/a")),
+            ScopeVerdict::kInScope);  // The query is not the path.
+}
+
 TEST(ScopeTest, ABadPatternIsAnErrorNamingIt) {
   absl::StatusOr<Scope> bad =
       Scope::Create({.mode = ScopeMode::kHost, .deny = {"(unclosed"}}, {});
