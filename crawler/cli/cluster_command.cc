@@ -118,6 +118,7 @@ std::string ClusterStatusToJson(const cluster::ClusterStatus& s) {
   j["live_workers"] = s.live_workers;
   j["pages"] = s.pages;
   j["reclaimed"] = s.reclaimed;
+  j["redis_commands"] = s.commands;
   j["queued"] = s.queued;
   j["pending"] = s.pending;
   j["filter"] = {{"capacity", s.filter.capacity},
@@ -144,7 +145,8 @@ std::string ClusterStatusToJson(const cluster::ClusterStatus& s) {
          {"dispatched", w.dispatched},
          {"added", w.added},
          {"duplicates", w.duplicates},
-         {"reclaimed", w.reclaimed}});
+         {"reclaimed", w.reclaimed},
+         {"redis_commands", w.commands}});
   }
   j["workers"] = workers;
   return j.dump(2);

@@ -83,6 +83,7 @@ absl::StatusOr<ClusterStatus> ReadClusterStatus(RedisClient& client,
     out.live_workers += w->live ? 1 : 0;
     out.pages += w->pages;
     out.reclaimed += w->reclaimed;
+    out.commands += w->commands;
     out.workers.push_back(*std::move(w));
   }
   std::sort(out.workers.begin(), out.workers.end(),

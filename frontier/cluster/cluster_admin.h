@@ -53,6 +53,7 @@ struct ClusterStatus {
   uint64_t pending = 0;    // Entries read and not yet acknowledged.
   uint64_t pages = 0;      // Sum of the workers' pages.
   uint64_t reclaimed = 0;  // Sum of the workers' reclaimed.
+  uint64_t commands = 0;   // Sum of the workers' Redis commands.
   FrontierFilterStats filter{};
 };
 

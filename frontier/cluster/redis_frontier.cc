@@ -291,6 +291,7 @@ absl::Status RedisFrontier::Publish(absl::Time now) {
                 .duplicates = counters_.duplicates,
                 .reclaimed = reclaimed_,
                 .shards = static_cast<uint32_t>(leases_->held().size()),
+                .commands = client_->commands_sent(),
                 .lease_ms = absl::ToInt64Milliseconds(options_.lease_ttl)};
   if (last_publish_ != absl::InfinitePast() && now > last_publish_) {
     w.recent_rate = static_cast<double>(pages_ - last_publish_pages_) /
@@ -331,12 +332,17 @@ absl::Status RedisFrontier::Resync() {
   return absl::OkStatus();
 }
 
-absl::Status RedisFrontier::Refill() {
+absl::Status RedisFrontier::Refill(absl::Time now) {
   for (auto& [s, shard] : shards_) {
-    if (shard.local->stats().queued >= options_.refill_below) continue;
+    if (shard.draining || now < shard.next_read ||
+        shard.local->stats().queued >= options_.refill_below)
+      continue;
     absl::StatusOr<std::vector<StreamEntry>> got = queue_->Read(
         s, leases_->LeaseValue(s), leases_->worker_id(), options_.refill_count);
     if (!got.ok()) return got.status();
+    // The stream is drained for now: not read again before refill_poll.
+    if (got->size() < options_.refill_count)
+      shard.next_read = now + options_.refill_poll;
     if (absl::Status st = Feed(s, *std::move(got)); !st.ok()) return st;
   }
   return absl::OkStatus();
@@ -375,7 +381,7 @@ NextUrl RedisFrontier::Next(absl::Time now) {
     if (!s.ok()) return wait_for_redis;
     resync_ = false;
   }
-  if (absl::Status s = Refill(); !s.ok()) {
+  if (absl::Status s = Refill(now); !s.ok()) {
     Note(s);
     resync_ = true;
     return wait_for_redis;
@@ -406,8 +412,14 @@ NextUrl RedisFrontier::Next(absl::Time now) {
   }
   if (wait.has_value()) return {.state = NextUrl::kWait, .wait = *wait};
   if (busy || !in_flight_.empty()) return {.state = NextUrl::kWaitForDone};
-  // Nothing here: finished only if no shard has an entry anywhere.
-  if (now < next_finish_check_) return wait_for_redis;
+  // Nothing here: finished only if no shard has an entry anywhere. Until the
+  // next look, wait for the soonest read of a shard's stream.
+  NextUrl idle{.state = NextUrl::kWait, .wait = options_.idle_poll};
+  for (const auto& [s, shard] : shards_) {
+    if (!shard.draining && shard.next_read > now)
+      idle.wait = std::min(idle.wait, shard.next_read - now);
+  }
+  if (now < next_finish_check_) return idle;
   next_finish_check_ = now + options_.idle_poll;
   absl::StatusOr<bool> finished = CrawlFinished();
   if (!finished.ok()) {
@@ -418,7 +430,7 @@ NextUrl RedisFrontier::Next(absl::Time now) {
   // Work is elsewhere (another worker's, or an unowned shard's): look for
   // shards to take soon.
   next_upkeep_ = std::min(next_upkeep_, now + options_.idle_poll);
-  return wait_for_redis;
+  return idle;
 }
 
 absl::StatusOr<UrlFate> RedisFrontier::Done(std::string_view url,

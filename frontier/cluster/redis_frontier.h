@@ -96,6 +96,10 @@ struct RedisFrontierOptions {
   // Refill a shard's local queue from its stream when it holds fewer URLs.
   uint32_t refill_below = 64;
   uint32_t refill_count = 256;
+  // After a read that found fewer than refill_count new entries, the shard's
+  // stream is not read again for this long (a worker's own links reach it
+  // through Redis, so this bounds how soon they are fetched).
+  absl::Duration refill_poll = absl::Milliseconds(50);
   // How long Next asks the loop to wait while other workers hold the work.
   absl::Duration idle_poll = absl::Milliseconds(200);
   // Acknowledge a finished URL's entry only at RecordWritten(url) rather than
@@ -152,6 +156,8 @@ class RedisFrontier final : public CrawlFrontier {
     absl::Time not_before = absl::InfinitePast();
     // Above the target: no new URL is handed out; released when idle.
     bool draining = false;
+    // Its stream is read again no sooner (see refill_poll).
+    absl::Time next_read = absl::InfinitePast();
   };
   struct Unacked {
     uint32_t shard = 0;
@@ -165,7 +171,7 @@ class RedisFrontier final : public CrawlFrontier {
   absl::Status Take(uint32_t shard, absl::Time now);
   void Drop(uint32_t shard);
   absl::Status Feed(uint32_t shard, std::vector<StreamEntry> entries);
-  absl::Status Refill();
+  absl::Status Refill(absl::Time now);
   absl::Status Ack(uint32_t shard, const std::string& id);
   // Acknowledges now or keeps the entry for RetryAcks.
   void AckOrKeep(Unacked entry);

@@ -10,9 +10,10 @@ namespace sieve::cluster {
 std::string EncodeWorkerStats(const WorkerStats& s) {
   return absl::StrFormat(
       "started_ms=%d updated_ms=%d pages=%d dispatched=%d added=%d "
-      "duplicates=%d reclaimed=%d shards=%d lease_ms=%d recent_rate=%.3f",
+      "duplicates=%d reclaimed=%d shards=%d commands=%d lease_ms=%d "
+      "recent_rate=%.3f",
       s.started_ms, s.updated_ms, s.pages, s.dispatched, s.added, s.duplicates,
-      s.reclaimed, s.shards, s.lease_ms, s.recent_rate);
+      s.reclaimed, s.shards, s.commands, s.lease_ms, s.recent_rate);
 }
 
 absl::StatusOr<WorkerStats> DecodeWorkerStats(std::string_view worker_id,
@@ -42,6 +43,8 @@ absl::StatusOr<WorkerStats> DecodeWorkerStats(std::string_view worker_id,
       ok = absl::SimpleAtoi(value, &s.reclaimed);
     } else if (key == "shards") {
       ok = absl::SimpleAtoi(value, &s.shards);
+    } else if (key == "commands") {
+      ok = absl::SimpleAtoi(value, &s.commands);
     } else if (key == "lease_ms") {
       ok = absl::SimpleAtoi(value, &s.lease_ms);
     } else if (key == "recent_rate") {

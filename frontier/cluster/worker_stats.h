@@ -35,8 +35,9 @@ struct WorkerStats {
   // URLs taken over from a worker that stopped without finishing them (each
   // may have been fetched twice).
   uint64_t reclaimed = 0;
-  uint32_t shards = 0;   // Leases held.
-  int64_t lease_ms = 0;  // Its lease ttl: live while its heartbeat is younger.
+  uint32_t shards = 0;    // Leases held.
+  uint64_t commands = 0;  // Redis commands it sent (a script counts one).
+  int64_t lease_ms = 0;   // Its lease ttl: live while its heartbeat is younger.
   // Pages per second between this publication and the one before.
   double recent_rate = 0;
   // Set by ReadClusterStatus: heartbeat younger than lease_ms.
