@@ -46,7 +46,7 @@ void KillOneOfThree(int rounds, uint32_t seed) {
     SCOPED_TRACE(absl::StrCat("round ", round));
     std::unique_ptr<ClusterCrawl> c = ClusterCrawl::Start(
         absl::StrCat("cluster-kill-", round),
-        {.sites = 9,
+        {.sites = 6,
          .pages = 40,
          .config_extra = "[crawl]\nparser_threads = 1\n",
          .flags = {"--concurrency", absl::StrCat(kConcurrency)}});
