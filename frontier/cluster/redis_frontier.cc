@@ -100,35 +100,27 @@ bool RedisFrontier::Add(std::string_view url, std::string_view host,
                         uint32_t depth, std::string_view metadata) {
   std::lock_guard<std::mutex> lock(mu_);
   const std::string u(url);
-  const std::span<const std::string> one(&u, 1);
+  // Test-and-set and XADD in one script: a worker killed between the two
+  // would otherwise leave the URL seen and never queued.
+  const std::string stream = keys_->Queue(ShardOf(host, leases_->shards()));
+  const std::vector<std::string> fields = ShardQueue::EntryFields(
+      {u, std::string(host), depth, std::string(metadata)});
   // A transient error (connection lost, Redis loading its AOF) is tried
   // again for up to kAddRetryFor; the client reconnects with its back-off.
+  // Sending it again is safe: if the lost one ran, the URL is queued and
+  // now answers "seen".
   const absl::Time give_up = absl::Now() + kAddRetryFor;
-  absl::StatusOr<std::vector<bool>> fresh = filter_->AddMany(one);
-  bool uncertain = false;
+  absl::StatusOr<bool> fresh = filter_->AddAndQueue(u, stream, fields);
   while (!fresh.ok() && IsTransient(fresh.status()) && absl::Now() < give_up) {
     Note(fresh.status());
-    // The reply may have been lost after the script ran: the URL is queued
-    // whatever the filter says next (a possible duplicate, never a loss).
-    uncertain = true;
     absl::SleepFor(absl::Milliseconds(100));
-    fresh = filter_->AddMany(one);
+    fresh = filter_->AddAndQueue(u, stream, fields);
   }
   if (!fresh.ok()) return Lost(fresh.status(), u);
-  if (!uncertain && !(*fresh)[0]) {
+  if (!*fresh) {
     ++counters_.duplicates;
     return false;
   }
-  QueuedUrl q{.shard = ShardOf(host, leases_->shards()),
-              .url = {u, std::string(host), depth, std::string(metadata)}};
-  absl::Status pushed = queue_->Push({q});
-  while (!pushed.ok() && IsTransient(pushed) && absl::Now() < give_up) {
-    // May have run: a second entry is a duplicate fetch at worst.
-    Note(pushed);
-    absl::SleepFor(absl::Milliseconds(100));
-    pushed = queue_->Push({q});
-  }
-  if (!pushed.ok()) return Lost(pushed, u);
   ++counters_.added;
   return true;
 }

@@ -3,8 +3,9 @@
 // (`sieve crawl --cluster ...`) each run one; together they crawl as one.
 //
 // How it works:
-//   - Add: the URL goes through the shared seen-set (RedisBloomFilter); if new,
-//     it is appended to the stream of its host's shard (ShardQueue::Push).
+//   - Add: the URL goes through the shared seen-set (RedisBloomFilter) and, if
+//     new, is appended to the stream of its host's shard, in one script
+//     (RedisBloomFilter::AddAndQueue), so no crash loses it between the two.
 //   - The worker holds leases on about shards / live workers shards
 //     (ShardLeases). For each held shard it keeps a local sieve::Frontier
 //     (per-host delay, in-flight cap, Crawl-delay, back-off, retries), fed
@@ -30,7 +31,7 @@
 //
 // Surprises first:
 //   - Every method takes one mutex and may make Redis round trips (bounded by
-//     the client's timeouts). Add: 2 round trips (through transient errors,
+//     the client's timeouts). Add: 1 round trip (through transient errors,
 //     more, 100 ms apart, for up to 20 s).
 //   - Lease upkeep (heartbeat, renew, rebalance, refill from the streams) runs
 //     inside Next, at most every lease_ttl / 3 of `now` (refill on every Next
@@ -45,9 +46,8 @@
 //   - Checkpoint writes nothing: the crawl's state is in Redis.
 //   - A Redis error inside Next makes Next return kWait (retry later); after
 //     one, the worker claims its own pending entries again (a read whose reply
-//     was lost is not lost). Add whose reply was lost is sent again and the
-//     URL queued even if the filter now calls it seen (a possible duplicate,
-//     never a loss). Connection errors, timeouts and fenced writes are
+//     was lost is not lost). An Add whose reply was lost is sent again (its
+//     script is atomic: the URL is queued once either way). Connection errors, timeouts and fenced writes are
 //     transient: status() stays OK and last_error() has them; any other error
 //     (e.g. Redis out of memory) is reported by status().
 //   - Every upkeep publishes the worker's counters (WorkerStats) in the

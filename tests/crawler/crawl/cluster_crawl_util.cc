@@ -111,12 +111,27 @@ size_t ClusterCrawl::SitePages() const {
   return n;
 }
 
+std::vector<nlohmann::json> ReadCompletePages(
+    const std::filesystem::path& out) {
+  const std::string text = ReadFile(out / "pages.jsonl");
+  std::vector<nlohmann::json> pages;
+  size_t start = 0;
+  for (size_t end = text.find('\n'); end != std::string::npos;
+       start = end + 1, end = text.find('\n', start)) {
+    const std::string line = text.substr(start, end - start);
+    nlohmann::json page = nlohmann::json::parse(line, nullptr, false);
+    EXPECT_FALSE(page.is_discarded()) << "bad pages.jsonl line: " << line;
+    if (!page.is_discarded()) pages.push_back(std::move(page));
+  }
+  return pages;
+}
+
 int ClusterCrawl::ExpectWholeSites(const std::vector<std::string>& workers,
                                    bool allow_twice) {
   // authority -> path -> records, over all workers.
   std::map<std::string, std::map<std::string, int>> recorded;
   for (const std::string& w : workers) {
-    for (const nlohmann::json& page : ReadPages(Out(w))) {
+    for (const nlohmann::json& page : ReadCompletePages(Out(w))) {
       const std::string url = page["url"];
       const std::string authority = url.substr(7, url.find('/', 7) - 7);
       ++recorded[authority][PathOf(url)];

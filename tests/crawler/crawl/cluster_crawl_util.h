@@ -76,6 +76,11 @@ class ClusterCrawl {
 
 std::string ReadFile(const std::filesystem::path& path);
 
+// The records of DIR/pages.jsonl, but an unterminated last line: a worker
+// SIGKILLed while writing leaves one (its URL was not acknowledged; another
+// worker fetches it again). Every complete line must parse.
+std::vector<nlohmann::json> ReadCompletePages(const std::filesystem::path& out);
+
 }  // namespace sieve::testing_util
 
 #endif  // SIEVE_TESTS_CRAWLER_CRAWL_CLUSTER_CRAWL_UTIL_H_
