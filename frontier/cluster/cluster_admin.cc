@@ -108,21 +108,16 @@ absl::StatusOr<uint64_t> AddSeeds(RedisClient& client, const ClusterKeys& keys,
   absl::StatusOr<RedisBloomFilter> filter =
       RedisBloomFilter::Open(client, keys, RedisBloomOptions{});
   if (!filter.ok()) return filter.status();
-  ShardQueue queue(client, keys);
-  if (absl::Status s = queue.Init(); !s.ok()) return s;
-  std::vector<std::string> urls;
-  for (const SeedUrl& seed : seeds) urls.push_back(seed.url);
-  absl::StatusOr<std::vector<bool>> fresh = filter->AddMany(urls);
-  if (!fresh.ok()) return fresh.status();
-  std::vector<QueuedUrl> queued;
-  for (size_t i = 0; i < seeds.size(); ++i) {
-    if (!(*fresh)[i]) continue;
-    queued.push_back(
-        {.shard = ShardOf(seeds[i].host, *shards),
-         .url = {seeds[i].url, seeds[i].host, 0, seeds[i].metadata}});
+  uint64_t queued = 0;
+  for (const SeedUrl& seed : seeds) {
+    // One script per seed: a seed is never marked seen without its entry.
+    absl::StatusOr<bool> fresh = filter->AddAndQueue(
+        seed.url, keys.Queue(ShardOf(seed.host, *shards)),
+        ShardQueue::EntryFields({seed.url, seed.host, 0, seed.metadata}));
+    if (!fresh.ok()) return fresh.status();
+    queued += *fresh ? 1 : 0;
   }
-  if (absl::Status s = queue.Push(queued); !s.ok()) return s;
-  return queued.size();
+  return queued;
 }
 
 }  // namespace sieve::cluster

@@ -11,7 +11,8 @@
 //     seen before (or a false positive of the filter) is not queued again.
 //
 // Cost: ReadClusterStatus about 6 round trips (3 pipelines of one command
-// per shard); AddSeeds 2 round trips per 1,000 URLs.
+// per shard); AddSeeds one round trip per URL (test-and-set and XADD in one
+// script, RedisBloomFilter::AddAndQueue).
 //
 // Example:
 //   auto client = sieve::cluster::RedisClient::Connect(endpoint, {});
