@@ -167,6 +167,10 @@ struct FrontierStats {
   uint64_t budget_stalls = 0;
   // Disk errors of the per-host queues on disk (the URL stays in RAM).
   uint64_t overflow_errors = 0;
+  // A shared frontier (frontier/cluster): URLs taken over from a worker that
+  // stopped without finishing them; each may have been fetched twice. 0 for
+  // one process.
+  uint64_t reclaimed = 0;
 };
 
 // The frontier's dedup filter now, for the progress line and the capacity
@@ -218,6 +222,18 @@ class CrawlFrontier {
   // NotFound if `url` is not in flight.
   [[nodiscard]] virtual absl::StatusOr<UrlFate> Done(
       std::string_view url, const FetchOutcome& outcome, absl::Time now) = 0;
+
+  // The loop has handed the record of `url` to its output writer (`url` was
+  // finished by Done: kFinished or kGivenUp, after a request was made; a
+  // kNotFetched URL gets no record and no call). A frontier that hands work
+  // to others acknowledges it only now (frontier/cluster: the URL's queue
+  // entry is deleted), so a crash before the record is written fetches the
+  // URL again instead of losing its record. NotFound if `url` awaits no
+  // record. Default: nothing to do (the local Frontier).
+  virtual absl::Status RecordWritten(std::string_view url) {
+    (void)url;
+    return absl::OkStatus();
+  }
 
   // Records the robots.txt Crawl-delay of `host` (capped by the frontier's
   // policy; zero clears it). Takes effect from the host's next request.

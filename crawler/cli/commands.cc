@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "crawler/cli/cluster_command.h"
 #include "crawler/crawl/crawl_command.h"
 #include "crawler/version.h"
 #include "study/study_command.h"
@@ -65,6 +66,17 @@ std::span<const Command> Commands() {
        "FILE, then flags;\n"
        "config/default.toml documents every setting.",
        &CrawlFlags, &RunCrawlCommand},
+      {"cluster", "look at or add seeds to a crawl shared through Redis",
+       "sieve cluster status --cluster URL --crawl-id NAME [--json]\n"
+       "       sieve cluster seed --cluster URL --crawl-id NAME --seeds FILE",
+       "status: the crawl's totals, each worker's pages, rates and shards, "
+       "queued and pending\n"
+       "URLs, the shared filter's estimated count and false-positive rate.\n"
+       "seed: adds the URLs of FILE to the running crawl (through its shared "
+       "filter: URLs\n"
+       "seen before are not queued again). Neither joins the crawl. See "
+       "docs/cluster.md.",
+       &ClusterFlags, &RunClusterCommand},
       {"study",
        "measure the memory, speed and false-positive rate of URL dedup "
        "structures",

@@ -114,6 +114,8 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateClusterFrontier(
   o.politeness = local.politeness;
   o.max_urls_per_host = local.max_urls_per_host;
   o.work_dir = work_dir;
+  // The loop calls RecordWritten once a page's record is written.
+  o.ack_after_record = true;
   absl::StatusOr<std::unique_ptr<cluster::RedisFrontier>> frontier =
       cluster::RedisFrontier::Create(std::move(o));
   if (!frontier.ok()) return frontier.status();

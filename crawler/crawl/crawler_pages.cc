@@ -272,8 +272,12 @@ void Crawler::Impl::RecordSitemap(ParsedPage& page) {
 }
 
 void Crawler::Impl::WriteRecord(const PageRecord& record) {
-  if (absl::Status s = writer_->Write(record); !s.ok() && fatal_.ok()) {
-    fatal_ = s;
+  if (absl::Status s = writer_->Write(record); !s.ok()) {
+    if (fatal_.ok()) fatal_ = s;
+  } else {
+    // Only now may a shared frontier let the URL go (its errors show in
+    // frontier_->status()).
+    (void)frontier_->RecordWritten(record.url);
   }
   ++counters_.pages;
   counters_.bytes += static_cast<uint64_t>(record.bytes);

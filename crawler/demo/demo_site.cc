@@ -50,7 +50,9 @@ absl::StatusOr<std::unique_ptr<DemoSite>> DemoSite::Start(SiteOptions options) {
           if (q != std::string::npos) target = req.path + req.target.substr(q);
         }
         SiteResponse r = self->graph_->Respond(target);
-        if (r.delay > absl::ZeroDuration()) absl::SleepFor(r.delay);
+        const absl::Duration delay =
+            r.delay + self->graph_->options().response_delay;
+        if (delay > absl::ZeroDuration()) absl::SleepFor(delay);
         res.status = r.status;
         if (!r.location.empty()) res.set_header("Location", r.location);
         if (!r.retry_after.empty()) {

@@ -76,6 +76,9 @@ struct SiteOptions {
   //     busy always answers 503 with "Retry-After: 2".
   // The ok pages answer 200. Default: false.
   bool throttle_pages = false;
+  // Added to every answer by DemoSite (a stand-in for a real server's
+  // latency, for benchmarks). Default: 0.
+  absl::Duration response_delay = absl::ZeroDuration();
 };
 
 struct SiteResponse {

@@ -31,7 +31,8 @@ std::string SummaryToJson(const CrawlSummary& s) {
                    {"given_up", f.given_up},
                    {"dropped_urls", f.dropped_urls},
                    {"crawl_delays_capped", f.crawl_delays_capped},
-                   {"budget_stalls", f.budget_stalls}};
+                   {"budget_stalls", f.budget_stalls},
+                   {"reclaimed", f.reclaimed}};
   j["filter"] = {{"capacity", s.filter_capacity},
                  {"estimated_count", s.filter_estimated_count},
                  {"estimated_fp_rate", s.filter_estimated_fp_rate}};
@@ -98,6 +99,10 @@ std::string FormatSummaryTable(const CrawlSummary& s,
     row("WARC bytes", absl::StrCat(c.warc_bytes));
   }
   row("still queued", absl::StrCat(s.frontier.queued));
+  if (s.frontier.reclaimed > 0) {
+    // A shared crawl: URLs a stopped worker held, possibly fetched twice.
+    row("taken over (maybe twice)", absl::StrCat(s.frontier.reclaimed));
+  }
   row("filter count / capacity",
       absl::StrFormat("%.0f / %d (est. FPR %.2g)", s.filter_estimated_count,
                       s.filter_capacity, s.filter_estimated_fp_rate));

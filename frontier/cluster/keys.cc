@@ -40,5 +40,11 @@ std::string ClusterKeys::Lease(uint32_t shard) const {
 std::string ClusterKeys::Queue(uint32_t shard) const {
   return absl::StrCat("sieve:{", id_, ":s", shard, "}:q");
 }
+std::string ClusterKeys::Stats() const {
+  return absl::StrCat("sieve:{", id_, "}:stats");
+}
+std::string ClusterKeys::Clean(uint32_t shard) const {
+  return absl::StrCat("sieve:{", id_, ":s", shard, "}:clean");
+}
 
 }  // namespace sieve::cluster

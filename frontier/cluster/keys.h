@@ -6,10 +6,13 @@
 //                              the crawl is created)
 //   - sieve:{ID}:fence         counter: fencing tokens of leases
 //   - sieve:{ID}:workers       sorted set: worker id -> last heartbeat (ms)
+//   - sieve:{ID}:stats         hash: worker id -> its counters (WorkerStats)
 //   - sieve:{ID:f<i>}          string: bits of filter key i
 //   - sieve:{ID:f<i>}:n        counter: URLs filter key i took as new
 //   - sieve:{ID:s<j>}:lease    string "WORKER/TOKEN": owner of shard j
 //   - sieve:{ID:s<j>}:q        stream + consumer group "w": shard j's queue
+//   - sieve:{ID:s<j>}:clean    string: shard j was let go with nothing in
+//                              flight (its next owner counts no take-over)
 // Filter keys and shards have their own tags, so they spread over a Redis
 // Cluster's slots; a shard's lease and queue share one, so a fenced write
 // (check the lease, then touch the queue) is one script on one slot.
@@ -42,6 +45,8 @@ class ClusterKeys {
   std::string FilterCount(uint32_t key) const;
   std::string Lease(uint32_t shard) const;
   std::string Queue(uint32_t shard) const;
+  std::string Stats() const;
+  std::string Clean(uint32_t shard) const;
 
  private:
   explicit ClusterKeys(std::string id) : id_(std::move(id)) {}

@@ -28,6 +28,22 @@ if new == 1 then redis.call('INCR', KEYS[2]) end
 return new
 )lua";
 
+// KEYS[1] bits, KEYS[2] counter, KEYS[3] stream; ARGV[1] k, ARGV[2..k+1] bit
+// offsets, then the entry's fields and values. As kAddScript, and if the URL
+// was new, XADD of the entry, in the same step.
+constexpr char kAddAndQueueScript[] = R"lua(
+local k = tonumber(ARGV[1])
+local new = 0
+for i = 2, k + 1 do
+  if redis.call('SETBIT', KEYS[1], ARGV[i], 1) == 0 then new = 1 end
+end
+if new == 1 then
+  redis.call('INCR', KEYS[2])
+  redis.call('XADD', KEYS[3], '*', unpack(ARGV, k + 2))
+end
+return new
+)lua";
+
 // KEYS[1] bits; ARGV bit offsets. Returns 1 if all are set.
 constexpr char kTestScript[] = R"lua(
 for i = 1, #ARGV do
@@ -104,8 +120,11 @@ absl::StatusOr<RedisBloomFilter> RedisBloomFilter::Open(
   if (!add.ok()) return add.status();
   absl::StatusOr<std::string> test = client.RegisterScript(kTestScript);
   if (!test.ok()) return test.status();
+  absl::StatusOr<std::string> queue = client.RegisterScript(kAddAndQueueScript);
+  if (!queue.ok()) return queue.status();
   f.add_sha_ = *add;
   f.test_sha_ = *test;
+  f.add_and_queue_sha_ = *queue;
   if (absl::Status s = f.Presize(); !s.ok()) return s;
   return f;
 }
@@ -182,6 +201,26 @@ absl::StatusOr<std::vector<bool>> RedisBloomFilter::Run(
 absl::StatusOr<std::vector<bool>> RedisBloomFilter::AddMany(
     std::span<const std::string> urls) {
   return Run(urls, add_sha_, /*add=*/true);
+}
+
+absl::StatusOr<bool> RedisBloomFilter::AddAndQueue(
+    const std::string& url, const std::string& stream,
+    const std::vector<std::string>& fields) {
+  uint32_t key = 0;
+  std::vector<std::string> offsets;
+  Locate(url, key, offsets);
+  std::vector<std::string> command = {"EVALSHA",
+                                      add_and_queue_sha_,
+                                      "3",
+                                      keys_.FilterBits(key),
+                                      keys_.FilterCount(key),
+                                      stream,
+                                      std::to_string(offsets.size())};
+  for (std::string& o : offsets) command.push_back(std::move(o));
+  command.insert(command.end(), fields.begin(), fields.end());
+  absl::StatusOr<RedisReply> r = client_->Command(command);
+  if (!r.ok()) return r.status();
+  return r->integer == 1;
 }
 
 absl::StatusOr<std::vector<bool>> RedisBloomFilter::MayContainMany(

@@ -70,6 +70,16 @@ class RedisBloomFilter {
   // Test-and-set of each URL in order: true where the URL was new (some bit
   // was clear). A URL twice in `urls` is new at most once.
   absl::StatusOr<std::vector<bool>> AddMany(std::span<const std::string> urls);
+  // Test-and-set of `url` and, if it was new, XADD of the entry `fields`
+  // (field, value, ...) to `stream`, atomically: one script, so no crash or
+  // lost reply can leave the URL marked seen but not queued, and sending it
+  // again after a lost reply neither loses nor repeats it. Returns whether
+  // the URL was new. One round trip. The script touches the URL's filter key
+  // and `stream`, two hash tags: one Redis, not Redis Cluster
+  // (docs/cluster.md).
+  absl::StatusOr<bool> AddAndQueue(const std::string& url,
+                                   const std::string& stream,
+                                   const std::vector<std::string>& fields);
   // Test only: true where the URL may have been added.
   absl::StatusOr<std::vector<bool>> MayContainMany(
       std::span<const std::string> urls);
@@ -104,6 +114,7 @@ class RedisBloomFilter {
   size_t batch_size_ = 1000;
   std::string add_sha_{};
   std::string test_sha_{};
+  std::string add_and_queue_sha_{};
 };
 
 }  // namespace sieve::cluster

@@ -2,10 +2,30 @@
 
 #include <algorithm>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "filter/key_hash.h"
+#include "frontier/cluster/worker_stats.h"
 
 namespace sieve::cluster {
+namespace {
+
+// How long Add keeps trying to queue a URL through transient errors.
+constexpr absl::Duration kAddRetryFor = absl::Seconds(20);
+
+// Errors that pass: the connection (re-opened by the next call), a timeout, a
+// lease lost (the shard is dropped at the next renewal), a Redis still
+// loading its AOF after a restart.
+bool IsTransient(const absl::Status& s) {
+  if (absl::IsUnavailable(s) || absl::IsDeadlineExceeded(s)) return true;
+  for (const char* word : {"FENCED", "LOADING", "NOSCRIPT", "BUSY"}) {
+    if (absl::StrContains(s.message(), word)) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<RedisFrontier>> RedisFrontier::Create(
     RedisFrontierOptions options) {
@@ -50,39 +70,72 @@ RedisFrontier::~RedisFrontier() { (void)Shutdown(); }
 
 absl::Status RedisFrontier::Shutdown() {
   std::lock_guard<std::mutex> lock(mu_);
-  if (leases_ == nullptr) return absl::OkStatus();
-  absl::Status s = leases_->ReleaseAll();
+  if (leases_ == nullptr || stopped_) return absl::OkStatus();
+  stopped_ = true;
+  absl::Status s;
+  // Shards with nothing fetched and unacknowledged: their next owner counts
+  // no take-over.
+  for (const auto& [shard, state] : shards_) {
+    if (state.in_flight == 0 && !AwaitsRecord(shard))
+      s.Update(client_
+                   ->Command({"SET", keys_->Clean(shard), "1", "PX",
+                              std::to_string(absl::ToInt64Milliseconds(
+                                  options_.lease_ttl * 10))})
+                   .status());
+  }
+  s.Update(leases_->ReleaseAll());
+  s.Update(Publish(absl::Now()));
   s.Update(leases_->Leave());
   shards_.clear();
   return s;
 }
 
 void RedisFrontier::Note(const absl::Status& s) {
-  if (!s.ok()) last_error_ = s;
+  if (s.ok()) return;
+  last_error_ = s;
+  if (!IsTransient(s) && fatal_error_.ok()) fatal_error_ = s;
 }
 
 bool RedisFrontier::Add(std::string_view url, std::string_view host,
                         uint32_t depth, std::string_view metadata) {
   std::lock_guard<std::mutex> lock(mu_);
   const std::string u(url);
-  absl::StatusOr<std::vector<bool>> fresh =
-      filter_->AddMany(std::span<const std::string>(&u, 1));
-  if (!fresh.ok()) {
+  // Test-and-set and XADD in one script: a worker killed between the two
+  // would otherwise leave the URL seen and never queued.
+  const std::string stream = keys_->Queue(ShardOf(host, leases_->shards()));
+  const std::vector<std::string> fields = ShardQueue::EntryFields(
+      {u, std::string(host), depth, std::string(metadata)});
+  // A transient error (connection lost, Redis loading its AOF) is tried
+  // again for up to kAddRetryFor; the client reconnects with its back-off.
+  // Sending it again is safe: if the lost one ran, the URL is queued and
+  // now answers "seen".
+  const absl::Time give_up = absl::Now() + kAddRetryFor;
+  absl::StatusOr<bool> fresh = filter_->AddAndQueue(u, stream, fields);
+  while (!fresh.ok() && IsTransient(fresh.status()) && absl::Now() < give_up) {
     Note(fresh.status());
-    return false;
+    absl::SleepFor(absl::Milliseconds(100));
+    fresh = filter_->AddAndQueue(u, stream, fields);
   }
-  if (!(*fresh)[0]) {
+  if (!fresh.ok()) return Lost(fresh.status(), u);
+  if (!*fresh) {
     ++counters_.duplicates;
-    return false;
-  }
-  QueuedUrl q{.shard = ShardOf(host, leases_->shards()),
-              .url = {u, std::string(host), depth, std::string(metadata)}};
-  if (absl::Status s = queue_->Push({q}); !s.ok()) {
-    Note(s);
     return false;
   }
   ++counters_.added;
   return true;
+}
+
+bool RedisFrontier::Lost(const absl::Status& s, const std::string& url) {
+  // The link is not queued. Its page is not acknowledged from now on
+  // (RecordWritten keeps it), so another worker fetches the page again after
+  // this one stops, and finds the link again.
+  Note(s);
+  if (fatal_error_.ok())
+    fatal_error_ = absl::UnavailableError(
+        absl::StrCat("cluster: could not queue ", url, " (", s.message(),
+                     "); stopping this worker, its unfinished pages go to "
+                     "another"));
+  return false;
 }
 
 absl::Status RedisFrontier::Take(uint32_t shard, absl::Time now) {
@@ -103,7 +156,11 @@ absl::Status RedisFrontier::Take(uint32_t shard, absl::Time now) {
   absl::StatusOr<std::vector<StreamEntry>> claimed =
       queue_->Claim(shard, leases_->LeaseValue(shard), leases_->worker_id());
   if (!claimed.ok()) return claimed.status();
-  reclaimed_ += claimed->size();
+  // Let go with nothing in flight: none of its entries was fetched.
+  absl::StatusOr<RedisReply> clean =
+      client_->Command({"GETDEL", keys_->Clean(shard)});
+  if (!clean.ok()) return clean.status();
+  if (clean->is_nil()) reclaimed_ += claimed->size();
   return Feed(shard, *std::move(claimed));
 }
 
@@ -123,7 +180,8 @@ absl::Status RedisFrontier::Feed(uint32_t shard,
                                  std::vector<StreamEntry> entries) {
   Shard& s = shards_[shard];
   for (StreamEntry& e : entries) {
-    if (s.ids.contains(e.url.url)) continue;  // Already queued here.
+    // Already queued or in flight here, or awaiting its record.
+    if (s.ids.contains(e.url.url) || unacked_.contains(e.url.url)) continue;
     if (!s.local->Add(e.url.url, e.url.host, e.url.depth, e.url.metadata)) {
       // Finished here before (its acknowledgement failed) or its host is past
       // its page cap: nothing left to do for it.
@@ -168,40 +226,123 @@ absl::Status RedisFrontier::Upkeep(absl::Time now) {
         if (absl::Status st = Take(s, now); !st.ok()) return st;
       }
     }
-  } else if (shards_.size() > *target) {
-    // Give up idle shards above the target (their queued URLs stay in Redis).
-    std::vector<uint32_t> idle;
-    for (const auto& [s, shard] : shards_) {
-      if (shard.in_flight == 0) idle.push_back(s);
-    }
-    for (uint32_t s : idle) {
-      if (shards_.size() <= *target) break;
-      bool waiting = false;
-      for (const auto& [url, u] : unacked_) waiting = waiting || u.shard == s;
-      if (waiting) continue;
-      Drop(s);
-      if (absl::Status st = leases_->Release(s); !st.ok()) return st;
-    }
   }
+  if (absl::Status st = Rebalance(*target); !st.ok()) return st;
   absl::StatusOr<FrontierFilterStats> fs = filter_->Stats();
   if (!fs.ok()) return fs.status();
   filter_stats_ = *fs;
+  return Publish(now);
+}
+
+bool RedisFrontier::AwaitsRecord(uint32_t shard) const {
+  for (const auto& [url, u] : unacked_) {
+    if (u.shard == shard) return true;
+  }
+  return false;
+}
+
+absl::Status RedisFrontier::Rebalance(uint32_t target) {
+  // Above the target: the shards with least in flight stop handing URLs out
+  // and are let go once nothing of theirs is in flight or awaits its record.
+  std::vector<std::pair<uint64_t, uint32_t>> load;
+  for (auto& [s, shard] : shards_) {
+    shard.draining = false;
+    load.emplace_back(shard.in_flight + (AwaitsRecord(s) ? 1 : 0), s);
+  }
+  if (shards_.size() <= target) return absl::OkStatus();
+  std::sort(load.begin(), load.end());
+  load.resize(shards_.size() - target);
+  for (const auto& [busy, s] : load) {
+    if (busy == 0) {
+      if (absl::Status st = ReleaseShard(s); !st.ok()) return st;
+    } else {
+      shards_[s].draining = true;
+    }
+  }
   return absl::OkStatus();
 }
 
-absl::Status RedisFrontier::Refill() {
+absl::Status RedisFrontier::ReleaseShard(uint32_t shard) {
+  // Marked clean while still ours: the next owner counts no take-over (the
+  // mark outlives a lease or two, in case no one takes the shard at once).
+  absl::StatusOr<RedisReply> marked = client_->Command(
+      {"SET", keys_->Clean(shard), "1", "PX",
+       std::to_string(absl::ToInt64Milliseconds(options_.lease_ttl * 10))});
+  if (!marked.ok()) return marked.status();
+  Drop(shard);
+  return leases_->Release(shard);
+}
+
+absl::Status RedisFrontier::Publish(absl::Time now) {
+  WorkerStats w{.worker_id = leases_->worker_id(),
+                .started_ms = absl::ToUnixMillis(started_),
+                .updated_ms = absl::ToUnixMillis(now),
+                .pages = pages_,
+                .dispatched = counters_.dispatched,
+                .added = counters_.added,
+                .duplicates = counters_.duplicates,
+                .reclaimed = reclaimed_,
+                .shards = static_cast<uint32_t>(leases_->held().size()),
+                .commands = client_->commands_sent(),
+                .lease_ms = absl::ToInt64Milliseconds(options_.lease_ttl)};
+  if (last_publish_ != absl::InfinitePast() && now > last_publish_) {
+    w.recent_rate = static_cast<double>(pages_ - last_publish_pages_) /
+                    absl::ToDoubleSeconds(now - last_publish_);
+  }
+  last_publish_ = now;
+  last_publish_pages_ = pages_;
+  return client_
+      ->Command({"HSET", keys_->Stats(), w.worker_id, EncodeWorkerStats(w)})
+      .status();
+}
+
+void RedisFrontier::AckOrKeep(Unacked entry) {
+  absl::Status s = Ack(entry.shard, entry.id);
+  Note(s);
+  // Fenced: the shard is another's now, who fetches the URL again.
+  if (!s.ok() && IsTransient(s) && !absl::StrContains(s.message(), "FENCED"))
+    failed_acks_.push_back(std::move(entry));
+}
+
+absl::Status RedisFrontier::RetryAcks() {
+  std::vector<Unacked> acks = std::move(failed_acks_);
+  failed_acks_.clear();
+  for (Unacked& entry : acks) {
+    if (!leases_->Holds(entry.shard)) continue;
+    AckOrKeep(std::move(entry));
+  }
+  return failed_acks_.empty() ? absl::OkStatus() : last_error_;
+}
+
+absl::Status RedisFrontier::Resync() {
   for (auto& [s, shard] : shards_) {
-    if (shard.local->stats().queued >= options_.refill_below) continue;
+    absl::StatusOr<std::vector<StreamEntry>> mine =
+        queue_->Claim(s, leases_->LeaseValue(s), leases_->worker_id());
+    if (!mine.ok()) return mine.status();
+    if (absl::Status st = Feed(s, *std::move(mine)); !st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RedisFrontier::Refill(absl::Time now) {
+  for (auto& [s, shard] : shards_) {
+    if (shard.draining || now < shard.next_read ||
+        shard.local->stats().queued >= options_.refill_below)
+      continue;
     absl::StatusOr<std::vector<StreamEntry>> got = queue_->Read(
         s, leases_->LeaseValue(s), leases_->worker_id(), options_.refill_count);
     if (!got.ok()) return got.status();
+    // The stream is drained for now: not read again before refill_poll.
+    if (got->size() < options_.refill_count)
+      shard.next_read = now + options_.refill_poll;
     if (absl::Status st = Feed(s, *std::move(got)); !st.ok()) return st;
   }
   return absl::OkStatus();
 }
 
 absl::StatusOr<bool> RedisFrontier::CrawlFinished() {
-  if (!unacked_.empty() || !in_flight_.empty()) return false;
+  if (!unacked_.empty() || !in_flight_.empty() || !failed_acks_.empty())
+    return false;
   absl::StatusOr<std::vector<ShardCounts>> counts =
       queue_->Counts(leases_->shards());
   if (!counts.ok()) return counts.status();
@@ -218,10 +359,23 @@ NextUrl RedisFrontier::Next(absl::Time now) {
     absl::Status s = Upkeep(now);
     Note(s);
     next_upkeep_ = now + (s.ok() ? options_.lease_ttl / 3 : options_.idle_poll);
-    if (!s.ok()) return wait_for_redis;
+    if (!s.ok()) {
+      resync_ = true;  // A claim or read whose reply was lost.
+      return wait_for_redis;
+    }
   }
-  if (absl::Status s = Refill(); !s.ok()) {
+  if (!failed_acks_.empty()) {
+    if (absl::Status s = RetryAcks(); !s.ok()) return wait_for_redis;
+  }
+  if (resync_) {
+    absl::Status s = Resync();
     Note(s);
+    if (!s.ok()) return wait_for_redis;
+    resync_ = false;
+  }
+  if (absl::Status s = Refill(now); !s.ok()) {
+    Note(s);
+    resync_ = true;
     return wait_for_redis;
   }
   std::optional<absl::Duration> wait;
@@ -230,6 +384,7 @@ NextUrl RedisFrontier::Next(absl::Time now) {
   auto it = shards_.lower_bound(cursor_);
   for (size_t i = 0; i < count; ++i, ++it) {
     if (it == shards_.end()) it = shards_.begin();
+    if (it->second.draining) continue;
     if (now < it->second.not_before) {
       wait = std::min(wait.value_or(absl::InfiniteDuration()),
                       it->second.not_before - now);
@@ -249,8 +404,14 @@ NextUrl RedisFrontier::Next(absl::Time now) {
   }
   if (wait.has_value()) return {.state = NextUrl::kWait, .wait = *wait};
   if (busy || !in_flight_.empty()) return {.state = NextUrl::kWaitForDone};
-  // Nothing here: finished only if no shard has an entry anywhere.
-  if (now < next_finish_check_) return wait_for_redis;
+  // Nothing here: finished only if no shard has an entry anywhere. Until the
+  // next look, wait for the soonest read of a shard's stream.
+  NextUrl idle{.state = NextUrl::kWait, .wait = options_.idle_poll};
+  for (const auto& [s, shard] : shards_) {
+    if (!shard.draining && shard.next_read > now)
+      idle.wait = std::min(idle.wait, shard.next_read - now);
+  }
+  if (now < next_finish_check_) return idle;
   next_finish_check_ = now + options_.idle_poll;
   absl::StatusOr<bool> finished = CrawlFinished();
   if (!finished.ok()) {
@@ -261,7 +422,7 @@ NextUrl RedisFrontier::Next(absl::Time now) {
   // Work is elsewhere (another worker's, or an unowned shard's): look for
   // shards to take soon.
   next_upkeep_ = std::min(next_upkeep_, now + options_.idle_poll);
-  return wait_for_redis;
+  return idle;
 }
 
 absl::StatusOr<UrlFate> RedisFrontier::Done(std::string_view url,
@@ -285,10 +446,12 @@ absl::StatusOr<UrlFate> RedisFrontier::Done(std::string_view url,
   if (id == shard.ids.end()) return fate;
   Unacked entry{.shard = s, .id = std::move(id->second)};
   shard.ids.erase(id);
-  if (options_.ack_after_record) {
+  if (options_.ack_after_record && outcome.kind != FetchOutcome::kNotFetched) {
     unacked_[key] = std::move(entry);
   } else {
-    Note(Ack(entry.shard, entry.id));
+    // No record comes for a URL not fetched.
+    if (outcome.kind != FetchOutcome::kNotFetched) ++pages_;
+    AckOrKeep(std::move(entry));
   }
   return fate;
 }
@@ -299,10 +462,15 @@ absl::Status RedisFrontier::RecordWritten(std::string_view url) {
   auto it = unacked_.find(key);
   if (it == unacked_.end())
     return absl::NotFoundError(absl::StrCat("no record awaited: ", key));
+  // After a lost link (Lost), nothing more is acknowledged: this worker's
+  // unfinished pages go to another with their links.
+  if (!fatal_error_.ok()) return fatal_error_;
   Unacked entry = std::move(it->second);
   unacked_.erase(it);
+  ++pages_;
   if (!leases_->Holds(entry.shard)) return absl::OkStatus();
-  return Ack(entry.shard, entry.id);
+  AckOrKeep(std::move(entry));
+  return absl::OkStatus();
 }
 
 void RedisFrontier::SetCrawlDelay(std::string_view host, absl::Duration delay) {
@@ -318,6 +486,7 @@ absl::Status RedisFrontier::Checkpoint(SnapshotWriter& /*snapshot*/) {
 FrontierStats RedisFrontier::stats() const {
   std::lock_guard<std::mutex> lock(mu_);
   FrontierStats out = counters_;
+  out.reclaimed = reclaimed_;
   for (const auto& [s, shard] : shards_) {
     FrontierStats l = shard.local->stats();
     out.queued += l.queued;
@@ -344,6 +513,11 @@ FrontierFilterStats RedisFrontier::filter_stats() const {
 }
 
 absl::Status RedisFrontier::status() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return fatal_error_;
+}
+
+absl::Status RedisFrontier::last_error() const {
   std::lock_guard<std::mutex> lock(mu_);
   return last_error_;
 }

@@ -3,8 +3,9 @@
 // (`sieve crawl --cluster ...`) each run one; together they crawl as one.
 //
 // How it works:
-//   - Add: the URL goes through the shared seen-set (RedisBloomFilter); if new,
-//     it is appended to the stream of its host's shard (ShardQueue::Push).
+//   - Add: the URL goes through the shared seen-set (RedisBloomFilter) and, if
+//     new, is appended to the stream of its host's shard, in one script
+//     (RedisBloomFilter::AddAndQueue), so no crash loses it between the two.
 //   - The worker holds leases on about shards / live workers shards
 //     (ShardLeases). For each held shard it keeps a local sieve::Frontier
 //     (per-host delay, in-flight cap, Crawl-delay, back-off, retries), fed
@@ -12,17 +13,26 @@
 //     ever fetches it.
 //   - Done: the local frontier decides the URL's fate; a finished or given-up
 //     URL's stream entry is acknowledged and deleted, at once, or when
-//     RecordWritten(url) is called if options.ack_after_record.
+//     RecordWritten(url) is called if options.ack_after_record (a kNotFetched
+//     URL, which gets no record, at once). A failed acknowledgement is tried
+//     again at the next Next; the crawl is not finished before it succeeds.
 //   - On taking a shard, the entries its previous owner read and did not
 //     acknowledge are claimed (XAUTOCLAIM) and fetched again; they are counted
-//     in reclaimed().
+//     in reclaimed() unless the previous owner let the shard go with nothing
+//     in flight (it marks the shard clean: nothing of it was fetched).
+//   - Balance: the target is ceil(shards / live workers). A worker above it
+//     stops taking URLs from its surplus shards (those with least in flight)
+//     and releases each once nothing of it is in flight, at the next upkeep,
+//     so a worker that started first gives the later ones their share within
+//     one upkeep and one fetch.
 //   - Next returns kEmpty only when no shard of the crawl has an entry left
 //     (queued or pending, at any worker) and this worker has nothing in
 //     flight.
 //
 // Surprises first:
 //   - Every method takes one mutex and may make Redis round trips (bounded by
-//     the client's timeouts). Add: 2 round trips.
+//     the client's timeouts). Add: 1 round trip (through transient errors,
+//     more, 100 ms apart, for up to 20 s).
 //   - Lease upkeep (heartbeat, renew, rebalance, refill from the streams) runs
 //     inside Next, at most every lease_ttl / 3 of `now` (refill on every Next
 //     that finds a shard's local queue low).
@@ -34,8 +44,14 @@
 //     fetch: its previous owner may have fetched one of its hosts just before
 //     letting it go.
 //   - Checkpoint writes nothing: the crawl's state is in Redis.
-//   - A Redis error inside Next makes Next return kWait (retry later); status()
-//     reports the last error.
+//   - A Redis error inside Next makes Next return kWait (retry later); after
+//     one, the worker claims its own pending entries again (a read whose reply
+//     was lost is not lost). An Add whose reply was lost is sent again (its
+//     script is atomic: the URL is queued once either way). Connection errors, timeouts and fenced writes are
+//     transient: status() stays OK and last_error() has them; any other error
+//     (e.g. Redis out of memory) is reported by status().
+//   - Every upkeep publishes the worker's counters (WorkerStats) in the
+//     crawl's stats hash for `sieve cluster status`.
 //
 // Example:
 //   auto f = sieve::cluster::RedisFrontier::Create(options);
@@ -80,6 +96,10 @@ struct RedisFrontierOptions {
   // Refill a shard's local queue from its stream when it holds fewer URLs.
   uint32_t refill_below = 64;
   uint32_t refill_count = 256;
+  // After a read that found fewer than refill_count new entries, the shard's
+  // stream is not read again for this long (a worker's own links reach it
+  // through Redis, so this bounds how soon they are fetched).
+  absl::Duration refill_poll = absl::Milliseconds(50);
   // How long Next asks the loop to wait while other workers hold the work.
   absl::Duration idle_poll = absl::Milliseconds(200);
   // Acknowledge a finished URL's entry only at RecordWritten(url) rather than
@@ -111,8 +131,9 @@ class RedisFrontier final : public CrawlFrontier {
   absl::Status status() const override;
 
   // With options.ack_after_record: the record of `url` (finished by Done) is
-  // written; acknowledges its entry. NotFound if no such URL waits.
-  absl::Status RecordWritten(std::string_view url);
+  // written; acknowledges its entry (tried again at Next if Redis fails now).
+  // NotFound if no such URL waits.
+  absl::Status RecordWritten(std::string_view url) override;
   // Releases every lease and leaves the live set. Call on exit.
   absl::Status Shutdown();
 
@@ -121,6 +142,8 @@ class RedisFrontier final : public CrawlFrontier {
   uint64_t reclaimed() const;
   // Redis commands sent so far.
   uint64_t redis_commands() const;
+  // The last Redis error, transient ones included; OK if none.
+  absl::Status last_error() const;
 
  private:
   struct Shard {
@@ -131,6 +154,10 @@ class RedisFrontier final : public CrawlFrontier {
     // Taken over at most now: its previous owner may have just fetched one of
     // its hosts, so none is fetched before this (take time + min_delay).
     absl::Time not_before = absl::InfinitePast();
+    // Above the target: no new URL is handed out; released when idle.
+    bool draining = false;
+    // Its stream is read again no sooner (see refill_poll).
+    absl::Time next_read = absl::InfinitePast();
   };
   struct Unacked {
     uint32_t shard = 0;
@@ -144,10 +171,21 @@ class RedisFrontier final : public CrawlFrontier {
   absl::Status Take(uint32_t shard, absl::Time now);
   void Drop(uint32_t shard);
   absl::Status Feed(uint32_t shard, std::vector<StreamEntry> entries);
-  absl::Status Refill();
+  absl::Status Refill(absl::Time now);
   absl::Status Ack(uint32_t shard, const std::string& id);
+  // Acknowledges now or keeps the entry for RetryAcks.
+  void AckOrKeep(Unacked entry);
+  absl::Status RetryAcks();
+  // Claims this worker's own pending entries of every held shard again.
+  absl::Status Resync();
+  absl::Status Rebalance(uint32_t target);
+  absl::Status ReleaseShard(uint32_t shard);
+  bool AwaitsRecord(uint32_t shard) const;
+  absl::Status Publish(absl::Time now);
   absl::StatusOr<bool> CrawlFinished();
   void Note(const absl::Status& s);
+  // A URL Add could not queue: records the error, makes it fatal; false.
+  bool Lost(const absl::Status& s, const std::string& url);
 
   RedisFrontierOptions options_;
   mutable std::mutex mu_;
@@ -161,6 +199,14 @@ class RedisFrontier final : public CrawlFrontier {
   absl::flat_hash_map<std::string, uint32_t> in_flight_{};
   // Finished URLs waiting for RecordWritten.
   absl::flat_hash_map<std::string, Unacked> unacked_{};
+  // Acknowledgements that failed, to send again.
+  std::vector<Unacked> failed_acks_{};
+  bool resync_ = false;
+  bool stopped_ = false;
+  uint64_t pages_ = 0;  // Entries acknowledged after their record.
+  absl::Time started_ = absl::Now();
+  absl::Time last_publish_ = absl::InfinitePast();
+  uint64_t last_publish_pages_ = 0;
   absl::Time next_upkeep_ = absl::InfinitePast();
   absl::Time next_finish_check_ = absl::InfinitePast();
   FrontierStats counters_{};
@@ -168,6 +214,7 @@ class RedisFrontier final : public CrawlFrontier {
   uint64_t reclaimed_ = 0;
   uint32_t cursor_ = 0;
   absl::Status last_error_{};
+  absl::Status fatal_error_{};
 };
 
 }  // namespace sieve::cluster

@@ -82,14 +82,19 @@ absl::Status ShardQueue::Init() {
   return absl::OkStatus();
 }
 
+std::vector<std::string> ShardQueue::EntryFields(const FrontierUrl& url) {
+  return {"u", url.url,     "h", url.host, "d", std::to_string(url.depth),
+          "m", url.metadata};
+}
+
 absl::Status ShardQueue::Push(const std::vector<QueuedUrl>& urls) {
   if (urls.empty()) return absl::OkStatus();
   std::vector<std::vector<std::string>> batch;
   batch.reserve(urls.size());
   for (const QueuedUrl& q : urls) {
-    batch.push_back({"XADD", keys_.Queue(q.shard), "*", "u", q.url.url, "h",
-                     q.url.host, "d", std::to_string(q.url.depth), "m",
-                     q.url.metadata});
+    std::vector<std::string> command = {"XADD", keys_.Queue(q.shard), "*"};
+    for (std::string& f : EntryFields(q.url)) command.push_back(std::move(f));
+    batch.push_back(std::move(command));
   }
   absl::StatusOr<std::vector<RedisReply>> replies = client_->Pipeline(batch);
   if (!replies.ok()) return replies.status();

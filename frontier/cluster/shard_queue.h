@@ -68,6 +68,9 @@ class ShardQueue {
   // Loads the scripts. Call once before anything else.
   absl::Status Init();
 
+  // The fields and values of `url`'s stream entry, as Push writes them.
+  static std::vector<std::string> EntryFields(const FrontierUrl& url);
+
   // Appends each URL to its shard's stream (XADD), pipelined.
   absl::Status Push(const std::vector<QueuedUrl>& urls);
 

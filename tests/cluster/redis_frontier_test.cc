@@ -265,5 +265,48 @@ TEST_F(RedisFrontierTest, AWorkerStartedHalfwayTakesAShareAndFetches) {
   ExpectWholeSiteOnce(results, server, /*max_twice=*/0);
 }
 
+TEST_F(RedisFrontierTest, AcknowledgesAFetchedUrlOnlyOnceItsRecordIsWritten) {
+  std::unique_ptr<RedisFrontier> f = Worker("w1");
+  ASSERT_NE(f, nullptr);
+  auto client = RedisClient::Connect(redis_->endpoint(), {});
+  ASSERT_TRUE(client.ok()) << client.status();
+  auto keys = ClusterKeys::ForCrawl("site");
+  // Entries left in every shard's stream: queued or not yet acknowledged.
+  auto entries = [&] {
+    int64_t n = 0;
+    for (uint32_t s = 0; s < 12; ++s) {
+      absl::StatusOr<RedisReply> len =
+          (*client)->Command({"XLEN", keys->Queue(s)});
+      n += len.ok() ? len->integer : 0;
+    }
+    return n;
+  };
+  ASSERT_TRUE(f->Add(PageUrl(0, 0), HostName(0), 0));
+  ASSERT_TRUE(f->Add(PageUrl(1, 0), HostName(1), 0));
+  EXPECT_EQ(entries(), 2);
+  std::vector<std::string> fetched;
+  absl::Time now = absl::Now();
+  for (int i = 0; i < 200 && fetched.size() < 2; ++i, now += kDelay) {
+    NextUrl next = f->Next(now);
+    if (next.state != NextUrl::kReady) continue;
+    fetched.push_back(next.url.url);
+  }
+  ASSERT_EQ(fetched.size(), 2u);
+  // Fetched and finished, record not written: still in Redis.
+  absl::StatusOr<UrlFate> fate =
+      f->Done(fetched[0], FetchOutcome::Success(absl::Milliseconds(1)), now);
+  ASSERT_TRUE(fate.ok()) << fate.status();
+  EXPECT_EQ(entries(), 2);
+  // Not fetched (e.g. robots.txt forbids it): no record comes, so it is
+  // acknowledged at Done.
+  fate = f->Done(fetched[1], FetchOutcome::NotFetched(), now);
+  ASSERT_TRUE(fate.ok()) << fate.status();
+  EXPECT_EQ(entries(), 1);
+  EXPECT_EQ(f->RecordWritten(fetched[1]).code(), absl::StatusCode::kNotFound);
+  EXPECT_TRUE(f->RecordWritten(fetched[0]).ok());
+  EXPECT_EQ(entries(), 0);
+  EXPECT_EQ(f->RecordWritten(fetched[0]).code(), absl::StatusCode::kNotFound);
+}
+
 }  // namespace
 }  // namespace sieve::cluster

@@ -2,125 +2,83 @@
 // sites (24 hosts: one DemoSite per port) through one redis-server the test
 // starts. Checked at the servers: the union of the workers' pages.jsonl is
 // exactly the sites, each page requested once, and per-host politeness across
-// the workers (never two requests at once, none closer than the delay).
+// the workers (never two requests at once, none closer than the delay);
+// `sieve cluster status` shows each worker holding a third of the shards.
+// Also `sieve cluster seed` into a running crawl, and the commands' errors.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <fstream>
-#include <map>
 #include <set>
 
 #include "absl/strings/str_cat.h"
-#include "crawler/demo/demo_site.h"
-#include "tests/cluster/redis_server.h"
+#include "absl/time/clock.h"
+#include "gmock/gmock.h"
+#include "tests/crawler/crawl/cluster_crawl_util.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
 #include "tests/crawler/crawl/site_answer_key.h"
 
 namespace sieve {
 namespace {
 
-using testing_util::FreshDir;
+using ::testing::HasSubstr;
+using testing_util::ClusterCrawl;
 using testing_util::PathOf;
+using testing_util::ReadFile;
 using testing_util::ReadPages;
 using testing_util::StartSieve;
 using testing_util::WaitFor;
 
-constexpr int kSites = 24;
-constexpr int kWorkers = 3;
 constexpr double kDelaySeconds = 0.02;
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 TEST(CrawlClusterTest, ThreeWorkersCrawl24HostsExactlyOnceAndPolitely) {
   SIEVE_SKIP_WITHOUT_REDIS();
-  auto redis = testing::RedisServer::Start();
-  ASSERT_TRUE(redis.ok()) << redis.status();
-  std::vector<std::unique_ptr<DemoSite>> sites;
-  const std::filesystem::path dir = FreshDir("cluster3");
-  const std::filesystem::path seeds = dir / "seeds.txt";
   // 3 shards (one a worker; 24 random ports leave a shard without a host
   // with odds 3 (2/3)^24 = 2e-4) and short leases: the workers share the
   // shards within a fraction of a second of starting.
-  const std::filesystem::path config = dir / "cluster.toml";
-  std::ofstream(config) << "[cluster]\nshards = 3\nlease_seconds = 0.6\n";
-  {
-    std::ofstream out(seeds);
-    for (int i = 0; i < kSites; ++i) {
-      auto site = DemoSite::Start({.pages = 25,
-                                   .seed = static_cast<uint64_t>(i + 1),
-                                   .slow_page_delay = absl::Milliseconds(100)});
-      ASSERT_TRUE(site.ok()) << site.status();
-      out << (*site)->root_url() << "\n";
-      sites.push_back(*std::move(site));
-    }
-  }
+  std::unique_ptr<ClusterCrawl> c = ClusterCrawl::Start(
+      "cluster3", {.sites = 24, .delay_seconds = kDelaySeconds});
+  ASSERT_NE(c, nullptr);
+  const std::vector<std::string> ids = {"w0", "w1", "w2"};
   std::vector<pid_t> pids;
-  for (int w = 0; w < kWorkers; ++w) {
-    const std::filesystem::path out = dir / absl::StrCat("worker-", w);
-    pids.push_back(StartSieve({"crawl",
-                               "--config",
-                               config.string(),
-                               "--cluster",
-                               (*redis)->url(),
-                               "--crawl-id",
-                               "c3",
-                               "--worker-id",
-                               absl::StrCat("w", w),
-                               "--seeds",
-                               seeds.string(),
-                               "--out",
-                               out.string(),
-                               "--delay",
-                               absl::StrCat(kDelaySeconds),
-                               "--per-host-connections",
-                               "1",
-                               "--expected-urls",
-                               "100000",
-                               "--max-run-time",
-                               "120",
-                               "--log-level",
-                               "info"},
-                              dir / absl::StrCat("log-", w, ".txt")));
-  }
-  for (int w = 0; w < kWorkers; ++w) {
-    EXPECT_EQ(WaitFor(pids[w]), 0)
-        << ReadFile(dir / absl::StrCat("log-", w, ".txt"));
-  }
+  for (const std::string& id : ids) pids.push_back(c->StartWorker(id));
 
-  // authority -> path -> records, over all workers.
-  std::map<std::string, std::map<std::string, int>> recorded;
-  for (int w = 0; w < kWorkers; ++w) {
-    std::vector<nlohmann::json> pages =
-        ReadPages(dir / absl::StrCat("worker-", w));
-    EXPECT_GT(pages.size(), 0u) << "worker " << w << " fetched nothing";
-    for (const nlohmann::json& page : pages) {
-      const std::string url = page["url"];
-      const std::string authority = url.substr(7, url.find('/', 7) - 7);
-      ++recorded[authority][PathOf(url)];
+  // While they crawl: the status command shows three live workers holding a
+  // shard each (bounded: until the crawl is over).
+  nlohmann::json balanced;
+  const absl::Time deadline = absl::Now() + absl::Seconds(60);
+  while (c->PageRequests() < c->SitePages() - 40 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(50));
+    nlohmann::json s = c->TryStatus();
+    if (s.is_null()) continue;
+    std::set<std::string> holders;
+    for (const nlohmann::json& w : s["workers"]) {
+      if (w["live"].get<bool>() && w["shards"].get<int>() == 1)
+        holders.insert(w["id"].get<std::string>());
+    }
+    if (holders.size() == 3) {
+      balanced = s;
+      break;
     }
   }
-  for (const std::unique_ptr<DemoSite>& site : sites) {
-    const testing_util::ExpectedCrawl expected =
-        testing_util::Expected(site->graph());
-    const std::map<std::string, int>& got = recorded[site->authority()];
-    EXPECT_EQ(got.size(), expected.fetched.size()) << site->authority();
-    for (const auto& [path, n] : got) {
-      EXPECT_EQ(n, 1) << site->authority() << path << " recorded twice";
-      EXPECT_TRUE(expected.fetched.contains(path)) << "unexpected " << path;
-    }
-    std::map<std::string, int> requested;
+  EXPECT_FALSE(balanced.is_null())
+      << "the status never showed each worker holding one of 3 shards";
+
+  for (size_t w = 0; w < ids.size(); ++w)
+    EXPECT_EQ(WaitFor(pids[w]), 0) << c->Log(ids[w]);
+  EXPECT_EQ(c->ExpectWholeSites(ids, /*allow_twice=*/false), 0)
+      << "pages requested twice";
+  for (const std::string& id : ids) {
+    EXPECT_GT(ReadPages(c->Out(id)).size(), 0u) << id << " fetched nothing";
+  }
+  // Politeness across the workers: none closer than the delay.
+  for (const std::unique_ptr<DemoSite>& site : c->sites()) {
     std::vector<SiteRequest> requests = site->requests();
     std::sort(requests.begin(), requests.end(),
               [](const SiteRequest& a, const SiteRequest& b) {
                 return a.start < b.start;
               });
-    for (size_t i = 0; i < requests.size(); ++i) {
-      if (requests[i].path != "/robots.txt") ++requested[requests[i].path];
-      if (i == 0) continue;
+    for (size_t i = 1; i < requests.size(); ++i) {
       // The delay runs from the end of one response to the start of the
       // next; 2 ms of slack for the two processes' clocks reading apart.
       EXPECT_GE(requests[i].start - requests[i - 1].end,
@@ -128,10 +86,94 @@ TEST(CrawlClusterTest, ThreeWorkersCrawl24HostsExactlyOnceAndPolitely) {
           << site->authority() << " " << requests[i - 1].path << " then "
           << requests[i].path;
     }
-    for (const auto& [path, n] : requested)
-      EXPECT_EQ(n, 1) << site->authority() << path << " requested " << n;
-    EXPECT_EQ(site->max_concurrent(), 1) << site->authority();
   }
+  // After: the totals add up; nothing queued, pending or taken over.
+  nlohmann::json after = c->Status();
+  ASSERT_FALSE(after.is_null());
+  size_t records = 0;
+  for (const std::string& id : ids) records += ReadPages(c->Out(id)).size();
+  EXPECT_EQ(after["pages"].get<size_t>(), records) << after.dump(2);
+  EXPECT_EQ(after["queued"].get<int>(), 0);
+  EXPECT_EQ(after["pending"].get<int>(), 0);
+  EXPECT_EQ(after["reclaimed"].get<int>(), 0);
+  EXPECT_EQ(after["live_workers"].get<int>(), 0);
+  EXPECT_GE(after["filter"]["estimated_count"].get<double>(),
+            static_cast<double>(records) * 0.9);
+  EXPECT_GT(after["filter"]["estimated_fp_rate"].get<double>(), 0);
+}
+
+TEST(CrawlClusterTest, SeedAddsSitesToARunningCrawl) {
+  SIEVE_SKIP_WITHOUT_REDIS();
+  // One worker crawls one site (44 pages 0.1 s apart: 4 s at least); a
+  // second site, unknown to it, is seeded while it runs. The scope is each
+  // worker's, from its own seeds: "domain" takes in every port of 127.0.0.1
+  // (an IP address is its own domain).
+  std::unique_ptr<ClusterCrawl> c =
+      ClusterCrawl::Start("cluster-seed", {.sites = 1,
+                                           .delay_seconds = 0.1,
+                                           .shards = 4,
+                                           .flags = {"--scope", "domain"}});
+  ASSERT_NE(c, nullptr);
+  auto extra = DemoSite::Start({.pages = 25, .seed = 77});
+  ASSERT_TRUE(extra.ok()) << extra.status();
+  const std::filesystem::path more = c->dir() / "more.txt";
+  std::ofstream(more) << (*extra)->root_url() << "\nnot a url\n";
+
+  const pid_t worker = c->StartWorker("w0");
+  // Bounded; the worker is seen live long before its crawl ends.
+  const absl::Time deadline = absl::Now() + absl::Seconds(30);
+  while (absl::Now() < deadline) {
+    nlohmann::json s = c->TryStatus();
+    if (!s.is_null() && s["live_workers"].get<int>() == 1) break;
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  const std::filesystem::path log = c->dir() / "seed.log";
+  const std::vector<std::string> seed = {
+      "cluster",    "seed",         "--cluster", c->redis().url(),
+      "--crawl-id", "cluster-seed", "--seeds",   more.string()};
+  std::filesystem::remove(log);
+  EXPECT_EQ(WaitFor(StartSieve(seed, log)), 0) << ReadFile(log);
+  EXPECT_THAT(ReadFile(log), HasSubstr("queued 1 of 1 seeds"));
+  EXPECT_THAT(ReadFile(log), HasSubstr("more.txt:2"));
+  // Again: seen before, not queued twice.
+  std::filesystem::remove(log);
+  EXPECT_EQ(WaitFor(StartSieve(seed, log)), 0) << ReadFile(log);
+  EXPECT_THAT(ReadFile(log), HasSubstr("queued 0 of 1 seeds"));
+  EXPECT_EQ(WaitFor(worker), 0) << c->Log("w0");
+
+  std::set<std::string> extra_pages;
+  for (const nlohmann::json& page : ReadPages(c->Out("w0"))) {
+    const std::string url = page["url"];
+    if (url.starts_with((*extra)->root_url())) extra_pages.insert(PathOf(url));
+  }
+  EXPECT_EQ(extra_pages.size(),
+            testing_util::Expected((*extra)->graph()).fetched.size());
+}
+
+TEST(CrawlClusterTest, StatusAndSeedFailClearlyWithoutACrawlOrFlags) {
+  SIEVE_SKIP_WITHOUT_REDIS();
+  auto redis = testing::RedisServer::Start();
+  ASSERT_TRUE(redis.ok()) << redis.status();
+  const std::filesystem::path dir = testing_util::FreshDir("cluster-errors");
+  const std::filesystem::path log = dir / "log.txt";
+  auto run = [&](const std::vector<std::string>& args) {
+    std::filesystem::remove(log);  // StartSieve appends.
+    return WaitFor(StartSieve(args, log));
+  };
+  const std::string url = (*redis)->url();
+  EXPECT_EQ(run({"cluster", "status", "--cluster", url, "--crawl-id", "none"}),
+            1);
+  EXPECT_THAT(ReadFile(log), HasSubstr("no crawl \"none\""));
+  EXPECT_EQ(run({"cluster", "status", "--crawl-id", "x"}), 2);
+  EXPECT_THAT(ReadFile(log), HasSubstr("needs --cluster URL"));
+  EXPECT_EQ(run({"cluster", "seed", "--cluster", url, "--crawl-id", "x"}), 2);
+  EXPECT_THAT(ReadFile(log), HasSubstr("needs --seeds FILE"));
+  EXPECT_EQ(run({"cluster", "restart"}), 2);
+  EXPECT_THAT(ReadFile(log), HasSubstr("status or seed"));
+  // Nothing listens there: refused within the connect timeout.
+  EXPECT_EQ(run({"cluster", "status", "--cluster", "redis://127.0.0.1:1",
+                 "--crawl-id", "x"}),
+            1);
 }
 
 }  // namespace
