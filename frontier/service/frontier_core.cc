@@ -73,7 +73,8 @@ absl::Status FrontierCore::Rebuild() {
     std::optional<UrlKey> key = UrlKey::Decode(k);
     urlfrontier::URLItem item;
     if (!key || !item.ParseFromArray(v.data(), static_cast<int>(v.size()))) {
-      bad = absl::DataLossError(absl::StrCat("URL store: bad record ", std::string(k)));
+      bad = absl::DataLossError(
+          absl::StrCat("URL store: bad record ", std::string(k)));
       return false;
     }
     if (filter_) filter_->Add(k);
@@ -261,8 +262,7 @@ std::vector<urlfrontier::URLInfo> FrontierCore::GetUrls(
       if (q != crawl.queues.end()) order.push_back(q);
     } else {
       auto start = crawl.queues.upper_bound(crawl.last_served);
-      for (auto it = start; it != crawl.queues.end(); ++it)
-        order.push_back(it);
+      for (auto it = start; it != crawl.queues.end(); ++it) order.push_back(it);
       for (auto it = crawl.queues.begin(); it != start; ++it)
         order.push_back(it);
     }
@@ -283,8 +283,7 @@ std::vector<urlfrontier::URLInfo> FrontierCore::GetUrls(
         const UrlKey key{.crawl = name, .queue = q_it->first, .url = url};
         const std::string encoded = key.Encode();
         urlfrontier::URLInfo info;
-        absl::StatusOr<std::optional<std::string>> bytes =
-            store_->Get(encoded);
+        absl::StatusOr<std::optional<std::string>> bytes = store_->Get(encoded);
         urlfrontier::URLItem item;
         if (bytes.ok() && bytes->has_value() && item.ParseFromString(**bytes)) {
           info = InfoOf(item);
@@ -375,17 +374,17 @@ absl::StatusOr<uint64_t> FrontierCore::DeleteRangeLocked(
     const std::function<bool(const urlfrontier::URLItem&)>& select) {
   StoreBatch batch;
   std::vector<std::pair<UrlKey, urlfrontier::URLItem>> removed;
-  absl::Status s = store_->Scan(prefix, [&](std::string_view k,
-                                            std::string_view v) {
-    urlfrontier::URLItem item;
-    std::optional<UrlKey> key = UrlKey::Decode(k);
-    if (!key || !item.ParseFromArray(v.data(), static_cast<int>(v.size())))
-      return true;
-    if (!select(item)) return true;
-    batch.deletes.emplace_back(k);
-    removed.emplace_back(*std::move(key), std::move(item));
-    return true;
-  });
+  absl::Status s =
+      store_->Scan(prefix, [&](std::string_view k, std::string_view v) {
+        urlfrontier::URLItem item;
+        std::optional<UrlKey> key = UrlKey::Decode(k);
+        if (!key || !item.ParseFromArray(v.data(), static_cast<int>(v.size())))
+          return true;
+        if (!select(item)) return true;
+        batch.deletes.emplace_back(k);
+        removed.emplace_back(*std::move(key), std::move(item));
+        return true;
+      });
   if (!s.ok()) return s;
   if (absl::Status w = store_->Write(batch); !w.ok()) return w;
   for (const auto& [key, item] : removed) UnscheduleLocked(key, item);
@@ -469,8 +468,7 @@ absl::StatusOr<urlfrontier::URLItem> FrontierCore::GetUrlStatus(
     const urlfrontier::URLStatusRequest& r) {
   absl::StatusOr<UrlKey> key = UrlKey::Make(r.crawlid(), r.key(), r.url());
   if (!key.ok()) return key.status();
-  absl::StatusOr<std::optional<std::string>> bytes =
-      store_->Get(key->Encode());
+  absl::StatusOr<std::optional<std::string>> bytes = store_->Get(key->Encode());
   if (!bytes.ok()) return bytes.status();
   if (!bytes->has_value())
     return absl::NotFoundError(absl::StrCat("unknown URL ", r.url()));
@@ -489,20 +487,21 @@ absl::Status FrontierCore::ListUrls(
   const uint32_t size = p.size() == 0 ? kDefaultPageSize : p.size();
   uint64_t index = 0, sent = 0;
   bool stopped = false;
-  absl::Status s = store_->Scan(prefix, [&](std::string_view k,
-                                            std::string_view v) {
-    std::optional<UrlKey> key = UrlKey::Decode(k);
-    if (!key || !MatchesFilter(key->url, p.filter(), p.ignorecase()))
-      return true;
-    if (index++ < p.start()) return true;
-    urlfrontier::URLItem item;
-    if (!item.ParseFromArray(v.data(), static_cast<int>(v.size()))) return true;
-    if (!emit(item)) {
-      stopped = true;
-      return false;
-    }
-    return ++sent < size;
-  });
+  absl::Status s =
+      store_->Scan(prefix, [&](std::string_view k, std::string_view v) {
+        std::optional<UrlKey> key = UrlKey::Decode(k);
+        if (!key || !MatchesFilter(key->url, p.filter(), p.ignorecase()))
+          return true;
+        if (index++ < p.start()) return true;
+        urlfrontier::URLItem item;
+        if (!item.ParseFromArray(v.data(), static_cast<int>(v.size())))
+          return true;
+        if (!emit(item)) {
+          stopped = true;
+          return false;
+        }
+        return ++sent < size;
+      });
   if (!s.ok()) return s;
   if (stopped) return absl::CancelledError("ListURLs: client gone");
   return absl::OkStatus();
@@ -514,12 +513,12 @@ absl::StatusOr<uint64_t> FrontierCore::CountUrls(
   const std::string prefix =
       p.key().empty() ? CrawlPrefix(name) : QueuePrefix(name, p.key());
   uint64_t n = 0;
-  absl::Status s = store_->Scan(prefix, [&](std::string_view k,
-                                            std::string_view) {
-    std::optional<UrlKey> key = UrlKey::Decode(k);
-    if (key && MatchesFilter(key->url, p.filter(), p.ignorecase())) ++n;
-    return true;
-  });
+  absl::Status s =
+      store_->Scan(prefix, [&](std::string_view k, std::string_view) {
+        std::optional<UrlKey> key = UrlKey::Decode(k);
+        if (key && MatchesFilter(key->url, p.filter(), p.ignorecase())) ++n;
+        return true;
+      });
   if (!s.ok()) return s;
   return n;
 }

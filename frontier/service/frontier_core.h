@@ -129,9 +129,9 @@ class FrontierCore {
   absl::StatusOr<urlfrontier::URLItem> GetUrlStatus(
       const urlfrontier::URLStatusRequest& r);
   // Calls `emit` for each stored URL of the page (start, size: default 100).
-  absl::Status ListUrls(const urlfrontier::ListUrlParams& p,
-                        const std::function<bool(const urlfrontier::URLItem&)>&
-                            emit);
+  absl::Status ListUrls(
+      const urlfrontier::ListUrlParams& p,
+      const std::function<bool(const urlfrontier::URLItem&)>& emit);
   absl::StatusOr<uint64_t> CountUrls(const urlfrontier::CountUrlParams& p);
 
   // Store lookups made for discovered URLs (the filter's "maybe" answers, or

@@ -6,8 +6,7 @@
 namespace sieve::service {
 
 std::string CrawlName(std::string_view crawl_id) {
-  return crawl_id.empty() ? std::string(kDefaultCrawl)
-                          : std::string(crawl_id);
+  return crawl_id.empty() ? std::string(kDefaultCrawl) : std::string(crawl_id);
 }
 
 std::string HostOf(std::string_view url) {
@@ -35,13 +34,12 @@ absl::StatusOr<UrlKey> UrlKey::Make(std::string_view crawl_id,
            .queue = queue.empty() ? HostOf(url) : std::string(queue),
            .url = std::string(url)};
   if (k.queue.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("no queue key and no host in URL \"", std::string(url),
-                     "\""));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "no queue key and no host in URL \"", std::string(url), "\""));
   }
-  for (std::string_view part : {std::string_view(k.crawl),
-                                std::string_view(k.queue),
-                                std::string_view(k.url)}) {
+  for (std::string_view part :
+       {std::string_view(k.crawl), std::string_view(k.queue),
+        std::string_view(k.url)}) {
     if (part.find('\0') != std::string_view::npos)
       return absl::InvalidArgumentError("NUL byte in crawl, key or URL");
   }

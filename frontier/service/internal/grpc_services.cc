@@ -62,9 +62,9 @@ grpc::Status URLFrontierService::PutURLs(
   urlfrontier::AckMessage ack;
   while (stream->Read(&item)) {
     absl::StatusOr<PutResult> r = core_->Put(item);
-    ack.set_id(!item.id().empty()     ? item.id()
-               : item.has_known()     ? item.known().info().url()
-                                      : item.discovered().info().url());
+    ack.set_id(!item.id().empty() ? item.id()
+               : item.has_known() ? item.known().info().url()
+                                  : item.discovered().info().url());
     if (r.ok()) {
       ack.set_status(urlfrontier::AckMessage::OK);
     } else if (absl::IsInvalidArgument(r.status())) {
