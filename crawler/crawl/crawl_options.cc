@@ -146,6 +146,11 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateFrontier(
   absl::StatusOr<FrontierOptions> options =
       MakeFrontierOptions(config, work_dir);
   if (!options.ok()) return options.status();
+  if (!config.cluster.url.empty() && !config.urlfrontier.url.empty()) {
+    return absl::InvalidArgumentError(
+        "--cluster and --frontier cannot be combined: the frontier is either "
+        "shared through Redis or served by a URLFrontier server");
+  }
   if (!config.cluster.url.empty())
     return CreateClusterFrontier(config, *options, work_dir);
   if (!config.urlfrontier.url.empty())

@@ -4,6 +4,7 @@
 // fetched once, and the server's store knows every URL as done.
 #include <map>
 
+#include "crawler/crawl/crawl_options.h"
 #include "crawler/demo/demo_site.h"
 #include "frontier/service/frontier_server.h"
 #include "gtest/gtest.h"
@@ -68,6 +69,17 @@ TEST(CrawlGrpcFrontierTest, CrawlsTheTestSiteCompletelyThroughTheServer) {
   EXPECT_EQ(stats.size(), 0u);
   EXPECT_EQ(stats.inprocess(), 0u);
   EXPECT_GE(stats.counts().at("completed"), expected.fetched.size());
+}
+
+TEST(CrawlGrpcFrontierTest, RefusesABadFrontierUrlAndClusterWithFrontier) {
+  const auto work = FreshDir("grpc_frontier_options");
+  CrawlConfig config = FastConfig(work);
+  config.urlfrontier.url = "http://127.0.0.1:7071";
+  EXPECT_TRUE(absl::IsInvalidArgument(CreateFrontier(config, work).status()));
+  config.urlfrontier.url = "grpc://127.0.0.1:7071";
+  config.cluster.url = "redis://127.0.0.1:6379";
+  config.cluster.crawl_id = "c";
+  EXPECT_TRUE(absl::IsInvalidArgument(CreateFrontier(config, work).status()));
 }
 
 }  // namespace
