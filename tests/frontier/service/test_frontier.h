@@ -100,6 +100,10 @@ class TestFrontier {
   }
 
   void Advance(int64_t seconds) { now_ += seconds; }
+  absl::Time time() const { return absl::FromUnixSeconds(now_.load()); }
+  std::string target() const {
+    return "127.0.0.1:" + std::to_string(server_->port());
+  }
   int64_t now() const { return now_; }
   urlfrontier::URLFrontier::Stub& stub() { return *stub_; }
   const std::filesystem::path& dir() const { return dir_; }
