@@ -22,6 +22,14 @@ find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 # hiredis talks to Redis for the frontier shared by many workers (sieve::cluster).
 pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET hiredis)
+# gRPC and protobuf serve the URLFrontier API (`sieve frontier serve`, sieve::frontier_service);
+# protoc and grpc_cpp_plugin generate its code into the build directory at build time.
+pkg_check_modules(GRPCPP REQUIRED IMPORTED_TARGET grpc++)
+pkg_check_modules(PROTOBUF REQUIRED IMPORTED_TARGET protobuf)
+find_program(SIEVE_PROTOC protoc REQUIRED)
+find_program(SIEVE_GRPC_CPP_PLUGIN grpc_cpp_plugin REQUIRED)
+# The Python client test generates its stubs with Debian's plugin; optional (the test is skipped).
+find_program(SIEVE_GRPC_PYTHON_PLUGIN grpc_python_plugin)
 if(SIEVE_BUILD_TESTS)
   find_package(GTest CONFIG REQUIRED)
 endif()

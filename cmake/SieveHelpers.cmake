@@ -13,13 +13,15 @@ function(sieve_set_warnings target)
   endif()
 endfunction()
 
-# sieve_add_library(<module> [DIR <dir>] SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
+# sieve_add_library(<module> [DIR <dir>] SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...]
+#                   [NOT_INSTALLED <subdir> ...])
 # Creates target sieve_<module>, alias sieve::<module>, exported as sieve::<module>. Headers are
 # included from the repository root ("filter/bloom_filter.h") and installed under include/<dir>/;
 # <dir> is the module's directory from the root, <module> unless given (DIR frontier/cluster for a
-# library in a subdirectory of another module).
+# library in a subdirectory of another module). NOT_INSTALLED names subdirectories whose headers
+# stay in the tree (a library there that is not part of the installed package).
 function(sieve_add_library module)
-  cmake_parse_arguments(ARG "" "DIR" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "DIR" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS;NOT_INSTALLED" ${ARGN})
   if(NOT ARG_DIR)
     set(ARG_DIR ${module})
   endif()
@@ -37,8 +39,12 @@ function(sieve_add_library module)
   install(TARGETS ${target} EXPORT sieveTargets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  set(excluded)
+  foreach(subdir ${ARG_NOT_INSTALLED})
+    list(APPEND excluded PATTERN ${subdir} EXCLUDE)
+  endforeach()
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${ARG_DIR}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${ARG_DIR}
-    FILES_MATCHING PATTERN "*.h")
+    FILES_MATCHING PATTERN "*.h" ${excluded})
 endfunction()
 
 # sieve_add_test(<name> SOURCES ... [LIBS ...] [LABELS ...] [TIMEOUT s])

@@ -12,10 +12,14 @@ packages=(
   libabsl-dev libcurl4-openssl-dev libgumbo-dev libxxhash-dev libtomlplusplus-dev libspdlog-dev
   librocksdb-dev libre2-dev libpsl-dev libidn2-dev nlohmann-json3-dev libcpp-httplib-dev zlib1g-dev
   libexpat1-dev libssl-dev libhiredis-dev
+  # the URLFrontier gRPC service (sieve frontier serve): libraries, protoc and its gRPC plugins
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   # the shared frontier's store (sieve crawl --cluster); tests/cluster starts its own on loopback
   redis-server
   # tests and benchmarks (nodejs runs warcio, the independent WARC reader the tests use)
   libgtest-dev libgmock-dev libbenchmark-dev nodejs
+  # the URLFrontier Python client test (tests/frontier/service) runs on Debian's python3
+  python3-grpcio python3-protobuf
   # real documentation sites: tests/parse/url_fast_path_test.cc and bench/parse read their HTML
   # (/usr/share/doc/<package>/...); about 360 MB installed, 28 MB downloaded
   postgresql-doc-15 python3-doc openjdk-17-doc

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "crawler/cli/cluster_command.h"
+#include "crawler/cli/frontier_command.h"
 #include "crawler/crawl/crawl_command.h"
 #include "crawler/version.h"
 #include "study/study_command.h"
@@ -87,6 +88,17 @@ std::span<const Command> Commands() {
        "grid of sizes up to --max-n, and writes results.csv, SVG plots and "
        "report.md to DIR.",
        &StudyFlagSpecs, &RunStudyCommand},
+      {"frontier", "serve the frontier over gRPC (the URLFrontier API)",
+       "sieve frontier serve [--listen HOST:PORT] [--data DIR] [flags]",
+       "Serves crawler-commons' URLFrontier API (gRPC) from a RocksDB store "
+       "in DIR with a Bloom\n"
+       "filter in front: any URLFrontier client (StormCrawler, Python, `sieve "
+       "crawl --frontier\n"
+       "grpc://HOST:PORT`) can queue and fetch URLs through it. A restart on "
+       "the same DIR finds\n"
+       "every acknowledged put. SIGINT/SIGTERM stop it cleanly. See "
+       "docs/urlfrontier.md.",
+       &FrontierFlags, &RunFrontierCommand},
       {"version", "print the version", "sieve version",
        "Prints sieve's version.", &NoFlags, &RunVersion},
   };

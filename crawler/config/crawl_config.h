@@ -111,6 +111,23 @@ struct CrawlConfig {
     int64_t max_key_mb = 256;   // Largest Redis string of the filter.
   } cluster;
 
+  // The crawl as a client of a URLFrontier server (docs/urlfrontier.md); off
+  // while url is empty.
+  struct UrlFrontier {
+    std::string url;       // grpc://HOST:PORT; empty = the in-process frontier.
+    std::string crawl_id;  // The server's crawl (namespace); empty = DEFAULT.
+  } urlfrontier;
+
+  // `sieve frontier serve`, the URLFrontier gRPC server (docs/urlfrontier.md).
+  struct FrontierServer {
+    std::string listen = "127.0.0.1:7071";  // host:port.
+    std::string data = "frontier-data";     // The URL store's directory.
+    bool bloom = true;               // Bloom filter in front of the store.
+    bool sync = false;               // fsync each write (power-loss safe).
+    int64_t queue_delay = 1;         // Seconds between answers of one queue.
+    int64_t delay_requestable = 30;  // Seconds a URL handed out is in transit.
+  } frontier_server;
+
   struct Url {
     std::vector<std::string>
         strip_query_params;  // Glob patterns, e.g. "utm_*".

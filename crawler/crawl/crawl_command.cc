@@ -97,7 +97,8 @@ std::vector<FlagSpec> CrawlFlags() {
   };
   const CrawlConfig defaults;
   for (const ConfigKey& key : ConfigKeys()) {
-    if (key.flag.empty()) continue;
+    // The server's settings are `sieve frontier serve`'s flags.
+    if (key.flag.empty() || key.path.starts_with("frontier_server.")) continue;
     flags.push_back({.name = std::string(key.flag),
                      .value_name = ConfigValueName(key),
                      .help = std::string(key.help),

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontier/cluster/redis_frontier.h"
+#include "frontier/service/grpc_frontier.h"
 
 namespace sieve {
 
@@ -122,6 +123,24 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateClusterFrontier(
   return std::unique_ptr<CrawlFrontier>(std::move(*frontier));
 }
 
+// With urlfrontier.url set: a client of a URLFrontier server, which holds the
+// queues and the seen set; the per-host rules apply on this side.
+absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateGrpcFrontier(
+    const CrawlConfig& config, const FrontierOptions& local) {
+  absl::StatusOr<std::string> target =
+      service::ParseGrpcTarget(config.urlfrontier.url);
+  if (!target.ok()) return target.status();
+  absl::StatusOr<std::unique_ptr<service::GrpcFrontier>> frontier =
+      service::GrpcFrontier::Create(
+          {.target = *target,
+           .crawl_id = config.urlfrontier.crawl_id,
+           .politeness = local.politeness,
+           .max_urls_per_queue = static_cast<uint32_t>(
+               std::max(1, local.politeness.max_in_flight_per_host))});
+  if (!frontier.ok()) return frontier.status();
+  return std::unique_ptr<CrawlFrontier>(std::move(*frontier));
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateFrontier(
@@ -129,8 +148,15 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateFrontier(
   absl::StatusOr<FrontierOptions> options =
       MakeFrontierOptions(config, work_dir);
   if (!options.ok()) return options.status();
+  if (!config.cluster.url.empty() && !config.urlfrontier.url.empty()) {
+    return absl::InvalidArgumentError(
+        "--cluster and --frontier cannot be combined: the frontier is either "
+        "shared through Redis or served by a URLFrontier server");
+  }
   if (!config.cluster.url.empty())
     return CreateClusterFrontier(config, *options, work_dir);
+  if (!config.urlfrontier.url.empty())
+    return CreateGrpcFrontier(config, *options);
   absl::StatusOr<std::unique_ptr<Frontier>> frontier =
       Frontier::Create(*std::move(options));
   if (!frontier.ok()) return frontier.status();
@@ -146,6 +172,9 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> RestoreFrontier(
   // A cluster worker's state is in Redis: it restarts by joining again.
   if (!config.cluster.url.empty())
     return CreateClusterFrontier(config, *options, work_dir);
+  // A URLFrontier client's state is on the server: it resumes by reconnecting.
+  if (!config.urlfrontier.url.empty())
+    return CreateGrpcFrontier(config, *options);
   absl::StatusOr<std::unique_ptr<Frontier>> frontier =
       Frontier::Restore(snapshot, *std::move(options));
   if (!frontier.ok()) return frontier.status();

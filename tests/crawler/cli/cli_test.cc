@@ -72,7 +72,8 @@ TEST(CliTest, HelpCrawlListsEveryTableFlagWithItsDefault) {
   const sieve::CrawlConfig defaults;
   int flags = 0;
   for (const sieve::ConfigKey& key : sieve::ConfigKeys()) {
-    if (key.flag.empty()) continue;
+    // The server's settings are `sieve frontier serve`'s (next test).
+    if (key.flag.empty() || key.path.starts_with("frontier_server.")) continue;
     ++flags;
     const std::string value = sieve::ConfigValueName(key);
     EXPECT_THAT(run.output,
@@ -84,6 +85,29 @@ TEST(CliTest, HelpCrawlListsEveryTableFlagWithItsDefault) {
                                 "; config ", std::string(key.path), ")")));
   }
   EXPECT_GE(flags, 14);
+}
+
+TEST(CliTest, HelpFrontierListsTheServerFlagsAndCrawlDoesNot) {
+  SieveRun frontier = RunSieve("help frontier");
+  ASSERT_EQ(frontier.exit_code, 0);
+  SieveRun crawl = RunSieve("help crawl");
+  ASSERT_EQ(crawl.exit_code, 0);
+  const sieve::CrawlConfig defaults;
+  for (const sieve::ConfigKey& key : sieve::ConfigKeys()) {
+    if (!key.path.starts_with("frontier_server.")) continue;
+    EXPECT_THAT(frontier.output, HasSubstr(absl::StrCat(
+                                     std::string(key.help), " (default ",
+                                     sieve::FormatConfigValue(key, defaults),
+                                     "; config ", std::string(key.path), ")")));
+    EXPECT_THAT(crawl.output,
+                Not(HasSubstr(absl::StrCat("--", std::string(key.flag)))));
+  }
+}
+
+TEST(CliTest, FrontierWithoutServeExitsTwo) {
+  SieveRun run = RunSieve("frontier");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("expected 'serve'"));
 }
 
 TEST(CliTest, HelpStudyListsEveryStudyFlagWithItsDefault) {

@@ -1,0 +1,531 @@
+#include "frontier/service/frontier_core.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+
+namespace sieve::service {
+namespace {
+
+constexpr uint32_t kDefaultPageSize = 100;
+
+uint64_t Seconds(absl::Time t) {
+  const int64_t s = absl::ToUnixSeconds(t);
+  return s < 0 ? 0 : static_cast<uint64_t>(s);
+}
+
+const urlfrontier::URLInfo& InfoOf(const urlfrontier::URLItem& item) {
+  return item.has_known() ? item.known().info() : item.discovered().info();
+}
+
+// When a stored item is due: discovered now (0), known at its refetch date,
+// or never (nullopt: done).
+std::optional<uint64_t> DueOf(const urlfrontier::URLItem& item) {
+  if (!item.has_known()) return 0;
+  const uint64_t date = item.known().refetchable_from_date();
+  if (date == 0) return std::nullopt;
+  return date;
+}
+
+bool MatchesFilter(std::string_view url, const std::string& filter,
+                   bool ignore_case) {
+  if (filter.empty()) return true;
+  if (!ignore_case) return url.find(filter) != std::string_view::npos;
+  return absl::AsciiStrToLower(std::string(url))
+             .find(absl::AsciiStrToLower(filter)) != std::string::npos;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<FrontierCore>> FrontierCore::Open(
+    FrontierCoreOptions options) {
+  absl::StatusOr<std::unique_ptr<UrlStore>> store =
+      UrlStore::Open({.dir = options.data_dir, .sync = options.sync});
+  if (!store.ok()) return store.status();
+  std::unique_ptr<FrontierCore> core(
+      new FrontierCore(std::move(options), *std::move(store)));
+  if (core->options_.bloom) {
+    absl::StatusOr<std::unique_ptr<Filter>> filter =
+        CreateFilter({.kind = FilterKind::kScalable,
+                      .capacity = core->options_.expected_urls,
+                      .fp_rate = core->options_.fp_rate});
+    if (!filter.ok()) return filter.status();
+    core->filter_ = *std::move(filter);
+  }
+  if (absl::Status s = core->Rebuild(); !s.ok()) return s;
+  return core;
+}
+
+FrontierCore::FrontierCore(FrontierCoreOptions options,
+                           std::unique_ptr<UrlStore> store)
+    : options_(std::move(options)), store_(std::move(store)) {}
+
+FrontierCore::~FrontierCore() = default;
+
+absl::Status FrontierCore::Rebuild() {
+  std::lock_guard<std::mutex> lock(mu_);
+  absl::Status bad;
+  absl::Status s = store_->Scan("u", [&](std::string_view k,
+                                         std::string_view v) {
+    std::optional<UrlKey> key = UrlKey::Decode(k);
+    urlfrontier::URLItem item;
+    if (!key || !item.ParseFromArray(v.data(), static_cast<int>(v.size()))) {
+      bad = absl::DataLossError(
+          absl::StrCat("URL store: bad record ", std::string(k)));
+      return false;
+    }
+    if (filter_) filter_->Add(k);
+    ScheduleLocked(*key, item);
+    return true;
+  });
+  return s.ok() ? bad : s;
+}
+
+FrontierCore::Crawl& FrontierCore::CrawlLocked(const std::string& name) {
+  auto [it, inserted] = crawls_.try_emplace(name);
+  if (inserted) it->second.default_delay = options_.default_queue_delay;
+  return it->second;
+}
+
+void FrontierCore::ScheduleLocked(const UrlKey& key,
+                                  const urlfrontier::URLItem& item) {
+  Queue& q = CrawlLocked(key.crawl).queues[key.queue];
+  const std::optional<uint64_t> due = DueOf(item);
+  if (due) {
+    q.pending.emplace(*due, key.url);
+  } else {
+    ++q.completed;
+  }
+}
+
+void FrontierCore::UnscheduleLocked(const UrlKey& key,
+                                    const urlfrontier::URLItem& old) {
+  auto c = crawls_.find(key.crawl);
+  if (c == crawls_.end()) return;
+  auto q = c->second.queues.find(key.queue);
+  if (q == c->second.queues.end()) return;
+  auto t = c->second.in_transit.find(key.Encode());
+  if (t != c->second.in_transit.end()) {
+    c->second.in_transit.erase(t);
+    --q->second.in_transit;
+    return;
+  }
+  const std::optional<uint64_t> due = DueOf(old);
+  if (due) {
+    q->second.pending.erase({*due, key.url});
+  } else if (q->second.completed > 0) {
+    --q->second.completed;
+  }
+}
+
+absl::StatusOr<bool> FrontierCore::KnownLocked(const std::string& encoded) {
+  // "Definitely new" from the filter needs no disk read.
+  if (filter_ && !filter_->MayContain(encoded)) return false;
+  ++store_lookups_;
+  absl::StatusOr<std::optional<std::string>> old = store_->Get(encoded);
+  if (!old.ok()) return old.status();
+  return old->has_value();
+}
+
+absl::StatusOr<PutResult> FrontierCore::Put(const urlfrontier::URLItem& item) {
+  if (!item.has_known() && !item.has_discovered())
+    return absl::InvalidArgumentError("URLItem without discovered or known");
+  const urlfrontier::URLInfo& info = InfoOf(item);
+  absl::StatusOr<UrlKey> key =
+      UrlKey::Make(info.crawlid(), info.key(), info.url());
+  if (!key.ok()) return key.status();
+  const std::string encoded = key->Encode();
+
+  // The record as stored: crawl and key filled in, first-seen date kept.
+  urlfrontier::URLItem stored = item;
+  stored.clear_id();
+  urlfrontier::URLInfo* stored_info =
+      stored.has_known() ? stored.mutable_known()->mutable_info()
+                         : stored.mutable_discovered()->mutable_info();
+  stored_info->set_crawlid(key->crawl);
+  stored_info->set_key(key->queue);
+
+  std::lock_guard<std::mutex> lock(mu_);
+  const uint64_t now = Seconds(options_.clock());
+  std::optional<urlfrontier::URLItem> old;
+  if (item.has_discovered()) {
+    absl::StatusOr<bool> known = KnownLocked(encoded);
+    if (!known.ok()) return known.status();
+    if (*known) return PutResult::kIgnored;
+  } else {
+    ++store_lookups_;
+    absl::StatusOr<std::optional<std::string>> bytes = store_->Get(encoded);
+    if (!bytes.ok()) return bytes.status();
+    if (bytes->has_value()) {
+      old.emplace();
+      if (!old->ParseFromString(**bytes))
+        return absl::DataLossError(absl::StrCat("bad record for ", info.url()));
+    }
+  }
+  if (old && old->creation_date() != 0) {
+    stored.set_creation_date(old->creation_date());
+  } else if (stored.creation_date() == 0) {
+    stored.set_creation_date(now);
+  }
+  StoreBatch batch;
+  batch.puts.emplace_back(encoded, stored.SerializeAsString());
+  if (absl::Status s = store_->Write(batch); !s.ok()) return s;
+  if (filter_) filter_->Add(encoded);
+  if (old) UnscheduleLocked(*key, *old);
+  ScheduleLocked(*key, stored);
+  return old ? PutResult::kUpdated : PutResult::kAdded;
+}
+
+absl::StatusOr<uint32_t> FrontierCore::PutDiscovered(
+    const std::vector<urlfrontier::DiscoveredURLItem>& items,
+    uint32_t* skipped) {
+  *skipped = 0;
+  std::vector<std::pair<UrlKey, urlfrontier::URLItem>> fresh;
+  StoreBatch batch;
+  std::lock_guard<std::mutex> lock(mu_);
+  const uint64_t now = Seconds(options_.clock());
+  absl::flat_hash_set<std::string> in_batch;
+  for (const urlfrontier::DiscoveredURLItem& d : items) {
+    absl::StatusOr<UrlKey> key =
+        UrlKey::Make(d.info().crawlid(), d.info().key(), d.info().url());
+    if (!key.ok()) {
+      ++*skipped;
+      continue;
+    }
+    std::string encoded = key->Encode();
+    if (in_batch.contains(encoded)) continue;
+    absl::StatusOr<bool> known = KnownLocked(encoded);
+    if (!known.ok()) return known.status();
+    if (*known) continue;
+    urlfrontier::URLItem stored;
+    *stored.mutable_discovered() = d;
+    stored.mutable_discovered()->mutable_info()->set_crawlid(key->crawl);
+    stored.mutable_discovered()->mutable_info()->set_key(key->queue);
+    stored.set_creation_date(now);
+    batch.puts.emplace_back(encoded, stored.SerializeAsString());
+    in_batch.insert(std::move(encoded));
+    fresh.emplace_back(*std::move(key), std::move(stored));
+  }
+  if (absl::Status s = store_->Write(batch); !s.ok()) return s;
+  for (const auto& [key, value] : batch.puts) {
+    if (filter_) filter_->Add(key);
+  }
+  for (const auto& [key, stored] : fresh) ScheduleLocked(key, stored);
+  return static_cast<uint32_t>(fresh.size());
+}
+
+void FrontierCore::ExpireTransitLocked(Crawl& crawl, absl::Time now) {
+  for (auto it = crawl.in_transit.begin(); it != crawl.in_transit.end();) {
+    if (it->second.expires > now) {
+      ++it;
+      continue;
+    }
+    std::optional<UrlKey> key = UrlKey::Decode(it->first);
+    if (key) {
+      Queue& q = crawl.queues[key->queue];
+      --q.in_transit;
+      q.pending.emplace(it->second.due, key->url);
+    }
+    crawl.in_transit.erase(it++);
+  }
+}
+
+std::vector<urlfrontier::URLInfo> FrontierCore::GetUrls(
+    const urlfrontier::GetParams& params) {
+  std::vector<urlfrontier::URLInfo> out;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!active_) return out;
+  const absl::Time now = options_.clock();
+  const uint64_t now_s = Seconds(now);
+  const uint32_t requestable = params.delay_requestable() != 0
+                                   ? params.delay_requestable()
+                                   : options_.default_delay_requestable;
+  std::vector<std::string> names;
+  if (params.has_anycrawlid()) {
+    for (const auto& [name, crawl] : crawls_) names.push_back(name);
+  } else {
+    names.push_back(CrawlName(params.crawlid()));
+  }
+  uint32_t queues_served = 0;
+  for (const std::string& name : names) {
+    auto c = crawls_.find(name);
+    if (c == crawls_.end()) continue;
+    Crawl& crawl = c->second;
+    ExpireTransitLocked(crawl, now);
+    // Round-robin: start after the queue served last.
+    std::vector<std::map<std::string, Queue>::iterator> order;
+    if (!params.key().empty()) {
+      auto q = crawl.queues.find(params.key());
+      if (q != crawl.queues.end()) order.push_back(q);
+    } else {
+      auto start = crawl.queues.upper_bound(crawl.last_served);
+      for (auto it = start; it != crawl.queues.end(); ++it) order.push_back(it);
+      for (auto it = crawl.queues.begin(); it != start; ++it)
+        order.push_back(it);
+    }
+    for (auto q_it : order) {
+      if (params.max_queues() != 0 && queues_served >= params.max_queues())
+        return out;
+      Queue& q = q_it->second;
+      if (q.pending.empty() || q.pending.begin()->first > now_s) continue;
+      if (q.blocked_until > now_s || now < q.next_allowed) continue;
+      uint32_t taken = 0;
+      while (!q.pending.empty() && q.pending.begin()->first <= now_s) {
+        if (params.max_urls_per_queue() != 0 &&
+            taken >= params.max_urls_per_queue())
+          break;
+        if (q.limit != 0 && q.completed + q.in_transit >= q.limit) break;
+        auto [due, url] = *q.pending.begin();
+        q.pending.erase(q.pending.begin());
+        const UrlKey key{.crawl = name, .queue = q_it->first, .url = url};
+        const std::string encoded = key.Encode();
+        urlfrontier::URLInfo info;
+        absl::StatusOr<std::optional<std::string>> bytes = store_->Get(encoded);
+        urlfrontier::URLItem item;
+        if (bytes.ok() && bytes->has_value() && item.ParseFromString(**bytes)) {
+          info = InfoOf(item);
+        } else {
+          info.set_url(url);
+          info.set_key(q_it->first);
+          info.set_crawlid(name);
+        }
+        crawl.in_transit[encoded] =
+            Transit{.due = due, .expires = now + absl::Seconds(requestable)};
+        ++q.in_transit;
+        out.push_back(std::move(info));
+        ++taken;
+      }
+      if (taken == 0) continue;
+      ++queues_served;
+      crawl.last_served = q_it->first;
+      q.next_allowed =
+          now + absl::Seconds(q.delay.value_or(crawl.default_delay));
+    }
+  }
+  return out;
+}
+
+urlfrontier::QueueList FrontierCore::ListQueues(
+    const urlfrontier::Pagination& p) {
+  urlfrontier::QueueList out;
+  const std::string name = CrawlName(p.crawlid());
+  out.set_crawlid(name);
+  out.set_start(p.start());
+  std::lock_guard<std::mutex> lock(mu_);
+  auto c = crawls_.find(name);
+  if (c == crawls_.end()) return out;
+  const absl::Time now = options_.clock();
+  ExpireTransitLocked(c->second, now);
+  const uint64_t now_s = Seconds(now);
+  const uint32_t size = p.size() == 0 ? kDefaultPageSize : p.size();
+  uint64_t index = 0;
+  for (const auto& [key, q] : c->second.queues) {
+    const bool active = !q.pending.empty() &&
+                        q.pending.begin()->first <= now_s &&
+                        q.blocked_until <= now_s;
+    if (!active && !p.include_inactive()) continue;
+    if (index >= p.start() && static_cast<uint32_t>(out.values_size()) < size)
+      out.add_values(key);
+    ++index;
+  }
+  out.set_total(index);
+  out.set_size(static_cast<uint32_t>(out.values_size()));
+  return out;
+}
+
+urlfrontier::Stats FrontierCore::GetStats(
+    const urlfrontier::QueueWithinCrawlParams& p) {
+  urlfrontier::Stats out;
+  const std::string name = CrawlName(p.crawlid());
+  out.set_crawlid(name);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto c = crawls_.find(name);
+  if (c == crawls_.end()) return out;
+  const absl::Time now = options_.clock();
+  ExpireTransitLocked(c->second, now);
+  const uint64_t now_s = Seconds(now);
+  uint64_t size = 0, in_process = 0, completed = 0, queues = 0;
+  for (const auto& [key, q] : c->second.queues) {
+    if (!p.key().empty() && key != p.key()) continue;
+    size += q.pending.size();
+    in_process += q.in_transit;
+    completed += q.completed;
+    if (!q.pending.empty() && q.pending.begin()->first <= now_s) ++queues;
+  }
+  out.set_size(size);
+  out.set_inprocess(static_cast<uint32_t>(in_process));
+  out.set_numberofqueues(queues);
+  (*out.mutable_counts())["completed"] = completed;
+  return out;
+}
+
+std::vector<std::string> FrontierCore::ListCrawls() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& [name, crawl] : crawls_) out.push_back(name);
+  return out;
+}
+
+absl::StatusOr<uint64_t> FrontierCore::DeleteRangeLocked(
+    const std::string& prefix,
+    const std::function<bool(const urlfrontier::URLItem&)>& select) {
+  StoreBatch batch;
+  std::vector<std::pair<UrlKey, urlfrontier::URLItem>> removed;
+  absl::Status s =
+      store_->Scan(prefix, [&](std::string_view k, std::string_view v) {
+        urlfrontier::URLItem item;
+        std::optional<UrlKey> key = UrlKey::Decode(k);
+        if (!key || !item.ParseFromArray(v.data(), static_cast<int>(v.size())))
+          return true;
+        if (!select(item)) return true;
+        batch.deletes.emplace_back(k);
+        removed.emplace_back(*std::move(key), std::move(item));
+        return true;
+      });
+  if (!s.ok()) return s;
+  if (absl::Status w = store_->Write(batch); !w.ok()) return w;
+  for (const auto& [key, item] : removed) UnscheduleLocked(key, item);
+  return removed.size();
+}
+
+absl::StatusOr<uint64_t> FrontierCore::DeleteQueue(std::string_view crawl_id,
+                                                   std::string_view key) {
+  const std::string name = CrawlName(crawl_id);
+  std::lock_guard<std::mutex> lock(mu_);
+  absl::StatusOr<uint64_t> n = DeleteRangeLocked(
+      QueuePrefix(name, key), [](const urlfrontier::URLItem&) { return true; });
+  if (!n.ok()) return n;
+  auto c = crawls_.find(name);
+  if (c != crawls_.end()) c->second.queues.erase(std::string(key));
+  return n;
+}
+
+absl::StatusOr<uint64_t> FrontierCore::DeleteCrawl(std::string_view crawl_id) {
+  const std::string name = CrawlName(crawl_id);
+  std::lock_guard<std::mutex> lock(mu_);
+  absl::StatusOr<uint64_t> n = DeleteRangeLocked(
+      CrawlPrefix(name), [](const urlfrontier::URLItem&) { return true; });
+  if (!n.ok()) return n;
+  crawls_.erase(name);
+  return n;
+}
+
+absl::StatusOr<uint64_t> FrontierCore::PurgeUrls(
+    const urlfrontier::PurgeUrlParams& p) {
+  const std::string name = CrawlName(p.crawlid());
+  std::lock_guard<std::mutex> lock(mu_);
+  const uint64_t now = Seconds(options_.clock());
+  const uint64_t age = uint64_t{p.days()} * 86400;
+  const uint64_t cutoff = now > age ? now - age : 0;
+  const std::string prefix =
+      p.key().empty() ? CrawlPrefix(name) : QueuePrefix(name, p.key());
+  return DeleteRangeLocked(prefix, [&](const urlfrontier::URLItem& item) {
+    return item.creation_date() < cutoff;
+  });
+}
+
+void FrontierCore::BlockQueueUntil(const urlfrontier::BlockQueueParams& p) {
+  std::lock_guard<std::mutex> lock(mu_);
+  CrawlLocked(CrawlName(p.crawlid())).queues[p.key()].blocked_until = p.time();
+}
+
+void FrontierCore::SetDelay(const urlfrontier::QueueDelayParams& p) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Crawl& crawl = CrawlLocked(CrawlName(p.crawlid()));
+  if (p.key().empty()) {
+    crawl.default_delay = p.delay_requestable();
+    for (auto& [key, q] : crawl.queues) q.delay.reset();
+    return;
+  }
+  Queue& q = crawl.queues[p.key()];
+  q.delay = p.delay_requestable();
+  // The new delay counts from the queue's last answer.
+  if (q.next_allowed != absl::InfinitePast()) {
+    q.next_allowed = std::min(q.next_allowed, options_.clock()) +
+                     absl::Seconds(p.delay_requestable());
+  }
+}
+
+void FrontierCore::SetCrawlLimit(const urlfrontier::CrawlLimitParams& p) {
+  std::lock_guard<std::mutex> lock(mu_);
+  CrawlLocked(CrawlName(p.crawlid())).queues[p.key()].limit = p.limit();
+}
+
+void FrontierCore::SetActive(bool active) {
+  std::lock_guard<std::mutex> lock(mu_);
+  active_ = active;
+}
+
+bool FrontierCore::active() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return active_;
+}
+
+absl::StatusOr<urlfrontier::URLItem> FrontierCore::GetUrlStatus(
+    const urlfrontier::URLStatusRequest& r) {
+  absl::StatusOr<UrlKey> key = UrlKey::Make(r.crawlid(), r.key(), r.url());
+  if (!key.ok()) return key.status();
+  absl::StatusOr<std::optional<std::string>> bytes = store_->Get(key->Encode());
+  if (!bytes.ok()) return bytes.status();
+  if (!bytes->has_value())
+    return absl::NotFoundError(absl::StrCat("unknown URL ", r.url()));
+  urlfrontier::URLItem item;
+  if (!item.ParseFromString(**bytes))
+    return absl::DataLossError(absl::StrCat("bad record for ", r.url()));
+  return item;
+}
+
+absl::Status FrontierCore::ListUrls(
+    const urlfrontier::ListUrlParams& p,
+    const std::function<bool(const urlfrontier::URLItem&)>& emit) {
+  const std::string name = CrawlName(p.crawlid());
+  const std::string prefix =
+      p.key().empty() ? CrawlPrefix(name) : QueuePrefix(name, p.key());
+  const uint32_t size = p.size() == 0 ? kDefaultPageSize : p.size();
+  uint64_t index = 0, sent = 0;
+  bool stopped = false;
+  absl::Status s =
+      store_->Scan(prefix, [&](std::string_view k, std::string_view v) {
+        std::optional<UrlKey> key = UrlKey::Decode(k);
+        if (!key || !MatchesFilter(key->url, p.filter(), p.ignorecase()))
+          return true;
+        if (index++ < p.start()) return true;
+        urlfrontier::URLItem item;
+        if (!item.ParseFromArray(v.data(), static_cast<int>(v.size())))
+          return true;
+        if (!emit(item)) {
+          stopped = true;
+          return false;
+        }
+        return ++sent < size;
+      });
+  if (!s.ok()) return s;
+  if (stopped) return absl::CancelledError("ListURLs: client gone");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<uint64_t> FrontierCore::CountUrls(
+    const urlfrontier::CountUrlParams& p) {
+  const std::string name = CrawlName(p.crawlid());
+  const std::string prefix =
+      p.key().empty() ? CrawlPrefix(name) : QueuePrefix(name, p.key());
+  uint64_t n = 0;
+  absl::Status s =
+      store_->Scan(prefix, [&](std::string_view k, std::string_view) {
+        std::optional<UrlKey> key = UrlKey::Decode(k);
+        if (key && MatchesFilter(key->url, p.filter(), p.ignorecase())) ++n;
+        return true;
+      });
+  if (!s.ok()) return s;
+  return n;
+}
+
+uint64_t FrontierCore::store_lookups() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return store_lookups_;
+}
+
+}  // namespace sieve::service
