@@ -9,8 +9,11 @@
 // Implementations:
 //   - sieve::Frontier (frontier/frontier.h): one process, the Sieve in front,
 //     per-host queues in RAM and on disk.
-// Other implementations (a frontier shared through Redis, a URLFrontier gRPC
-// client) plug into the same loop without touching it.
+//   - sieve::cluster::RedisFrontier (frontier/cluster/redis_frontier.h): many
+//     workers sharing one crawl through Redis (docs/cluster.md).
+//   - sieve::service::GrpcFrontier (frontier/service/grpc_frontier.h): a
+//     client of a URLFrontier gRPC server (docs/urlfrontier.md).
+// crawler/crawl/crawl_options.cc is the one place that picks one.
 //
 // Surprises first:
 //   - Add is thread-safe and may be called from parser threads while one loop
