@@ -194,6 +194,15 @@ std::string CanonicalEncodingName(std::string_view label) {
   for (const Label& entry : kLabels) {
     if (entry.label == lower) return std::string(entry.canonical);
   }
+  // Only a token iconv could name (glibc's iconv_open ignores bytes it does
+  // not know, so "\xA0\xDEUTF-8" opened as UTF-8; found by
+  // parse/fuzz/charset_fuzzer).
+  for (const char c : lower) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) &&
+        std::string_view("-_.:").find(c) == std::string_view::npos) {
+      return "";
+    }
+  }
   std::string upper = absl::AsciiStrToUpper(lower);
   if (Iconv(upper).ok())
     return upper;  // e.g. "WINDOWS-1251", "KOI8-R", "ISO-8859-2"
@@ -265,6 +274,11 @@ Utf8Text ConvertToUtf8(std::string_view bytes, std::string_view encoding) {
   }
   result.utf8.resize(used);
   ReplaceInvalidUtf8(result.utf8, result.replaced);
+  // A BOM that iconv decoded (an encoding named in another spelling, or a
+  // second BOM) is dropped too: the result never starts with U+FEFF.
+  if (std::string_view(result.utf8).starts_with("\xEF\xBB\xBF")) {
+    result.utf8.erase(0, 3);
+  }
   return result;
 }
 

@@ -111,6 +111,18 @@ TEST(CharsetTest, ACodePointPastUnicodesRangeBecomesReplacementCharacters) {
   EXPECT_EQ(text.replaced, 4u);
 }
 
+// glibc's iconv_open skips bytes it does not know in a name; found by
+// parse/fuzz/charset_fuzzer.
+TEST(CharsetTest, ALabelWithBytesOutsideATokenIsUnknown) {
+  EXPECT_EQ(CanonicalEncodingName("\xA0\xDE"
+                                  "utf-8"),
+            "");
+  const Utf8Text text = ConvertToUtf8("\xEF\xBB\xBFhi",
+                                      "\xA0\xDE"
+                                      "utf-8");
+  EXPECT_EQ(text.encoding, "windows-1252");
+}
+
 TEST(CharsetTest, DropsTheByteOrderMark) {
   EXPECT_EQ(ConvertToUtf8("\xEF\xBB\xBFhi", "UTF-8").utf8, "hi");
   EXPECT_EQ(ConvertToUtf8(std::string("\xFF\xFEh\0i\0", 6), "UTF-16LE").utf8,
