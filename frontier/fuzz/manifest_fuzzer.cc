@@ -3,7 +3,8 @@
 // with its RAM queue (frontier/internal/snapshot.h). The MANIFEST ends in a
 // checksum line, so the input is also tried with that line recomputed: the
 // mutations then reach the line parser. Every name accepted must be one a
-// reader may join to its directory (relative, no "..", no blanks).
+// reader may join to its directory (relative, no "." or ".." part, no empty
+// part, no blanks).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -24,8 +25,11 @@ void CheckManifest(std::string_view bytes) {
       sieve::ParseSnapshotManifest(bytes, "fuzz/MANIFEST");
   if (!entries.ok()) return;
   for (const sieve::ManifestEntry& e : *entries) {
+    const std::string path = "/" + e.name + "/";
     if (e.name.empty() || e.name.front() == '/' ||
-        e.name.find("..") != std::string::npos ||
+        path.find("/../") != std::string::npos ||
+        path.find("/./") != std::string::npos ||
+        path.find("//") != std::string::npos ||
         e.name.find_first_of(" \t\n\r\v\f") != std::string::npos) {
       std::abort();
     }
