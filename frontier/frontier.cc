@@ -207,6 +207,12 @@ NextUrl Frontier::Next(absl::Time now) {
   // small and the bulk stays in the Sieve, which spills to disk.
   uint64_t pulls_past_budget = 0;
   while (schedule_.ready_count() == 0) {
+    if (HostsOverBudget()) {
+      // No new host until active ones finish (each has URLs that will be
+      // ready, or a fetch in flight); the URLs wait in the Sieve (on disk).
+      if (sieve_->size() > 0) ++counters_.budget_stalls;
+      break;
+    }
     if (OverBudget() && pulls_past_budget++ >= options_.max_pulls_past_budget) {
       if (sieve_->size() > 0) ++counters_.budget_stalls;
       break;

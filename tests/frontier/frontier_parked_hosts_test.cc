@@ -1,12 +1,14 @@
 // Idle hosts are parked (frontier/host_table.h): their full state goes, their
 // page count and robots.txt Crawl-delay stay, and come back when the host has
 // URLs again, also across a checkpoint. Fake clock; nothing sleeps.
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <string>
 
 #include "absl/time/time.h"
 #include "frontier/frontier.h"
+#include "frontier/host_table.h"
 #include "gtest/gtest.h"
 
 namespace sieve {
@@ -113,6 +115,41 @@ TEST(FrontierParkedHostsTest, ACheckpointKeepsParkedHosts) {
   EXPECT_EQ(next.wait, absl::Seconds(4));
   std::filesystem::remove_all(dir);
   std::filesystem::remove_all(dir + "-work");
+}
+
+// 1,000 hosts whose second URL waits out a 1 s delay: without the host
+// budget every host would be pulled in and held at once.
+TEST(FrontierHostBudgetTest, ActiveHostsAreHeldToTheMemoryBudget) {
+  FrontierOptions options = Options();
+  options.politeness.min_delay = absl::Seconds(1);
+  options.host_queue_memory_bytes = 64 * kHostStateBytes;
+  std::unique_ptr<Frontier> f = Make(options);
+  ASSERT_NE(f, nullptr);
+  for (int i = 0; i < 1000; ++i) {
+    const std::string host = "h" + std::to_string(i) + ".example";
+    f->Add("http://" + host + "/a", host, 0);
+    f->Add("http://" + host + "/b", host, 0);
+  }
+  absl::Time now = kStart;
+  uint64_t fetched = 0;
+  uint64_t most_active = 0;
+  for (int step = 0; step < 100'000; ++step) {
+    NextUrl next = f->Next(now);
+    most_active = std::max(most_active, f->stats().hosts_active);
+    if (next.state == NextUrl::kEmpty) break;
+    ASSERT_NE(next.state, NextUrl::kWaitForDone) << "stalled at " << fetched;
+    if (next.state == NextUrl::kWait) {
+      now += next.wait;
+      continue;
+    }
+    ASSERT_TRUE(
+        f->Done(next.url.url, FetchOutcome::Success(absl::Milliseconds(1)), now)
+            .ok());
+    ++fetched;
+  }
+  EXPECT_EQ(fetched, 2000u);
+  EXPECT_LE(most_active, 65u);
+  EXPECT_GT(f->stats().budget_stalls, 0u);
 }
 
 }  // namespace
