@@ -86,3 +86,44 @@ function(sieve_add_bench name)
       ENVIRONMENT "SIEVE_BENCH_SMOKE=1")
   endif()
 endfunction()
+
+# sieve_add_fuzzer(<module> <name> LIBS ... [RUNS n])
+# <module>/fuzz/<name>_fuzzer.cc defines LLVMFuzzerTestOneInput; its seeds are in
+# <module>/fuzz/corpus/<name>/. With SIEVE_FUZZ (clang): the libFuzzer program
+# <module>_<name>_fuzzer that scripts/fuzz/run.sh runs. Otherwise, with the tests: the same file
+# linked to tests/fuzz/replay_main.cc as the ctest test <module>_<name>_fuzzer (label fuzz), which
+# runs the seeds and RUNS (default 2000) deterministic mutations of them, under whatever
+# sanitizers the build has (the asan preset: ASan + UBSan).
+function(sieve_add_fuzzer module name)
+  cmake_parse_arguments(ARG "" "RUNS" "LIBS" ${ARGN})
+  if(NOT ARG_RUNS)
+    set(ARG_RUNS 2000)
+  endif()
+  set(target ${module}_${name}_fuzzer)
+  set(corpus ${PROJECT_SOURCE_DIR}/${module}/fuzz/corpus/${name})
+  add_executable(${target} ${name}_fuzzer.cc)
+  target_link_libraries(${target} PRIVATE ${ARG_LIBS})
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR})
+  sieve_set_warnings(${target})
+  if(SIEVE_FUZZ)
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer)
+    target_link_options(${target} PRIVATE -fsanitize=fuzzer)
+  else()
+    target_link_libraries(${target} PRIVATE sieve_fuzz_replay)
+    add_test(NAME ${target}
+      COMMAND ${target} --runs=${ARG_RUNS} --artifact=${CMAKE_CURRENT_BINARY_DIR}/${target}.last
+              ${corpus})
+    set_tests_properties(${target} PROPERTIES LABELS "fuzz;${module}" TIMEOUT 300)
+  endif()
+endfunction()
+
+# sieve_fuzz_module(<library target>): the start of a module's fuzz/CMakeLists.txt. With
+# SIEVE_FUZZ it checks for clang and gives the library libFuzzer's coverage instrumentation.
+function(sieve_fuzz_module library)
+  if(SIEVE_FUZZ)
+    if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+      message(FATAL_ERROR "SIEVE_FUZZ needs clang: configure with CC=clang CXX=clang++")
+    endif()
+    target_compile_options(${library} PRIVATE -fsanitize=fuzzer-no-link)
+  endif()
+endfunction()

@@ -154,17 +154,20 @@ void Frontier::ForgetIdleHosts(absl::Time now) {
     const std::string name = idle_hosts_.top().second;
     idle_hosts_.pop();
     HostState* host = hosts_.Find(name);
-    // Forget only what a fresh HostState would equal: idle, past its delays, no
-    // robots delay, no back-off streak, not dropped. Anything else is worth its
-    // few bytes.
+    // Forget what a fresh HostState would equal: idle, past its delays, no
+    // back-off streak, not dropped. A host with a page count (under
+    // max_urls_per_host) or a robots.txt Crawl-delay is parked instead: those
+    // few bytes stay, the rest of its state goes (frontier/host_table.h).
     if (host == nullptr || host->active || host->dropped ||
-        host->ready_at() > now ||
-        host->politeness.crawl_delay > absl::ZeroDuration() ||
-        host->politeness.throttle_streak > 0 ||
-        (options_.max_urls_per_host > 0 && host->urls_dispatched > 0)) {
+        host->ready_at() > now || host->politeness.throttle_streak > 0) {
       continue;
     }
-    hosts_.Erase(name);
+    if (host->politeness.crawl_delay > absl::ZeroDuration() ||
+        (options_.max_urls_per_host > 0 && host->urls_dispatched > 0)) {
+      hosts_.Park(name);
+    } else {
+      hosts_.Erase(name);
+    }
   }
 }
 
@@ -237,6 +240,12 @@ NextUrl Frontier::Next(absl::Time now) {
   // small and the bulk stays in the Sieve, which spills to disk.
   uint64_t pulls_past_budget = 0;
   while (schedule_.ready_count() == 0) {
+    if (HostsOverBudget()) {
+      // No new host until active ones finish (each has URLs that will be
+      // ready, or a fetch in flight); the URLs wait in the Sieve (on disk).
+      if (sieve_->size() > 0) ++counters_.budget_stalls;
+      break;
+    }
     if (OverBudget() && pulls_past_budget++ >= options_.max_pulls_past_budget) {
       if (sieve_->size() > 0) ++counters_.budget_stalls;
       break;
@@ -400,6 +409,9 @@ Frontier::CappedCrawlDelays() const {
       out.emplace_back(host.name, host.politeness.crawl_delay);
     }
   });
+  hosts_.ForEachParked([&](const std::string& name, const ParkedHost& host) {
+    if (host.crawl_delay_capped) out.emplace_back(name, host.crawl_delay);
+  });
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -465,7 +477,7 @@ FrontierStats Frontier::stats() const {
   out.host_queue_bytes = hosts_.queued_bytes();
   out.in_flight = in_flight_.size();
   out.hosts_active = hosts_active_;
-  out.hosts_known = hosts_.host_count();
+  out.hosts_known = hosts_.host_count() + hosts_.parked_count();
   out.added = sieve.queued;
   out.duplicates = sieve.dropped_as_seen;
   out.dropped_urls += refused_for_dropped_host_.load(std::memory_order_relaxed);

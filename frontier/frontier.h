@@ -22,7 +22,11 @@
 //     records in RAM (plus at most one per host). The bulk waits in the Sieve
 //     (which spills to disk); URLs pulled past the budget wait in per-host
 //     queues on disk (frontier/host_overflow.h), so one huge host that must
-//     wait neither fills RAM nor hides the URLs of other hosts.
+//     wait neither fills RAM nor hides the URLs of other hosts. Active hosts
+//     (URLs queued or in flight; kHostStateBytes each) are held to the same
+//     budget: past it nothing is pulled from the Sieve until some finish, so
+//     a crawl of 10^6 hosts that all wait out a delay keeps at most budget /
+//     1 KB of them active.
 //   - Dedup is the Sieve's: a URL its filter thinks it has seen is dropped
 //     (false positives at about SieveOptions::fp_rate, none with
 //     verify_positives).
@@ -219,6 +223,10 @@ class Frontier final : public CrawlFrontier {
   void Refill(HostState& host) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool OverBudget() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     return hosts_.queued_bytes() >= options_.host_queue_memory_bytes;
+  }
+  // The active hosts' own state fills the budget: a pull could add one more.
+  bool HostsOverBudget() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return hosts_active_ * kHostStateBytes >= options_.host_queue_memory_bytes;
   }
   // Forgets idle hosts with nothing worth keeping, so the host table does not
   // grow without bound.

@@ -111,6 +111,16 @@ absl::Status Frontier::Checkpoint(SnapshotWriter& snapshot) {
       }
       out.urls.insert(out.urls.end(), host.queue.begin(), host.queue.end());
     });
+    // Parked hosts as hosts with nothing queued (restored as such, and parked
+    // again once Next sees them idle).
+    hosts_.ForEachParked(
+        [&](const std::string& name, const ParkedHost& parked) {
+          HostSnapshot::Host& out = hosts.hosts.emplace_back();
+          out.name = name;
+          out.id = parked.id;
+          out.crawl_delay = parked.crawl_delay;
+          out.urls_dispatched = parked.urls_dispatched;
+        });
     std::sort(hosts.hosts.begin(), hosts.hosts.end(),
               [](const HostSnapshot::Host& a, const HostSnapshot::Host& b) {
                 return a.name < b.name;

@@ -8,8 +8,18 @@ namespace sieve {
 HostState& HostTable::GetOrCreate(std::string_view host) {
   auto [it, inserted] = hosts_.try_emplace(AbslView(host));
   if (inserted) {
-    it->second.name = std::string(host);
-    it->second.id = next_id_++;
+    HostState& state = it->second;
+    state.name = std::string(host);
+    auto parked = parked_.find(AbslView(host));
+    if (parked == parked_.end()) {
+      state.id = next_id_++;
+    } else {
+      state.id = parked->second.id;
+      state.urls_dispatched = parked->second.urls_dispatched;
+      state.politeness.crawl_delay = parked->second.crawl_delay;
+      state.politeness.crawl_delay_capped = parked->second.crawl_delay_capped;
+      parked_.erase(parked);
+    }
   }
   return it->second;
 }
@@ -33,6 +43,18 @@ const HostState* HostTable::Find(std::string_view host) const {
 }
 
 void HostTable::Erase(std::string_view host) { hosts_.erase(AbslView(host)); }
+
+void HostTable::Park(std::string_view host) {
+  auto it = hosts_.find(AbslView(host));
+  if (it == hosts_.end()) return;
+  const HostState& state = it->second;
+  parked_[AbslView(host)] =
+      ParkedHost{.id = state.id,
+                 .urls_dispatched = state.urls_dispatched,
+                 .crawl_delay = state.politeness.crawl_delay,
+                 .crawl_delay_capped = state.politeness.crawl_delay_capped};
+  hosts_.erase(it);
+}
 
 void HostTable::PushBack(HostState& host, QueuedUrl url) {
   queued_bytes_ += BytesOf(url);

@@ -9,6 +9,12 @@
 //     schedule and the in-flight map can hold them.
 //   - Memory is an estimate: string bytes plus a fixed per-entry overhead
 //     (kQueuedUrlOverhead).
+//   - An idle host whose state is still worth keeping (a page count under
+//     max_urls_per_host, a robots.txt Crawl-delay) can be parked: its full
+//     HostState (about 1 KB with its empty deque) is replaced by a ParkedHost
+//     of about 100 bytes, and GetOrCreate brings it back. A crawl over 10^6
+//     hosts then keeps about 100 MB of per-host state, not 1 GB
+//     (bench/frontier/many_hosts_bench.cc).
 //
 // Example:
 //   sieve::HostTable hosts;
@@ -25,6 +31,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/node_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
@@ -62,6 +69,12 @@ struct QueuedUrl {
 // Estimated bytes of one QueuedUrl beyond its strings' characters (struct,
 // deque slot, heap headers). Used for the Frontier's in-memory budget.
 inline constexpr uint64_t kQueuedUrlOverhead = sizeof(QueuedUrl) + 32;
+
+// Estimated heap bytes of one live HostState (the struct, its empty deque's map
+// and first block, the map node, a short name): about 900 measured by
+// bench/frontier/many_hosts_bench.cc. The Frontier counts live hosts at this
+// much against host_queue_memory_bytes.
+inline constexpr uint64_t kHostStateBytes = 1024;
 
 // Where a host sits in the HostSchedule.
 enum class HostSlot : uint8_t { kNone, kReady, kWaiting };
@@ -107,24 +120,38 @@ struct HostState {
   }
 };
 
+// What an idle host keeps once parked (HostTable::Park).
+struct ParkedHost {
+  uint64_t id = 0;
+  uint64_t urls_dispatched = 0;
+  absl::Duration crawl_delay = absl::ZeroDuration();
+  bool crawl_delay_capped = false;
+};
+
 class HostTable {
  public:
   HostTable() = default;
   HostTable(const HostTable&) = delete;
   HostTable& operator=(const HostTable&) = delete;
 
-  // The state of `host`, created (empty, never fetched) on first use. Cost: one
-  // hash lookup.
+  // The state of `host`, created (empty, never fetched) on first use, or
+  // brought back with its id, page count and Crawl-delay when it was parked.
+  // Cost: one or two hash lookups.
   HostState& GetOrCreate(std::string_view host);
   // For restoring a checkpoint: creates `host` with id `id` (ids handed out
   // later are larger). REQUIRES: `host` unknown, `id` unused.
   HostState& CreateWithId(std::string_view host, uint64_t id);
-  // nullptr when the host is unknown.
+  // nullptr when the host is unknown or parked.
   HostState* Find(std::string_view host);
   const HostState* Find(std::string_view host) const;
   // Forgets `host`. REQUIRES: its queue is empty, nothing in flight, not in the
   // schedule.
   void Erase(std::string_view host);
+  // Replaces `host`'s state by its ParkedHost (id, urls_dispatched, Crawl-delay;
+  // everything else is what a fresh HostState holds). REQUIRES: as Erase, and
+  // no back-off pending (next_allowed and blocked_until past, no throttle
+  // streak): those are not kept.
+  void Park(std::string_view host);
 
   // Queue operations that keep the byte count in step.
   void PushBack(HostState& host, QueuedUrl url);
@@ -136,11 +163,18 @@ class HostTable {
   uint64_t queued_urls() const { return queued_urls_; }
   uint64_t queued_bytes() const { return queued_bytes_; }
   uint64_t host_count() const { return hosts_.size(); }
+  uint64_t parked_count() const { return parked_.size(); }
 
   // Visits every host (unordered). Cost: O(hosts).
   template <typename Fn>
   void ForEach(Fn&& fn) const {
     for (const auto& [name, state] : hosts_) fn(state);
+  }
+  // Visits every parked host as fn(name, ParkedHost) (unordered). Cost:
+  // O(parked hosts).
+  template <typename Fn>
+  void ForEachParked(Fn&& fn) const {
+    for (const auto& [name, parked] : parked_) fn(name, parked);
   }
 
   static uint64_t BytesOf(const QueuedUrl& url) {
@@ -149,6 +183,7 @@ class HostTable {
 
  private:
   absl::node_hash_map<std::string, HostState> hosts_;
+  absl::flat_hash_map<std::string, ParkedHost> parked_;
   uint64_t next_id_ = 1;
   uint64_t queued_urls_ = 0;
   uint64_t queued_bytes_ = 0;

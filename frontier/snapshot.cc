@@ -224,6 +224,58 @@ absl::Status SnapshotWriter::Commit() {
   return absl::OkStatus();
 }
 
+absl::StatusOr<std::vector<ManifestEntry>> ParseSnapshotManifest(
+    std::string_view bytes, const fs::path& source) {
+  // The last line is the checksum of everything before it.
+  const size_t last = bytes.rfind("checksum ");
+  if (bytes.empty() || bytes.back() != '\n' || last == std::string::npos) {
+    return Corrupt(source, "truncated (no checksum line)");
+  }
+  const std::string_view body = bytes.substr(0, last);
+  uint64_t want = 0;
+  if (!absl::SimpleHexAtoi(
+          absl::StripAsciiWhitespace(
+              absl::string_view(bytes.data(), bytes.size()).substr(last + 9)),
+          &want) ||
+      want != Checksum64(body)) {
+    return Corrupt(source, "checksum mismatch");
+  }
+  std::vector<absl::string_view> lines = absl::StrSplit(
+      absl::string_view(body.data(), body.size()), '\n', absl::SkipEmpty());
+  if (lines.empty() || !absl::StartsWith(lines[0], kMagic)) {
+    return Corrupt(source, "not a Sieve snapshot manifest");
+  }
+  uint32_t version = 0;
+  if (!absl::SimpleAtoi(lines[0].substr(kMagic.size()), &version)) {
+    return Corrupt(source, "bad version line");
+  }
+  if (version != kSnapshotFormatVersion) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "checkpoint ", source.string(), " has format version ", version,
+        "; this build reads version ", kSnapshotFormatVersion));
+  }
+  std::vector<ManifestEntry> entries;
+  entries.reserve(lines.size() - 1);
+  for (size_t i = 1; i < lines.size(); ++i) {
+    std::vector<absl::string_view> f = absl::StrSplit(lines[i], ' ');
+    ManifestEntry entry;
+    if (f.size() == 2 && f[0] == "dir" &&
+        ValidName(std::string_view(f[1].data(), f[1].size()))) {
+      entry.name = std::string(f[1]);
+      entry.directory = true;
+    } else if (f.size() != 4 || f[0] != "file" ||
+               !absl::SimpleAtoi(f[1], &entry.size) ||
+               !absl::SimpleHexAtoi(f[2], &entry.checksum) ||
+               !ValidName(std::string_view(f[3].data(), f[3].size()))) {
+      return Corrupt(source, absl::StrCat("bad line ", i + 1));
+    } else {
+      entry.name = std::string(f[3]);
+    }
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
 absl::StatusOr<SnapshotReader> SnapshotReader::Open(const fs::path& dir) {
   const fs::path current_path = dir / "CURRENT";
   absl::StatusOr<std::string> current = ReadWholeFile(current_path);
@@ -247,59 +299,28 @@ absl::StatusOr<SnapshotReader> SnapshotReader::Open(const fs::path& dir) {
   if (!manifest.ok()) {
     return Corrupt(manifest_path, manifest.status().message());
   }
-  // The last line is the checksum of everything before it.
-  const size_t last = manifest->rfind("checksum ");
-  if (manifest->empty() || manifest->back() != '\n' ||
-      last == std::string::npos) {
-    return Corrupt(manifest_path, "truncated (no checksum line)");
-  }
-  const std::string_view body(manifest->data(), last);
-  uint64_t want = 0;
-  if (!absl::SimpleHexAtoi(absl::StripAsciiWhitespace(
-                               absl::string_view(*manifest).substr(last + 9)),
-                           &want) ||
-      want != Checksum64(body)) {
-    return Corrupt(manifest_path, "checksum mismatch");
-  }
-  std::vector<absl::string_view> lines = absl::StrSplit(
-      absl::string_view(body.data(), body.size()), '\n', absl::SkipEmpty());
-  if (lines.empty() || !absl::StartsWith(lines[0], kMagic)) {
-    return Corrupt(manifest_path, "not a Sieve snapshot manifest");
-  }
-  uint32_t version = 0;
-  if (!absl::SimpleAtoi(lines[0].substr(kMagic.size()), &version)) {
-    return Corrupt(manifest_path, "bad version line");
-  }
-  if (version != kSnapshotFormatVersion) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "checkpoint ", manifest_path.string(), " has format version ", version,
-        "; this build reads version ", kSnapshotFormatVersion));
-  }
-  for (size_t i = 1; i < lines.size(); ++i) {
-    std::vector<absl::string_view> f = absl::StrSplit(lines[i], ' ');
-    if (f.size() == 2 && f[0] == "dir") {
-      reader.files_.emplace(std::string(f[1]) + "/", 0);
+  absl::StatusOr<std::vector<ManifestEntry>> entries =
+      ParseSnapshotManifest(*manifest, manifest_path);
+  if (!entries.ok()) return entries.status();
+  for (const ManifestEntry& entry : *entries) {
+    if (entry.directory) {
+      reader.files_.emplace(entry.name + "/", 0);
       continue;
     }
-    uint64_t size = 0;
-    uint64_t sum = 0;
-    if (f.size() != 4 || f[0] != "file" || !absl::SimpleAtoi(f[1], &size) ||
-        !absl::SimpleHexAtoi(f[2], &sum) ||
-        !ValidName(std::string_view(f[3].data(), f[3].size()))) {
-      return Corrupt(manifest_path, absl::StrCat("bad line ", i + 1));
-    }
-    const fs::path path = reader.root_ / std::string(f[3]);
+    const fs::path path = reader.root_ / entry.name;
     std::error_code ec;
     const uint64_t actual = fs::file_size(path, ec);
     if (ec) return Corrupt(path, "missing");
-    if (actual != size) {
+    if (actual != entry.size) {
       return Corrupt(path, absl::StrCat("truncated or extended: ", actual,
-                                        " bytes, expected ", size));
+                                        " bytes, expected ", entry.size));
     }
     absl::StatusOr<uint64_t> got = FileChecksum64(path);
     if (!got.ok()) return Corrupt(path, got.status().message());
-    if (*got != sum) return Corrupt(path, "checksum mismatch (altered)");
-    reader.files_.emplace(std::string(f[3]), size);
+    if (*got != entry.checksum) {
+      return Corrupt(path, "checksum mismatch (altered)");
+    }
+    reader.files_.emplace(entry.name, entry.size);
   }
   return reader;
 }

@@ -117,6 +117,26 @@ class SnapshotWriter {
   bool done_ = false;
 };
 
+// One line of a MANIFEST: a file with its size and XXH3-64, or a directory
+// (AddDirectory) whose files are listed on their own lines.
+struct ManifestEntry {
+  std::string name;  // Relative; no "..", no blanks.
+  bool directory = false;
+  uint64_t size = 0;
+  uint64_t checksum = 0;
+};
+
+// Decodes a MANIFEST's bytes (layout in the file comment) without touching
+// the files it lists: the checksum line, the magic, the format version and the
+// form of every line. DataLoss naming `source` and the line for anything
+// malformed; FailedPrecondition for another format version. Cost: O(|bytes|).
+// SnapshotReader::Open calls it; the fuzz target frontier/fuzz/manifest_fuzzer
+// feeds it arbitrary bytes.
+//   absl::StatusOr<std::vector<sieve::ManifestEntry>> entries =
+//       sieve::ParseSnapshotManifest(bytes, dir / "MANIFEST");
+[[nodiscard]] absl::StatusOr<std::vector<ManifestEntry>> ParseSnapshotManifest(
+    std::string_view bytes, const std::filesystem::path& source);
+
 class SnapshotReader {
  public:
   // Verifies the snapshot CURRENT names in `dir` (see the file comment).

@@ -131,6 +131,59 @@ std::string_view StripBom(std::string_view bytes, std::string_view canonical) {
   return bytes;
 }
 
+// Length of the valid UTF-8 sequence at `s[i]` (RFC 3629 section 4: no
+// overlong forms, no surrogates, nothing past U+10FFFF), or 0 if there is none.
+size_t ValidUtf8Length(std::string_view s, size_t i) {
+  const auto byte = [&](size_t j) { return static_cast<unsigned char>(s[j]); };
+  const unsigned char c = byte(i);
+  if (c < 0x80) return 1;
+  size_t n = 0;
+  unsigned char lo = 0x80;  // Bounds of the second byte (RFC 3629's table).
+  unsigned char hi = 0xBF;
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size() || byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  for (size_t j = 2; j < n; ++j) {
+    if ((byte(i + j) & 0xC0) != 0x80) return 0;
+  }
+  return n;
+}
+
+// iconv's UTF-8 output is not always valid UTF-8 (glibc's UTF-8 decoder
+// passes code points past U+10FFFF through): each byte that starts no valid
+// sequence becomes U+FFFD. No copy when the text is valid. Found by
+// parse/fuzz/charset_fuzzer.
+void ReplaceInvalidUtf8(std::string& text, size_t& replaced) {
+  size_t i = 0;
+  size_t n = 0;
+  while (i < text.size() && (n = ValidUtf8Length(text, i)) != 0) i += n;
+  if (i == text.size()) return;
+  std::string out(text, 0, i);
+  while (i < text.size()) {
+    n = ValidUtf8Length(text, i);
+    if (n == 0) {
+      out.append(kReplacement);
+      ++replaced;
+      ++i;
+    } else {
+      out.append(text, i, n);
+      i += n;
+    }
+  }
+  text = std::move(out);
+}
+
 }  // namespace
 
 std::string CanonicalEncodingName(std::string_view label) {
@@ -140,6 +193,15 @@ std::string CanonicalEncodingName(std::string_view label) {
   if (lower.empty()) return "";
   for (const Label& entry : kLabels) {
     if (entry.label == lower) return std::string(entry.canonical);
+  }
+  // Only a token iconv could name (glibc's iconv_open ignores bytes it does
+  // not know, so "\xA0\xDEUTF-8" opened as UTF-8; found by
+  // parse/fuzz/charset_fuzzer).
+  for (const char c : lower) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) &&
+        std::string_view("-_.:").find(c) == std::string_view::npos) {
+      return "";
+    }
   }
   std::string upper = absl::AsciiStrToUpper(lower);
   if (Iconv(upper).ok())
@@ -211,6 +273,12 @@ Utf8Text ConvertToUtf8(std::string_view bytes, std::string_view encoding) {
     }
   }
   result.utf8.resize(used);
+  ReplaceInvalidUtf8(result.utf8, result.replaced);
+  // A BOM that iconv decoded (an encoding named in another spelling, or a
+  // second BOM) is dropped too: the result never starts with U+FEFF.
+  if (std::string_view(result.utf8).starts_with("\xEF\xBB\xBF")) {
+    result.utf8.erase(0, 3);
+  }
   return result;
 }
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Quick-start command 2: install what is missing, build under ASan+UBSan, run every test; then the
-# concurrency tests under TSan. Exits non-zero on the first failure. .ci/run calls exactly this.
+# Quick-start command 2: install what is missing, build under ASan+UBSan, run every test (the fuzz
+# targets too, label fuzz: their seeds and 2,000 fixed mutations each, docs/fuzzing.md); then the
+# concurrency tests and the threaded crawl tests under TSan (label tsan). Exits non-zero on the
+# first failure. .ci/run calls exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -91,13 +91,12 @@ absl::Status WriteCheckpoint(const fs::path& dir, const CrawlState& state,
   return snapshot->Commit();
 }
 
-absl::StatusOr<CrawlState> ReadCrawlState(const SnapshotReader& snapshot) {
-  absl::StatusOr<std::string> text = snapshot.ReadFile(kStateFile);
-  if (!text.ok()) return text.status();
-  const std::string path = snapshot.PathOf(kStateFile).string();
+absl::StatusOr<CrawlState> DecodeCrawlState(std::string_view text,
+                                            std::string_view source) {
+  const std::string path(source);
   CrawlState state;
   try {
-    nlohmann::json j = nlohmann::json::parse(*text);
+    nlohmann::json j = nlohmann::json::parse(text);
     if (j.at("format").get<int>() != kStateFormat) {
       return absl::FailedPreconditionError(
           absl::StrCat(path, ": unknown format ", j.at("format").dump()));
@@ -119,6 +118,12 @@ absl::StatusOr<CrawlState> ReadCrawlState(const SnapshotReader& snapshot) {
     return absl::DataLossError(absl::StrCat(path, ": ", e.what()));
   }
   return state;
+}
+
+absl::StatusOr<CrawlState> ReadCrawlState(const SnapshotReader& snapshot) {
+  absl::StatusOr<std::string> text = snapshot.ReadFile(kStateFile);
+  if (!text.ok()) return text.status();
+  return DecodeCrawlState(*text, snapshot.PathOf(kStateFile).string());
 }
 
 }  // namespace sieve

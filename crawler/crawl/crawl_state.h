@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -94,6 +95,14 @@ nlohmann::json CountersToJson(const CrawlCounters& counters);
                                            const CrawlState& state,
                                            CrawlFrontier& frontier,
                                            SnapshotChecksumCache* cache);
+
+// Decodes crawl.state's JSON. DataLoss naming `source` when it does not
+// decode (bad JSON, a missing key, a value of the wrong type or range);
+// FailedPrecondition for another format. Cost: O(|text|).
+//   absl::StatusOr<sieve::CrawlState> state =
+//       sieve::DecodeCrawlState(text, "ckpt-000042/crawl.state");
+[[nodiscard]] absl::StatusOr<CrawlState> DecodeCrawlState(
+    std::string_view text, std::string_view source);
 
 // The crawl's own file of a verified snapshot. DataLoss names the file when
 // it does not decode.

@@ -10,6 +10,7 @@
 #include "crawler/crawl/crawler_impl.h"
 #include "crawler/output/warc_exchange.h"
 #include "crawler/output/warc_recovery.h"
+#include "filter/key_hash.h"
 #include "parse/url.h"
 
 namespace sieve {
@@ -121,7 +122,8 @@ bool Crawler::Impl::QueueSitemap(std::string_view url, const Origin& origin) {
   absl::StatusOr<UrlParts> parts = SplitUrl(url, policy_.url_options);
   if (!parts.ok()) return false;
   const std::string host = parts->Authority();
-  auto it = sitemaps_per_host_.find(host);
+  const uint64_t host_key = Fingerprint64(host);
+  auto it = sitemaps_per_host_.find(host_key);
   const int64_t queued = it == sitemaps_per_host_.end() ? 0 : it->second;
   if (queued >= config_.crawl.max_sitemaps_per_host) {
     log_->debug("sitemap {} not fetched: {} has had max_sitemaps_per_host ({})",
@@ -132,7 +134,11 @@ bool Crawler::Impl::QueueSitemap(std::string_view url, const Origin& origin) {
   // depth 0, so max_depth never hides a sitemap.
   if (AddDiscovered(policy_, parts->normalized_url, /*depth=*/0, origin) ==
       AddOutcome::kQueued) {
-    ++sitemaps_per_host_[host];
+    if (sitemaps_per_host_.size() >= kMaxSitemapHosts &&
+        !sitemaps_per_host_.contains(host_key)) {
+      sitemaps_per_host_.clear();
+    }
+    ++sitemaps_per_host_[host_key];
     return true;
   }
   return false;

@@ -190,7 +190,12 @@ class Crawler::Impl {
   std::unique_ptr<WarcWriter> warc_;  // With output.warc.
   // WARC files of earlier runs (resume), recovered and complete.
   std::vector<WarcFileState> warc_earlier_files_;
-  absl::flat_hash_map<std::string, int64_t> sitemaps_per_host_;
+  // Sitemaps queued per host (crawl.max_sitemaps_per_host), keyed by the
+  // authority's Fingerprint64 and bounded: past kMaxSitemapHosts hosts it is
+  // cleared (a host's count then starts again; each sitemap URL still goes
+  // through the Sieve once), so a crawl of 10^6 hosts holds at most ~8 MB here.
+  static constexpr size_t kMaxSitemapHosts = size_t{1} << 18;
+  absl::flat_hash_map<uint64_t, int64_t> sitemaps_per_host_;
   std::unique_ptr<Scope> scope_;
   RobotsCache robots_;
   std::unique_ptr<TrapGuard> traps_;

@@ -13,12 +13,12 @@
 #ifndef SIEVE_CRAWLER_CRAWL_WORKER_POOL_H_
 #define SIEVE_CRAWLER_CRAWL_WORKER_POOL_H_
 
+#include <condition_variable>
 #include <deque>
 #include <functional>
+#include <mutex>
 #include <thread>
 #include <vector>
-
-#include "absl/synchronization/mutex.h"
 
 namespace sieve {
 
@@ -33,24 +33,28 @@ class WorkerPool {
   }
   ~WorkerPool() {
     {
-      absl::MutexLock lock(&mu_);
+      std::lock_guard<std::mutex> lock(mu_);
       stopping_ = true;
       tasks_.clear();
     }
+    work_cv_.notify_all();
     for (std::thread& t : threads_) t.join();
   }
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   void Submit(std::function<Result()> task) {
-    absl::MutexLock lock(&mu_);
-    tasks_.push_back(std::move(task));
-    ++pending_;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      tasks_.push_back(std::move(task));
+      ++pending_;
+    }
+    work_cv_.notify_one();
   }
 
   // Results finished since the last call, in completion order.
   std::vector<Result> TakeResults() {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     std::vector<Result> out;
     out.swap(results_);
     pending_ -= out.size();
@@ -60,15 +64,13 @@ class WorkerPool {
   // Blocks until every submitted task has finished (its result waits in
   // TakeResults).
   void WaitIdle() {
-    absl::MutexLock lock(&mu_);
-    mu_.Await(absl::Condition(
-        +[](WorkerPool* p) { return p->tasks_.empty() && p->running_ == 0; },
-        this));
+    std::unique_lock<std::mutex> lock(mu_);
+    idle_cv_.wait(lock, [this] { return tasks_.empty() && running_ == 0; });
   }
 
   // Tasks submitted whose result has not been taken.
   size_t pending() const {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     return pending_;
   }
 
@@ -77,10 +79,8 @@ class WorkerPool {
     while (true) {
       std::function<Result()> task;
       {
-        absl::MutexLock lock(&mu_);
-        mu_.Await(absl::Condition(
-            +[](WorkerPool* p) { return p->stopping_ || !p->tasks_.empty(); },
-            this));
+        std::unique_lock<std::mutex> lock(mu_);
+        work_cv_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
         if (stopping_) return;
         task = std::move(tasks_.front());
         tasks_.pop_front();
@@ -88,21 +88,26 @@ class WorkerPool {
       }
       Result result = task();
       {
-        absl::MutexLock lock(&mu_);
+        std::lock_guard<std::mutex> lock(mu_);
         results_.push_back(std::move(result));
         --running_;
       }
+      idle_cv_.notify_all();
       notify_();
     }
   }
 
   const std::function<void()> notify_;
-  mutable absl::Mutex mu_;
-  std::deque<std::function<Result()>> tasks_ ABSL_GUARDED_BY(mu_);
-  std::vector<Result> results_ ABSL_GUARDED_BY(mu_);
-  size_t running_ ABSL_GUARDED_BY(mu_) = 0;
-  size_t pending_ ABSL_GUARDED_BY(mu_) = 0;
-  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  // std::mutex, not absl::Mutex: the installed Abseil has no TSan annotations,
+  // so ThreadSanitizer reported absl::Condition's reads as races.
+  mutable std::mutex mu_;
+  std::condition_variable work_cv_;            // A task queued, or stopping.
+  std::condition_variable idle_cv_;            // A task finished.
+  std::deque<std::function<Result()>> tasks_;  // Guarded by mu_.
+  std::vector<Result> results_;                // Guarded by mu_.
+  size_t running_ = 0;                         // Guarded by mu_.
+  size_t pending_ = 0;                         // Guarded by mu_.
+  bool stopping_ = false;                      // Guarded by mu_.
   std::vector<std::thread> threads_;
 };
 

@@ -60,7 +60,7 @@ absl::StatusOr<std::unique_ptr<DemoSite>> DemoSite::Start(SiteOptions options) {
         }
         res.set_content(r.body, r.content_type);
         --self->active_;
-        absl::MutexLock lock(&self->mu_);
+        std::lock_guard<std::mutex> lock(self->mu_);
         self->requests_.push_back(
             SiteRequest{.path = target, .start = start, .end = absl::Now()});
       });
@@ -84,7 +84,7 @@ std::string DemoSite::root_url() const {
 }
 
 std::vector<SiteRequest> DemoSite::requests() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return requests_;
 }
 

@@ -25,12 +25,12 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "crawler/demo/site_graph.h"
 
@@ -76,8 +76,9 @@ class DemoSite {
   std::unique_ptr<HostilePages> hostile_;  // When options.hostile_pages.
   std::thread thread_;
   int port_ = 0;
-  mutable absl::Mutex mu_;
-  std::vector<SiteRequest> requests_ ABSL_GUARDED_BY(mu_);
+  // std::mutex, not absl::Mutex: the installed Abseil has no TSan annotations.
+  mutable std::mutex mu_;
+  std::vector<SiteRequest> requests_;  // Guarded by mu_.
   std::atomic<int> active_{0};
   std::atomic<int> max_active_{0};
 };

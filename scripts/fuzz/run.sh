@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (parse/fuzz, fetch/fuzz) with clang + AddressSanitizer + UndefinedBehaviorSanitizer
+# Builds the libFuzzer targets (<module>/fuzz/*_fuzzer.cc) with clang + AddressSanitizer + UndefinedBehaviorSanitizer
 # and runs each for the given number of seconds. Exits non-zero if any target finds a crash, a
 # leak or a sanitizer report (the reproducer is left in the build dir as crash-*/leak-*).
 #
 # Usage: scripts/fuzz/run.sh [--seconds N | N]   (seconds per target, default 60)
 # Env:   BUILD_DIR (default build/fuzz), JOBS (default 2), FUZZERS (default: all, as
-#        module/name: "parse/url parse/link_extractor parse/robots parse/sitemap
-#        fetch/retry_after")
+#        module/name: "parse/url parse/link_extractor parse/robots parse/sitemap parse/charset
+#        fetch/retry_after filter/filter_image frontier/manifest frontier/host_snapshot
+#        crawler/crawl_state crawler/config_toml")
+# The test command (scripts/test.sh) does not call this: the asan preset runs the same targets
+# as ctest tests (label fuzz) on their seeds and fixed mutations (tests/fuzz/replay_main.cc).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -25,11 +28,13 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
 fi
 build="${BUILD_DIR:-build/fuzz}"
 jobs="${JOBS:-2}"
-fuzzers="${FUZZERS:-parse/url parse/link_extractor parse/robots parse/sitemap fetch/retry_after}"
+fuzzers="${FUZZERS:-parse/url parse/link_extractor parse/robots parse/sitemap parse/charset
+  fetch/retry_after filter/filter_image frontier/manifest frontier/host_snapshot crawler/crawl_state
+  crawler/config_toml}"
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSIEVE_FUZZ=ON \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSIEVE_FUZZ=ON -DSIEVE_BUILD_BENCH=OFF \
   -DCMAKE_C_FLAGS="$sanitize" -DCMAKE_CXX_FLAGS="$sanitize" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 targets=()

@@ -98,6 +98,31 @@ TEST(CharsetTest, ReplacesInvalidBytesInsteadOfFailing) {
   EXPECT_EQ(sjis.replaced, 1u);
 }
 
+// glibc's iconv passes F4 90 80 80 (U+110000) through from UTF-8; found by
+// parse/fuzz/charset_fuzzer.
+TEST(CharsetTest, ACodePointPastUnicodesRangeBecomesReplacementCharacters) {
+  const Utf8Text text = ConvertToUtf8(
+      "a\xF4\x90\x80\x80"
+      "b",
+      "UTF-8");
+  EXPECT_EQ(text.utf8,
+            "a\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
+            "b");
+  EXPECT_EQ(text.replaced, 4u);
+}
+
+// glibc's iconv_open skips bytes it does not know in a name; found by
+// parse/fuzz/charset_fuzzer.
+TEST(CharsetTest, ALabelWithBytesOutsideATokenIsUnknown) {
+  EXPECT_EQ(CanonicalEncodingName("\xA0\xDE"
+                                  "utf-8"),
+            "");
+  const Utf8Text text = ConvertToUtf8("\xEF\xBB\xBFhi",
+                                      "\xA0\xDE"
+                                      "utf-8");
+  EXPECT_EQ(text.encoding, "windows-1252");
+}
+
 TEST(CharsetTest, DropsTheByteOrderMark) {
   EXPECT_EQ(ConvertToUtf8("\xEF\xBB\xBFhi", "UTF-8").utf8, "hi");
   EXPECT_EQ(ConvertToUtf8(std::string("\xFF\xFEh\0i\0", 6), "UTF-16LE").utf8,
