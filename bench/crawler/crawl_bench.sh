@@ -178,10 +178,11 @@ if [ "$PROFILE" = 1 ]; then
     perf record -F 999 -g -o "$dir/perf.data" -- $(sieve_command "$tool" "$dir") \
       > "$dir/log.txt" 2>&1
     echo -e "\n$tool: top 10 symbols (self, whole process; $(wc -l < "$dir/out/pages.jsonl") pages)"
+    # (awk reads to the end: `head` would end the pipe early, which pipefail counts as failure)
     perf report -i "$dir/perf.data" --no-children --sort dso,sym --stdio 2> /dev/null |
-      grep -E '^ +[0-9.]+%' | head -n 10
+      awk '/^ +[0-9.]+%/ && n++ < 10'
     echo "$tool: share by library"
     perf report -i "$dir/perf.data" --no-children --sort dso --stdio 2> /dev/null |
-      grep -E '^ +[0-9.]+%' | head -n 8
+      awk '/^ +[0-9.]+%/ && n++ < 8'
   done
 fi
