@@ -220,7 +220,7 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
   PageLinks out;
   const std::string& base =
       response.effective_url.empty() ? response.url : response.effective_url;
-  // Links are resolved keeping session-ID parameters, so AddCapped can count
+  // Links are resolved keeping session-ID parameters, so Vet can count
   // them before its SplitUrl (with policy.url_options) drops them.
   UrlOptions resolve = policy.url_options;
   std::erase_if(resolve.drop_query_params, [&](const std::string& pattern) {
