@@ -25,6 +25,14 @@ namespace fs = std::filesystem;
 // network, few enough that bodies waiting in memory stay a handful of pages.
 constexpr size_t kParseBacklogPerThread = 4;
 
+// Bytes of HTML the parser threads work on at once: a larger page waits until
+// it can parse alone. gumbo's tree is about 15 times its HTML
+// (bench/parse/parse_site.cc: rust-doc's 10 MB source pages build trees of
+// 146-164 MiB), so this keeps the trees in memory at once to about 60 MiB,
+// or one page's tree; pages of a few hundred KB, nearly all of the web, never
+// wait for it.
+constexpr size_t kParseBytesAtOnce = size_t{4} << 20;
+
 }  // namespace
 
 absl::Status Crawler::Impl::Init() {
@@ -137,7 +145,7 @@ absl::Status Crawler::Impl::Init() {
   parser_threads_ = static_cast<size_t>(threads);
   Fetcher* fetcher_ptr = fetcher_.get();
   pool_ = std::make_unique<WorkerPool<ParsedPage>>(
-      threads, [fetcher_ptr] { fetcher_ptr->Wakeup(); });
+      threads, [fetcher_ptr] { fetcher_ptr->Wakeup(); }, kParseBytesAtOnce);
   progress_ = std::make_unique<Progress>(log_, setup_.live_progress);
   // A checkpoint before the first fetch, so a crawl killed at any moment can be
   // resumed.

@@ -200,15 +200,18 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
   // frontier counts as done has its record and its links by then.
   (void)ReportDone(url, success, now);
   const LinkPolicy* policy = &policy_;
-  pool_->Submit([policy, record = std::move(record), url = std::move(url),
-                 response = std::move(response), response_time]() mutable {
-    ParsedPage page;
-    page.record = std::move(record);
-    page.url = std::move(url);
-    page.response_time = response_time;
-    page.links = ProcessHtmlPage(*policy, response, page.url.depth);
-    return page;
-  });
+  const size_t parse_bytes = response.body.size();  // weighs on the pool
+  pool_->Submit(
+      [policy, record = std::move(record), url = std::move(url),
+       response = std::move(response), response_time]() mutable {
+        ParsedPage page;
+        page.record = std::move(record);
+        page.url = std::move(url);
+        page.response_time = response_time;
+        page.links = ProcessHtmlPage(*policy, response, page.url.depth);
+        return page;
+      },
+      parse_bytes);
 }
 
 void Crawler::Impl::CollectParsed(absl::Time /*now*/) {

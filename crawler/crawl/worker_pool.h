@@ -9,11 +9,19 @@
 // Surprises first:
 //   - Submit, TakeResults, WaitIdle and pending are for one thread (the loop);
 //     tasks run on the pool's threads.
+//   - Tasks start in submission order, and a task with a `weight` starts only
+//     when the weights of the tasks running beside it leave room for it under
+//     the pool's `weight_budget`; a task heavier than the budget runs alone. So
+//     one heavy task holds back the ones behind it until it has room. The
+//     crawl weighs a page by its body size: gumbo's tree is about 15 times
+//     the HTML, and two 10 MB pages parsed at once hold 300 MiB.
 //   - The destructor waits for running tasks and drops queued ones.
 #ifndef SIEVE_CRAWLER_CRAWL_WORKER_POOL_H_
 #define SIEVE_CRAWLER_CRAWL_WORKER_POOL_H_
 
 #include <condition_variable>
+#include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -26,9 +34,11 @@ template <typename Result>
 class WorkerPool {
  public:
   // Starts `threads` threads (>= 1). `notify` is called (from a pool thread)
-  // after each result.
-  WorkerPool(int threads, std::function<void()> notify)
-      : notify_(std::move(notify)) {
+  // after each result. Tasks running at once weigh at most `weight_budget`
+  // together (see Submit), except one heavier task running alone.
+  WorkerPool(int threads, std::function<void()> notify,
+             size_t weight_budget = SIZE_MAX)
+      : notify_(std::move(notify)), weight_budget_(weight_budget) {
     for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Work(); });
   }
   ~WorkerPool() {
@@ -43,10 +53,12 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  void Submit(std::function<Result()> task) {
+  // Queues `task`; it starts once the tasks before it have started and the
+  // running tasks' weights plus `weight` fit the budget (or nothing runs).
+  void Submit(std::function<Result()> task, size_t weight = 0) {
     {
       std::lock_guard<std::mutex> lock(mu_);
-      tasks_.push_back(std::move(task));
+      tasks_.push_back(Task{std::move(task), weight});
       ++pending_;
     }
     work_cv_.notify_one();
@@ -77,37 +89,57 @@ class WorkerPool {
  private:
   void Work() {
     while (true) {
-      std::function<Result()> task;
+      Task task;
       {
         std::unique_lock<std::mutex> lock(mu_);
-        work_cv_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+        work_cv_.wait(lock, [this] { return stopping_ || FrontFits(); });
         if (stopping_) return;
         task = std::move(tasks_.front());
         tasks_.pop_front();
         ++running_;
+        running_weight_ += task.weight;
       }
-      Result result = task();
+      Result result = task.run();
       {
         std::lock_guard<std::mutex> lock(mu_);
         results_.push_back(std::move(result));
         --running_;
+        running_weight_ -= task.weight;
       }
       idle_cv_.notify_all();
+      // A finished task may make room for the next one: wake every waiting
+      // thread, as the one woken by Submit may have found no room.
+      work_cv_.notify_all();
       notify_();
     }
   }
 
+  struct Task {
+    std::function<Result()> run;
+    size_t weight = 0;
+  };
+
+  // Guarded by mu_: the next task may start now.
+  bool FrontFits() const {
+    if (tasks_.empty()) return false;
+    return running_ == 0 ||
+           (running_weight_ <= weight_budget_ &&
+            tasks_.front().weight <= weight_budget_ - running_weight_);
+  }
+
   const std::function<void()> notify_;
+  const size_t weight_budget_;
   // std::mutex, not absl::Mutex: the installed Abseil has no TSan annotations,
   // so ThreadSanitizer reported absl::Condition's reads as races.
   mutable std::mutex mu_;
-  std::condition_variable work_cv_;            // A task queued, or stopping.
-  std::condition_variable idle_cv_;            // A task finished.
-  std::deque<std::function<Result()>> tasks_;  // Guarded by mu_.
-  std::vector<Result> results_;                // Guarded by mu_.
-  size_t running_ = 0;                         // Guarded by mu_.
-  size_t pending_ = 0;                         // Guarded by mu_.
-  bool stopping_ = false;                      // Guarded by mu_.
+  std::condition_variable work_cv_;  // A task queued, or stopping.
+  std::condition_variable idle_cv_;  // A task finished.
+  std::deque<Task> tasks_;           // Guarded by mu_.
+  std::vector<Result> results_;      // Guarded by mu_.
+  size_t running_ = 0;               // Guarded by mu_.
+  size_t running_weight_ = 0;        // Guarded by mu_.
+  size_t pending_ = 0;               // Guarded by mu_.
+  bool stopping_ = false;            // Guarded by mu_.
   std::vector<std::thread> threads_;
 };
 
