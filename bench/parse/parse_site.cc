@@ -1,0 +1,97 @@
+// The parsing floor of a crawl: every HTML file under a directory parsed once
+// on one thread, gumbo alone (the tree, nothing read from it) beside the whole
+// of ExtractLinks (decode, tree, links resolved and normalised), with each
+// step's thread CPU time. A crawl of the same site cannot spend less CPU than
+// the gumbo column however its own code is tuned, so this bounds what a
+// faster crawl loop can win (docs/benchmarks.md, "Crawl speed").
+//
+//   bench_parse_site DIR [--malloc]
+//
+// --malloc gives gumbo malloc instead of the arena (the code before issue 16).
+// Prints one line of key=value figures; files are read in path order, and
+// each step runs on a file already in memory.
+#include <time.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "parse/internal/gumbo_document.h"
+#include "parse/link_extractor.h"
+#include "parse/parse_arena.h"
+
+namespace {
+
+double ThreadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + now.tv_nsec * 1e-9;
+}
+
+std::vector<std::filesystem::path> HtmlFiles(
+    const std::filesystem::path& root) {
+  std::vector<std::filesystem::path> files;
+  std::error_code error;
+  for (std::filesystem::recursive_directory_iterator it(root, error), end;
+       !error && it != end; it.increment(error)) {
+    if (it->is_regular_file(error) && it->path().extension() == ".html") {
+      files.push_back(it->path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s DIR [--malloc]\n", argv[0]);
+    return 2;
+  }
+  const std::filesystem::path root = argv[1];
+  const bool use_malloc = argc > 2 && std::strcmp(argv[2], "--malloc") == 0;
+  sieve::ParseArena arena(sieve::ParseArena::Options{.use_malloc = use_malloc});
+  const std::vector<std::filesystem::path> files = HtmlFiles(root);
+  if (files.empty()) {
+    std::fprintf(stderr, "%s: no .html files\n", root.c_str());
+    return 1;
+  }
+  double gumbo_seconds = 0, extract_seconds = 0;
+  size_t bytes = 0, links = 0, largest_tree = 0;
+  for (const std::filesystem::path& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    const std::string page((std::istreambuf_iterator<char>(in)),
+                           std::istreambuf_iterator<char>());
+    bytes += page.size();
+    const std::string url =
+        "http://127.0.0.1:8080/" + file.lexically_relative(root).string();
+
+    double start = ThreadCpuSeconds();
+    {
+      sieve::html_internal::GumboDocument document(page, &arena);
+      if (document.document() == nullptr) std::fprintf(stderr, "no tree\n");
+    }
+    gumbo_seconds += ThreadCpuSeconds() - start;
+    largest_tree = std::max(largest_tree, arena.last_page_bytes());
+
+    start = ThreadCpuSeconds();
+    const sieve::ExtractedLinks result =
+        sieve::ExtractLinks(page, url, "text/html", "", {}, &arena);
+    extract_seconds += ThreadCpuSeconds() - start;
+    links += result.links.size();
+  }
+  std::printf(
+      "files=%zu MB=%.1f links=%zu gumbo_cpu_s=%.2f extract_links_cpu_s=%.2f "
+      "gumbo_MB_per_s=%.1f largest_tree_MiB=%.1f allocator=%s\n",
+      files.size(), bytes / 1e6, links, gumbo_seconds, extract_seconds,
+      bytes / 1e6 / gumbo_seconds,
+      static_cast<double>(largest_tree) / (1 << 20),
+      use_malloc ? "malloc" : "arena");
+  return 0;
+}
