@@ -22,6 +22,17 @@ bool IsTransient(FetchError error) {
          error == FetchError::kTimeout;
 }
 
+// Adds what became of a page's or a sitemap's links to the crawl's counters.
+void AddOutcomes(const LinkOutcomes& links, CrawlCounters& counters) {
+  counters.off_site += links.off_site;
+  counters.filtered += links.filtered;
+  counters.traps += links.traps;
+  counters.query_variant_traps += links.query_variant_traps;
+  counters.calendar_traps += links.calendar_traps;
+  counters.beyond_depth += links.beyond_depth;
+  counters.robots_disallowed += links.disallowed;
+}
+
 }  // namespace
 
 void Crawler::Impl::SubmitPage(FrontierUrl url, absl::Time now) {
@@ -225,14 +236,8 @@ void Crawler::Impl::CollectParsed(absl::Time /*now*/) {
     page.record.links_new = links.queued;
     ++counters_.html_pages;
     counters_.nofollow_links += links.nofollow_links;
-    counters_.off_site += links.off_site;
-    counters_.filtered += links.filtered;
-    counters_.traps += links.traps;
-    counters_.query_variant_traps += links.query_variant_traps;
-    counters_.calendar_traps += links.calendar_traps;
+    AddOutcomes(links, counters_);
     counters_.session_ids += links.session_ids;
-    counters_.beyond_depth += links.beyond_depth;
-    counters_.robots_disallowed += links.disallowed;
     if (links.nofollow_page) ++counters_.nofollow_pages;
     if (links.noindex_page) ++counters_.noindex_pages;
     WriteRecord(page.record);
@@ -255,10 +260,7 @@ void Crawler::Impl::RecordSitemap(ParsedPage& page) {
     counters_.sitemap_urls += static_cast<uint64_t>(s.listed);
     counters_.sitemap_urls_new += static_cast<uint64_t>(s.queued);
   }
-  counters_.off_site += s.off_site;
-  counters_.filtered += s.filtered;
-  counters_.traps += s.traps;
-  counters_.robots_disallowed += s.disallowed;
+  AddOutcomes(s, counters_);
   const Origin origin = Origin::Decode(page.url.metadata);
   for (const std::string& child : s.child_sitemaps) {
     if (QueueSitemap(child,

@@ -172,43 +172,42 @@ AddOutcome AddCapped(const LinkPolicy& policy, std::string_view raw_url,
   return AddCandidate(policy, candidate, depth, origin.Encode());
 }
 
-// Counts one link's outcome in the page's totals.
-void Count(AddOutcome outcome, PageLinks& out) {
+}  // namespace
+
+void LinkOutcomes::Count(AddOutcome outcome) {
   switch (outcome) {
     case AddOutcome::kQueued:
-      ++out.queued;
+      ++queued;
       break;
     case AddOutcome::kSeen:
     case AddOutcome::kInvalid:
       break;
     case AddOutcome::kOffSite:
-      ++out.off_site;
+      ++off_site;
       break;
     case AddOutcome::kFiltered:
-      ++out.filtered;
+      ++filtered;
       break;
     case AddOutcome::kTrap:
     case AddOutcome::kOverOutlinkCap:
-      ++out.traps;
+      ++traps;
       break;
     case AddOutcome::kQueryVariants:
-      ++out.traps;
-      ++out.query_variant_traps;
+      ++traps;
+      ++query_variant_traps;
       break;
     case AddOutcome::kCalendar:
-      ++out.traps;
-      ++out.calendar_traps;
+      ++traps;
+      ++calendar_traps;
       break;
     case AddOutcome::kBeyondDepth:
-      ++out.beyond_depth;
+      ++beyond_depth;
       break;
     case AddOutcome::kDisallowed:
-      ++out.disallowed;
+      ++disallowed;
       break;
   }
 }
-
-}  // namespace
 
 AddOutcome AddDiscovered(const LinkPolicy& policy, std::string_view url,
                          uint32_t depth, const Origin& origin) {
@@ -261,7 +260,7 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
       }
       outcome = AddCandidate(policy, candidate, depth + 1, metadata);
     }
-    Count(outcome, out);
+    out.Count(outcome);
   }
   std::vector<FrontierAdd> adds;
   adds.reserve(batch.size());
@@ -274,7 +273,7 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
   std::unique_ptr<bool[]> queued(new bool[adds.size()]);
   policy.frontier->AddMany(adds, std::span<bool>(queued.get(), adds.size()));
   for (size_t i = 0; i < adds.size(); ++i) {
-    Count(queued[i] ? AddOutcome::kQueued : AddOutcome::kSeen, out);
+    out.Count(queued[i] ? AddOutcome::kQueued : AddOutcome::kSeen);
   }
   return out;
 }

@@ -90,19 +90,27 @@ enum class AddOutcome {
 AddOutcome AddDiscovered(const LinkPolicy& policy, std::string_view url,
                          uint32_t depth, const Origin& origin);
 
-// What parsing one HTML page gave.
-struct PageLinks {
-  int64_t found = 0;   // Links in the page (followable kinds), before any rule.
-  int64_t queued = 0;  // Of which the Frontier queued.
-  uint64_t nofollow_links = 0;
+// How the links of one page (or sitemap) fared, one count per outcome that
+// the crawl's summary reports; kSeen and kInvalid are not counted.
+struct LinkOutcomes {
+  int64_t queued = 0;  // The Frontier queued them.
   uint64_t off_site = 0;
   uint64_t filtered = 0;
   uint64_t traps = 0;  // Includes in-scope links past max_outlinks.
   uint64_t query_variant_traps = 0;  // Of traps: past the query variants cap.
   uint64_t calendar_traps = 0;       // Of traps: past the date variants cap.
-  uint64_t session_ids = 0;  // Links whose session ID was cut from the URL.
   uint64_t beyond_depth = 0;
   uint64_t disallowed = 0;
+
+  // Counts one link's outcome.
+  void Count(AddOutcome outcome);
+};
+
+// What parsing one HTML page gave.
+struct PageLinks : LinkOutcomes {
+  int64_t found = 0;  // Links in the page (followable kinds), before any rule.
+  uint64_t nofollow_links = 0;
+  uint64_t session_ids = 0;  // Links whose session ID was cut from the URL.
   bool nofollow_page =
       false;  // <meta name=robots content=nofollow> or X-Robots-Tag.
   bool noindex_page = false;

@@ -41,30 +41,7 @@ SitemapLinks ProcessSitemap(const LinkPolicy& policy,
     }
     const Origin page{
         .redirect_hops = 0, .referrer = response.url, .lastmod = entry.lastmod};
-    switch (AddDiscovered(policy, entry.url, /*depth=*/1, page)) {
-      case AddOutcome::kQueued:
-        ++out.queued;
-        break;
-      case AddOutcome::kOffSite:
-        ++out.off_site;
-        break;
-      case AddOutcome::kFiltered:
-        ++out.filtered;
-        break;
-      case AddOutcome::kTrap:
-      case AddOutcome::kQueryVariants:
-      case AddOutcome::kCalendar:
-        ++out.traps;
-        break;
-      case AddOutcome::kDisallowed:
-        ++out.disallowed;
-        break;
-      case AddOutcome::kSeen:
-      case AddOutcome::kInvalid:
-      case AddOutcome::kBeyondDepth:
-      case AddOutcome::kOverOutlinkCap:  // No cap on a sitemap's entries.
-        break;
-    }
+    out.Count(AddDiscovered(policy, entry.url, /*depth=*/1, page));
   }
   return out;
 }

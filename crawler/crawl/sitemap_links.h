@@ -35,16 +35,13 @@ namespace sieve {
 // with error "sitemap_too_deep" and not followed.
 inline constexpr int kMaxSitemapNesting = 2;
 
-struct SitemapLinks {
+// LinkOutcomes (link_policy.h) counts the page entries; `filtered` also counts
+// those the strict location rule refused.
+struct SitemapLinks : LinkOutcomes {
   bool index = false;  // A <sitemapindex>.
   // Index: the sitemaps it lists (not queued yet, see above).
   std::vector<std::string> child_sitemaps;
-  int64_t listed = 0;  // Entries read (pages or sitemaps).
-  int64_t queued = 0;  // Pages the frontier queued.
-  uint64_t off_site = 0;
-  uint64_t filtered = 0;  // Patterns, or refused by the strict location rule.
-  uint64_t traps = 0;
-  uint64_t disallowed = 0;
+  int64_t listed = 0;        // Entries read (pages or sitemaps).
   std::string error;         // "" when the whole file was read.
   std::string error_detail;  // The parser's message.
 };
