@@ -5,9 +5,11 @@
 // the gumbo column however its own code is tuned, so this bounds what a
 // faster crawl loop can win (docs/benchmarks.md, "Crawl speed").
 //
-//   bench_parse_site DIR [--malloc]
+//   bench_parse_site DIR [--malloc] [--list FILE]
 //
 // --malloc gives gumbo malloc instead of the arena (the code before issue 16).
+// --list parses only the files FILE names, one path relative to DIR a line
+// (e.g. the pages a crawl reached: `jq -r .url pages.jsonl`, less the host).
 // Prints one line of key=value figures; files are read in path order, and
 // each step runs on a file already in memory.
 #include <time.h>
@@ -47,17 +49,43 @@ std::vector<std::filesystem::path> HtmlFiles(
   return files;
 }
 
+std::vector<std::filesystem::path> ListedFiles(
+    const std::filesystem::path& root, const char* list) {
+  std::vector<std::filesystem::path> files;
+  std::ifstream in(list);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.size() > 5 && line.compare(line.size() - 5, 5, ".html") == 0) {
+      files.push_back(root / line);
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s DIR [--malloc]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s DIR [--malloc] [--list FILE]\n", argv[0]);
     return 2;
   }
   const std::filesystem::path root = argv[1];
-  const bool use_malloc = argc > 2 && std::strcmp(argv[2], "--malloc") == 0;
+  bool use_malloc = false;
+  const char* list = nullptr;
+  for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--malloc") == 0) {
+      use_malloc = true;
+    } else if (std::strcmp(argv[i], "--list") == 0 && i + 1 < argc) {
+      list = argv[++i];
+    } else {
+      std::fprintf(stderr, "unknown argument %s\n", argv[i]);
+      return 2;
+    }
+  }
   sieve::ParseArena arena(sieve::ParseArena::Options{.use_malloc = use_malloc});
-  const std::vector<std::filesystem::path> files = HtmlFiles(root);
+  const std::vector<std::filesystem::path> files =
+      list ? ListedFiles(root, list) : HtmlFiles(root);
   if (files.empty()) {
     std::fprintf(stderr, "%s: no .html files\n", root.c_str());
     return 1;
@@ -66,6 +94,10 @@ int main(int argc, char** argv) {
   size_t bytes = 0, links = 0, largest_tree = 0;
   for (const std::filesystem::path& file : files) {
     std::ifstream in(file, std::ios::binary);
+    if (!in) {
+      std::fprintf(stderr, "cannot read %s\n", file.c_str());
+      return 1;
+    }
     const std::string page((std::istreambuf_iterator<char>(in)),
                            std::istreambuf_iterator<char>());
     bytes += page.size();
