@@ -1,0 +1,122 @@
+// The Frontier's hosts: when a host's state becomes active or idle (and idle
+// state is forgotten or parked), and the rules the crawl sets for a host
+// (robots.txt Crawl-delay, a block until a time, a drop). The scheduling of
+// URLs is in frontier/frontier.cc.
+#include "frontier/frontier.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace sieve {
+
+void Frontier::Touch(HostState& host, absl::Time now) {
+  const bool active =
+      !host.queue.empty() || host.in_flight > 0 || host.overflow_count > 0;
+  if (active != host.active) {
+    host.active = active;
+    if (active) {
+      ++hosts_active_;
+    } else {
+      --hosts_active_;
+      idle_hosts_.emplace(host.ready_at(), host.name);
+    }
+  }
+  schedule_.Update(host, now, options_.politeness.max_in_flight_per_host);
+}
+
+void Frontier::ForgetIdleHosts(absl::Time now) {
+  while (!idle_hosts_.empty() && idle_hosts_.top().first <= now) {
+    const std::string name = idle_hosts_.top().second;
+    idle_hosts_.pop();
+    HostState* host = hosts_.Find(name);
+    // Forget what a fresh HostState would equal: idle, past its delays, no
+    // back-off streak, not dropped. A host with a page count (under
+    // max_urls_per_host) or a robots.txt Crawl-delay is parked instead: those
+    // few bytes stay, the rest of its state goes (frontier/host_table.h).
+    if (host == nullptr || host->active || host->dropped ||
+        host->ready_at() > now || host->politeness.throttle_streak > 0) {
+      continue;
+    }
+    if (host->politeness.crawl_delay > absl::ZeroDuration() ||
+        (options_.max_urls_per_host > 0 && host->urls_dispatched > 0)) {
+      hosts_.Park(name);
+    } else {
+      hosts_.Erase(name);
+    }
+  }
+}
+
+void Frontier::SetCrawlDelay(std::string_view host_name,
+                             absl::Duration crawl_delay) {
+  std::lock_guard lock(mu_);
+  HostState& host = hosts_.GetOrCreate(host_name);
+  if (RecordCrawlDelay(options_.politeness, crawl_delay, host.politeness)) {
+    ++counters_.crawl_delays_capped;
+  }
+  // Applies to the gap after the request already started, too.
+  if (host.last_start != absl::InfinitePast()) {
+    host.next_allowed =
+        std::max(host.next_allowed,
+                 host.last_start + DelayBetweenRequests(options_.politeness,
+                                                        host.politeness));
+  }
+  Touch(host,
+        absl::InfinitePast());  // Due hosts are promoted by the next Next.
+}
+
+std::vector<std::pair<std::string, absl::Duration>>
+Frontier::CappedCrawlDelays() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::pair<std::string, absl::Duration>> out;
+  hosts_.ForEach([&](const HostState& host) {
+    if (host.politeness.crawl_delay_capped) {
+      out.emplace_back(host.name, host.politeness.crawl_delay);
+    }
+  });
+  hosts_.ForEachParked([&](const std::string& name, const ParkedHost& host) {
+    if (host.crawl_delay_capped) out.emplace_back(name, host.crawl_delay);
+  });
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void Frontier::BlockHost(std::string_view host_name, absl::Time until) {
+  std::lock_guard lock(mu_);
+  HostState& host = hosts_.GetOrCreate(host_name);
+  host.blocked_until = std::max(host.blocked_until, until);
+  Touch(host, absl::InfinitePast());
+}
+
+uint64_t Frontier::DropHost(std::string_view host_name) {
+  std::lock_guard lock(mu_);
+  HostState& host = hosts_.GetOrCreate(host_name);
+  const uint64_t discarded = DropHostLocked(host);
+  Touch(host, absl::InfinitePast());
+  return discarded;
+}
+
+uint64_t Frontier::DropHostLocked(HostState& host) {
+  {
+    std::lock_guard dropped_lock(dropped_mu_);
+    dropped_hosts_.insert(host.name);
+  }
+  host.dropped = true;
+  uint64_t discarded = hosts_.Clear(host);
+  if (host.overflow_count > 0) {
+    if (absl::Status s = overflow_.Clear(host.id, host.overflow_count);
+        !s.ok()) {
+      ++counters_.overflow_errors;
+      if (overflow_status_.ok()) overflow_status_ = s;
+    }
+    discarded += host.overflow_count;
+    host.overflow_count = 0;
+  }
+  counters_.dropped_urls += discarded;
+  return discarded;
+}
+
+}  // namespace sieve
