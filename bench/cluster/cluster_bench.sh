@@ -6,10 +6,11 @@
 #
 # Usage: bench/cluster/cluster_bench.sh [BUILD_DIR]        (default: build/release)
 #   env HOSTS (64), PAGES per host's graph (50), DELAY_MS (50), CONCURRENCY per worker (8),
-#   WORKERS ("1 2 4"), FP_RATE (0.01), EXPECTED_URLS (filter capacity, 5000)
+#   WORKERS ("1 2 4"), FP_RATE (0.01), EXPECTED_URLS (filter capacity, 5000), SHARDS (16),
+#   KEEP (set: keep the work directory with every worker's pages.jsonl and summary.json)
 #
 # Every crawl: --delay 0 --per-host-connections 1 (one request at a time per host, bound by
-# the server's DELAY_MS), --concurrency CONCURRENCY per worker, 16 shards. Prints, per run:
+# the server's DELAY_MS), --concurrency CONCURRENCY per worker, SHARDS shards. Prints, per run:
 # pages recorded, wall seconds from the first worker's start to the last one's exit,
 # pages/s, Redis commands per page two ways: "sent" by the workers (a script call counts one;
 # `sieve cluster status`'s redis_commands) and "run" by Redis (INFO commandstats: the commands
@@ -33,6 +34,7 @@ CONCURRENCY=${CONCURRENCY:-8}
 WORKERS=${WORKERS:-"1 2 4"}
 FP_RATE=${FP_RATE:-0.01}
 EXPECTED_URLS=${EXPECTED_URLS:-5000}
+SHARDS=${SHARDS:-16}
 command -v redis-server > /dev/null || { echo "missing redis-server" >&2; exit 2; }
 
 WORK=$(mktemp -d /tmp/sieve-cluster-bench-XXXXXX)
@@ -42,7 +44,7 @@ REDIS_PID=""
 cleanup() {
   [ -n "$REDIS_PID" ] && kill "$REDIS_PID" 2> /dev/null || true
   [ -n "$SITE_PID" ] && kill "$SITE_PID" 2> /dev/null || true
-  rm -rf "$WORK"
+  if [ -n "${KEEP:-}" ]; then echo "kept $WORK" >&2; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
 
@@ -59,7 +61,7 @@ R="redis-cli -p $PORT"
 common=(--seeds "$WORK/seeds.txt" --delay 0 --per-host-connections 1
   --concurrency "$CONCURRENCY" --expected-urls "$EXPECTED_URLS" --fp-rate "$FP_RATE"
   --max-run-time 600 --log-level warn)
-printf '[cluster]\nshards = 16\nlease_seconds = 2\n' > "$WORK/cluster.toml"
+printf '[cluster]\nshards = %d\nlease_seconds = 2\n' "$SHARDS" > "$WORK/cluster.toml"
 
 pages_of() { cat "$@" 2> /dev/null | wc -l; }
 info() { $R info "$1" | tr -d '\r' | awk -F: -v k="$2" '$1 == k { print $2 }'; }
