@@ -89,11 +89,13 @@ absl::StatusOr<RedisBloomFilter> RedisBloomFilter::Open(
         "cluster filter: max_key_bytes must be at least 128, the "
         "batch size and shard count must be positive and the headroom >= 1");
   }
-  // Each shard's share of the crawl, with headroom for uneven fill.
+  // Each shard's share of the crawl, with headroom for uneven fill, and at
+  // least min_shard_urls (a small crawl over many shards: one host's URLs).
   const uint64_t per_shard = std::max<uint64_t>(
-      1, static_cast<uint64_t>(
-             std::ceil(static_cast<double>(options.expected_urls) *
-                       options.shard_headroom / shards)));
+      std::max<uint64_t>(options.min_shard_urls, 1),
+      static_cast<uint64_t>(
+          std::ceil(static_cast<double>(options.expected_urls) *
+                    options.shard_headroom / shards)));
   absl::StatusOr<BloomParams> params =
       BloomMath::OptimalBlockedParams(per_shard, options.fp_rate);
   if (!params.ok()) return params.status();

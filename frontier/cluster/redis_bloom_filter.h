@@ -17,7 +17,8 @@
 // hosts hold most URLs. shard_headroom (default 1.25) sizes each shard for
 // 25 % more than an even share: 1.55 bytes per expected URL at 1 % instead of
 // 1.24; with an even spread the rate at `capacity` URLs is then ~0.5 %, and a
-// shard 25 % above its share still answers at about 1 %.
+// shard 25 % above its share still answers at about 1 %. Each shard holds at
+// least min_shard_urls (1,024).
 //
 // Surprises first:
 //   - Test-and-set is one EVALSHA per URL (k SETBITs and, when a bit was
@@ -72,6 +73,10 @@ struct RedisBloomOptions {
   // Each shard's filter is sized for expected_urls * shard_headroom / shards.
   // REQUIRES: >= 1.
   double shard_headroom = 1.25;
+  // Each shard's filter holds at least this many URLs: a crawl of few hosts
+  // over many shards puts a whole host in one shard (1,024 URLs: 1.3 KB of
+  // bits at 1 %, so 256 shards cost at least 325 KB).
+  uint64_t min_shard_urls = 1024;
   size_t batch_size = 1000;
 };
 

@@ -129,6 +129,13 @@ bool RedisFrontier::Add(std::string_view url, std::string_view host,
     return false;
   }
   ++counters_.added;
+  // A link to a shard of this worker's (most links stay on their page's
+  // host): its stream is read at the next Next, not after refill_poll.
+  if (auto it = shards_.find(ShardOf(host, leases_->shards()));
+      it != shards_.end()) {
+    it->second.next_read = absl::InfinitePast();
+    it->second.empty_reads = 0;
+  }
   return true;
 }
 

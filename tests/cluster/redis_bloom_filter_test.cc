@@ -75,6 +75,9 @@ TEST_F(RedisBloomFilterTest, SaysNewOnceAndSeenAfter) {
   ASSERT_TRUE(stats.ok()) << stats.status();
   EXPECT_EQ(stats->estimated_count, 2);
   EXPECT_EQ(stats->capacity, 1000u);
+  // 1,000 * 1.25 / 4 is under the floor: each shard holds 1,024.
+  EXPECT_EQ(f->bits_per_shard(),
+            BlockedBloomFilter::ForCapacity(1024, 0.01).bit_count());
 }
 
 TEST_F(RedisBloomFilterTest, LaterWorkersUseTheGeometryTheFirstStored) {
@@ -172,9 +175,10 @@ TEST_F(RedisBloomFilterTest, ReportsTheRateOfAShardFilledPastItsShare) {
   // Every URL of one host: one shard of 16 takes them all, 12.8 times what
   // it was sized for; the shared count alone (1,600 of 1,600) would look
   // fine, the weighted rate does not.
-  auto f = RedisBloomFilter::Open(*client_, keys_,
-                                  {.expected_urls = 1600, .fp_rate = 0.01},
-                                  /*shards=*/16);
+  auto f = RedisBloomFilter::Open(
+      *client_, keys_,
+      {.expected_urls = 1600, .fp_rate = 0.01, .min_shard_urls = 1},
+      /*shards=*/16);
   ASSERT_TRUE(f.ok()) << f.status();
   Batch b = Urls("in", 0, 1600, /*hosts=*/1);
   ASSERT_TRUE(f->AddMany(b.urls, b.hosts).ok());

@@ -315,6 +315,63 @@ TEST_F(RedisFrontierTest, AWorkerStartedHalfwayTakesAShareAndFetches) {
   ExpectWholeSiteOnce(results, server, /*max_twice=*/0);
 }
 
+TEST_F(RedisFrontierTest, KeepsAShardsBacklogInRedisNotInTheWorkersRam) {
+  // 3,000 URLs of one host queued: the worker holds at most refill_below +
+  // refill_count of them in RAM; short of hosts for its fetch slots, at most
+  // refill_hungry_below + refill_count. The rest wait in the stream.
+  auto client = RedisClient::Connect(redis_->endpoint(), {});
+  ASSERT_TRUE(client.ok()) << client.status();
+  for (uint32_t slots : {0u, 8u}) {
+    const std::string crawl = absl::StrCat("backlog", slots);
+    RedisFrontierOptions o;
+    o.endpoint = redis_->endpoint();
+    o.crawl_id = crawl;
+    o.worker_id = "w1";
+    o.shards = 4;
+    // Room for 31,250 URLs a shard: no false positive among the 3,000.
+    o.filter = {.expected_urls = 100'000, .fp_rate = 0.001};
+    o.politeness.min_delay = absl::ZeroDuration();
+    o.politeness.max_in_flight_per_host = 1;
+    o.fetch_slots = slots;
+    o.refill_below = 64;
+    o.refill_count = 256;
+    o.refill_hungry_below = 1000;
+    o.work_dir = work_;
+    auto f = RedisFrontier::Create(o);
+    ASSERT_TRUE(f.ok()) << f.status();
+    for (int i = 0; i < 3000; ++i)
+      ASSERT_TRUE(
+          (*f)->Add(absl::StrCat("http://big.test/", i), "big.test", 0));
+    int ready = 0;
+    for (int i = 0; i < 20; ++i) {
+      NextUrl next = (*f)->Next(absl::Now());
+      ready += next.state == NextUrl::kReady ? 1 : 0;
+    }
+    EXPECT_EQ(ready, 1) << "one connection to the host";
+    const uint32_t shard = ShardOf("big.test", 4);
+    auto keys = ClusterKeys::ForCrawl(crawl);
+    // Read by the worker (pending for it) against left in the stream.
+    absl::StatusOr<RedisReply> pending =
+        (*client)->Command({"XPENDING", keys->Queue(shard), "w"});
+    ASSERT_TRUE(pending.ok()) << pending.status();
+    ASSERT_FALSE(pending->elements.empty());
+    const int64_t read = pending->elements[0].integer;
+    absl::StatusOr<RedisReply> len =
+        (*client)->Command({"XLEN", keys->Queue(shard)});
+    ASSERT_TRUE(len.ok()) << len.status();
+    EXPECT_EQ(len->integer, 3000);
+    EXPECT_EQ((*f)->stats().queued + 1, static_cast<uint64_t>(read));
+    if (slots == 0) {
+      EXPECT_LE(read, 64 + 256);
+    } else {
+      EXPECT_GT(read, 64 + 256) << "one host for 8 slots: reads further";
+      EXPECT_LE(read, 1000 + 256);
+    }
+    std::printf("fetch slots %u: %lld of 3000 entries in the worker's RAM\n",
+                slots, static_cast<long long>(read));
+  }
+}
+
 TEST_F(RedisFrontierTest, AcknowledgesAFetchedUrlOnlyOnceItsRecordIsWritten) {
   std::unique_ptr<RedisFrontier> f = Worker("w1");
   ASSERT_NE(f, nullptr);
