@@ -242,7 +242,7 @@ absl::Status RedisFrontier::Upkeep(absl::Time now) {
     for (uint32_t i = 0; i < n && shards_.size() < *target; ++i) {
       const uint32_t s = (start + i) % n;
       if ((*taken)[s].integer != 0 || leases_->Holds(s)) continue;
-      // Handed to a hungry worker a moment ago: it is that worker's to take.
+      // Handed to a less loaded worker a moment ago: that one takes it.
       if (auto g = given_.find(s); g != given_.end()) {
         if (now < g->second) continue;
         given_.erase(g);

@@ -37,9 +37,10 @@
 //   - Every method takes one mutex and may make Redis round trips (bounded by
 //     the client's timeouts). Add: 1 round trip (through transient errors,
 //     more, 100 ms apart, for up to 20 s).
-//   - Lease upkeep (heartbeat, renew, rebalance, refill from the streams) runs
-//     inside Next, at most every lease_ttl / 3 of `now` (refill on every Next
-//     that finds a shard's local queue low).
+//   - Lease upkeep (heartbeat, renew, rebalance, load balance) runs inside
+//     Next, at most every lease_ttl / 3 of `now`. A refill runs in every Next
+//     that finds shards' local queues low: one pipelined round trip for all
+//     of them. A shard this worker's Add just queued to is read at once.
 //   - A shard whose lease is lost is dropped from this worker at once: its
 //     queued URLs are the new owner's; Done for a URL of it still in flight
 //     returns kFinished (its record is written; the new owner may fetch it
