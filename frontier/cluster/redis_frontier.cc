@@ -222,7 +222,6 @@ absl::Status RedisFrontier::Upkeep(absl::Time now) {
   for (uint32_t shard : *lost) Drop(shard);
   absl::StatusOr<uint32_t> target = leases_->Target(now);
   if (!target.ok()) return target.status();
-  if (absl::Status st = Balance(now); !st.ok()) return st;
   // The least loaded: one shard more than the count target (one handed
   // over by a busier worker).
   if (least_loaded_)
@@ -317,6 +316,9 @@ absl::Status RedisFrontier::Balance(absl::Time now) {
     load.push_back({.shard = s, .hosts = shard.hosts.size()});
   }
   least_loaded_ = false;
+  const uint32_t per_host = static_cast<uint32_t>(
+      std::max(1, options_.politeness.max_in_flight_per_host));
+  hungry_ = known && IsHungry(load, options_.fetch_slots, per_host);
   if (options_.fetch_slots == 0) return absl::OkStatus();
   const uint64_t hosts = HostsWithWork(load);
   const std::string& me = leases_->worker_id();
@@ -506,6 +508,16 @@ absl::StatusOr<bool> RedisFrontier::CrawlFinished() {
 NextUrl RedisFrontier::Next(absl::Time now) {
   std::lock_guard<std::mutex> lock(mu_);
   NextUrl wait_for_redis{.state = NextUrl::kWait, .wait = options_.idle_poll};
+  // The load balance every idle_poll, not every upkeep: a shard handed over
+  // reaches its new owner within about two of them.
+  if (options_.fetch_slots > 0 && now >= next_balance_) {
+    absl::Status s = Balance(now);
+    Note(s);
+    next_balance_ = now + options_.idle_poll;
+    if (!s.ok()) return wait_for_redis;
+    // Least loaded with slots to spare: look for a shard let go at once.
+    if (least_loaded_ && hungry_) next_upkeep_ = now;
+  }
   if (now >= next_upkeep_) {
     absl::Status s = Upkeep(now);
     Note(s);

@@ -209,7 +209,7 @@ class RedisFrontier final : public CrawlFrontier {
   absl::Status Rebalance(uint32_t target);
   // Publishes this worker's hosts with work; if the least loaded live worker
   // has clearly fewer, starts handing it a shard (shard_handover.h). Sets
-  // least_loaded_.
+  // least_loaded_ and hungry_. Runs every idle_poll (in Next).
   absl::Status Balance(absl::Time now);
   // Releases the draining and giving shards with nothing in flight and
   // nothing awaiting its record.
@@ -248,8 +248,11 @@ class RedisFrontier final : public CrawlFrontier {
   FrontierFilterStats filter_stats_{};
   uint64_t reclaimed_ = 0;
   uint32_t cursor_ = 0;
-  // No live worker had fewer hosts with work at the last upkeep.
+  // No live worker had fewer hosts with work at the last Balance.
   bool least_loaded_ = false;
+  // Its hosts with work could not fill its fetch slots at the last Balance.
+  bool hungry_ = false;
+  absl::Time next_balance_ = absl::InfinitePast();
   // Shards handed to a less loaded worker: not taken back before then.
   absl::flat_hash_map<uint32_t, absl::Time> given_{};
   absl::Status last_error_{};
