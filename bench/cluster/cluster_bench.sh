@@ -6,10 +6,12 @@
 #
 # Usage: bench/cluster/cluster_bench.sh [BUILD_DIR]        (default: build/release)
 #   env HOSTS (64), PAGES per host's graph (50), DELAY_MS (50), CONCURRENCY per worker (8),
-#   WORKERS ("1 2 4"), FP_RATE (0.01), EXPECTED_URLS (filter capacity, 5000)
+#   WORKERS ("1 2 4"), FP_RATE (0.01), EXPECTED_URLS (filter capacity, 5000), SHARDS (16),
+#   KEEP (set: keep the work directory with every worker's pages.jsonl and summary.json),
+#   PLAIN (1; 0 skips the plain `sieve crawl`)
 #
 # Every crawl: --delay 0 --per-host-connections 1 (one request at a time per host, bound by
-# the server's DELAY_MS), --concurrency CONCURRENCY per worker, 16 shards. Prints, per run:
+# the server's DELAY_MS), --concurrency CONCURRENCY per worker, SHARDS shards. Prints, per run:
 # pages recorded, wall seconds from the first worker's start to the last one's exit,
 # pages/s, Redis commands per page two ways: "sent" by the workers (a script call counts one;
 # `sieve cluster status`'s redis_commands) and "run" by Redis (INFO commandstats: the commands
@@ -33,6 +35,7 @@ CONCURRENCY=${CONCURRENCY:-8}
 WORKERS=${WORKERS:-"1 2 4"}
 FP_RATE=${FP_RATE:-0.01}
 EXPECTED_URLS=${EXPECTED_URLS:-5000}
+SHARDS=${SHARDS:-16}
 command -v redis-server > /dev/null || { echo "missing redis-server" >&2; exit 2; }
 
 WORK=$(mktemp -d /tmp/sieve-cluster-bench-XXXXXX)
@@ -42,7 +45,7 @@ REDIS_PID=""
 cleanup() {
   [ -n "$REDIS_PID" ] && kill "$REDIS_PID" 2> /dev/null || true
   [ -n "$SITE_PID" ] && kill "$SITE_PID" 2> /dev/null || true
-  rm -rf "$WORK"
+  if [ -n "${KEEP:-}" ]; then echo "kept $WORK" >&2; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
 
@@ -59,7 +62,7 @@ R="redis-cli -p $PORT"
 common=(--seeds "$WORK/seeds.txt" --delay 0 --per-host-connections 1
   --concurrency "$CONCURRENCY" --expected-urls "$EXPECTED_URLS" --fp-rate "$FP_RATE"
   --max-run-time 600 --log-level warn)
-printf '[cluster]\nshards = 16\nlease_seconds = 2\n' > "$WORK/cluster.toml"
+printf '[cluster]\nshards = %d\nlease_seconds = 2\n' "$SHARDS" > "$WORK/cluster.toml"
 
 pages_of() { cat "$@" 2> /dev/null | wc -l; }
 info() { $R info "$1" | tr -d '\r' | awk -F: -v k="$2" '$1 == k { print $2 }'; }
@@ -70,13 +73,15 @@ commands() {
 
 printf '%-12s %6s %7s %7s %9s %9s %7s %12s %10s\n' run pages seconds pages/s "sent/page" \
   "run/page" "URLs" "filter B/URL" "all B/URL"
-plain_out="$WORK/plain"
-start=$(date +%s.%N)
-"$SIEVE" crawl "${common[@]}" --out "$plain_out" > "$WORK/plain.log" 2>&1
-end=$(date +%s.%N)
-pages=$(pages_of "$plain_out/pages.jsonl")
-printf '%-12s %6d %7.1f %7.1f %9s %9s %7s %12s %10s\n' "plain sieve" "$pages" \
-  "$(echo "$end - $start" | bc)" "$(echo "$pages / ($end - $start)" | bc -l)" - - - - -
+if [ "${PLAIN:-1}" != 0 ]; then
+  plain_out="$WORK/plain"
+  start=$(date +%s.%N)
+  "$SIEVE" crawl "${common[@]}" --out "$plain_out" > "$WORK/plain.log" 2>&1
+  end=$(date +%s.%N)
+  pages=$(pages_of "$plain_out/pages.jsonl")
+  printf '%-12s %6d %7.1f %7.1f %9s %9s %7s %12s %10s\n' "plain sieve" "$pages" \
+    "$(echo "$end - $start" | bc)" "$(echo "$pages / ($end - $start)" | bc -l)" - - - - -
+fi
 
 for n in $WORKERS; do
   id="bench-$n"
@@ -100,8 +105,7 @@ for n in $WORKERS; do
   sent=$(echo "$status" | sed -n 's/^  "redis_commands": \([0-9]*\).*/\1/p')
   pages=$(pages_of "$WORK/$id"/w*/pages.jsonl)
   filter_bytes=0
-  for key in $($R --scan --pattern "sieve:{$id:f*}"); do
-    case "$key" in *:n) continue ;; esac
+  for key in $($R --scan --pattern "sieve:{$id:s*}:f*"); do
     filter_bytes=$((filter_bytes + $($R memory usage "$key")))
   done
   printf '%-12s %6d %7.1f %7.1f %9.1f %9.1f %7.0f %12.2f %10.2f\n' "$n worker(s)" "$pages" \

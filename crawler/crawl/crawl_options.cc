@@ -113,6 +113,8 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateClusterFrontier(
   o.filter.max_key_bytes = static_cast<uint64_t>(c.max_key_mb) << 20;
   o.lease_ttl = absl::Seconds(c.lease_seconds);
   o.politeness = local.politeness;
+  // A worker with fewer hosts than transfers is handed a busier one's shard.
+  o.fetch_slots = static_cast<uint32_t>(config.fetch.concurrency);
   o.max_urls_per_host = local.max_urls_per_host;
   o.work_dir = work_dir;
   // The loop calls RecordWritten once a page's record is written.

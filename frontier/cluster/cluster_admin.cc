@@ -93,7 +93,7 @@ absl::StatusOr<ClusterStatus> ReadClusterStatus(RedisClient& client,
 
   // The geometry is stored: Open reads it (the options are not used).
   absl::StatusOr<RedisBloomFilter> filter =
-      RedisBloomFilter::Open(client, keys, RedisBloomOptions{});
+      RedisBloomFilter::Open(client, keys, RedisBloomOptions{}, *shards);
   if (!filter.ok()) return filter.status();
   absl::StatusOr<FrontierFilterStats> fs = filter->Stats();
   if (!fs.ok()) return fs.status();
@@ -106,13 +106,13 @@ absl::StatusOr<uint64_t> AddSeeds(RedisClient& client, const ClusterKeys& keys,
   absl::StatusOr<uint32_t> shards = StoredShards(client, keys);
   if (!shards.ok()) return shards.status();
   absl::StatusOr<RedisBloomFilter> filter =
-      RedisBloomFilter::Open(client, keys, RedisBloomOptions{});
+      RedisBloomFilter::Open(client, keys, RedisBloomOptions{}, *shards);
   if (!filter.ok()) return filter.status();
   uint64_t queued = 0;
   for (const SeedUrl& seed : seeds) {
     // One script per seed: a seed is never marked seen without its entry.
     absl::StatusOr<bool> fresh = filter->AddAndQueue(
-        seed.url, keys.Queue(ShardOf(seed.host, *shards)),
+        seed.url, seed.host,
         ShardQueue::EntryFields({seed.url, seed.host, 0, seed.metadata}));
     if (!fresh.ok()) return fresh.status();
     queued += *fresh ? 1 : 0;

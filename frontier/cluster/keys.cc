@@ -28,11 +28,14 @@ std::string ClusterKeys::Fence() const {
 std::string ClusterKeys::Workers() const {
   return absl::StrCat("sieve:{", id_, "}:workers");
 }
-std::string ClusterKeys::FilterBits(uint32_t key) const {
-  return absl::StrCat("sieve:{", id_, ":f", key, "}");
+std::string ClusterKeys::Load() const {
+  return absl::StrCat("sieve:{", id_, "}:load");
 }
-std::string ClusterKeys::FilterCount(uint32_t key) const {
-  return absl::StrCat("sieve:{", id_, ":f", key, "}:n");
+std::string ClusterKeys::FilterBits(uint32_t shard, uint32_t key) const {
+  return absl::StrCat("sieve:{", id_, ":s", shard, "}:f", key);
+}
+std::string ClusterKeys::FilterCount(uint32_t shard) const {
+  return absl::StrCat("sieve:{", id_, ":s", shard, "}:n");
 }
 std::string ClusterKeys::Lease(uint32_t shard) const {
   return absl::StrCat("sieve:{", id_, ":s", shard, "}:lease");

@@ -7,15 +7,17 @@
 //   - sieve:{ID}:fence         counter: fencing tokens of leases
 //   - sieve:{ID}:workers       sorted set: worker id -> last heartbeat (ms)
 //   - sieve:{ID}:stats         hash: worker id -> its counters (WorkerStats)
-//   - sieve:{ID:f<i>}          string: bits of filter key i
-//   - sieve:{ID:f<i>}:n        counter: URLs filter key i took as new
+//   - sieve:{ID}:load          sorted set: worker id -> its hosts with work
+//   - sieve:{ID:s<j>}:f<i>     string: bits of shard j's filter key i
+//   - sieve:{ID:s<j>}:n        counter: URLs shard j's filter took as new
 //   - sieve:{ID:s<j>}:lease    string "WORKER/TOKEN": owner of shard j
 //   - sieve:{ID:s<j>}:q        stream + consumer group "w": shard j's queue
 //   - sieve:{ID:s<j>}:clean    string: shard j was let go with nothing in
 //                              flight (its next owner counts no take-over)
-// Filter keys and shards have their own tags, so they spread over a Redis
-// Cluster's slots; a shard's lease and queue share one, so a fenced write
-// (check the lease, then touch the queue) is one script on one slot.
+// Each shard has its own tag, so shards spread over a Redis Cluster's slots;
+// a shard's lease, queue and filter keys share it, so a fenced write (check
+// the lease, then touch the queue) and a URL's test-and-set with its XADD
+// are each one script on one slot.
 //
 // Example:
 //   absl::StatusOr<sieve::cluster::ClusterKeys> keys =
@@ -41,8 +43,9 @@ class ClusterKeys {
   std::string Meta() const;
   std::string Fence() const;
   std::string Workers() const;
-  std::string FilterBits(uint32_t key) const;
-  std::string FilterCount(uint32_t key) const;
+  std::string Load() const;
+  std::string FilterBits(uint32_t shard, uint32_t key) const;
+  std::string FilterCount(uint32_t shard) const;
   std::string Lease(uint32_t shard) const;
   std::string Queue(uint32_t shard) const;
   std::string Stats() const;

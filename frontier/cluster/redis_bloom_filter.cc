@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "filter/bloom_math.h"
 #include "filter/key_hash.h"
+#include "frontier/cluster/shard_leases.h"
 
 namespace sieve::cluster {
 namespace {
@@ -28,7 +30,8 @@ if new == 1 then redis.call('INCR', KEYS[2]) end
 return new
 )lua";
 
-// KEYS[1] bits, KEYS[2] counter, KEYS[3] stream; ARGV[1] k, ARGV[2..k+1] bit
+// KEYS[1] bits, KEYS[2] counter, KEYS[3] stream (all of one shard: one
+// slot); ARGV[1] k, ARGV[2..k+1] bit
 // offsets, then the entry's fields and values. As kAddScript, and if the URL
 // was new, XADD of the entry, in the same step.
 constexpr char kAddAndQueueScript[] = R"lua(
@@ -79,19 +82,32 @@ bool ParseU64(std::string_view s, uint64_t& out) {
 
 absl::StatusOr<RedisBloomFilter> RedisBloomFilter::Open(
     RedisClient& client, const ClusterKeys& keys,
-    const RedisBloomOptions& options) {
-  if (options.max_key_bytes < kBlockBits / 8 || options.batch_size == 0) {
+    const RedisBloomOptions& options, uint32_t shards) {
+  if (options.max_key_bytes < 2 * kBlockBits / 8 || options.batch_size == 0 ||
+      shards == 0 || !(options.shard_headroom >= 1.0)) {
     return absl::InvalidArgumentError(
-        "cluster filter: max_key_bytes must hold one 64-byte block and the "
-        "batch size must be positive");
+        "cluster filter: max_key_bytes must be at least 128, the "
+        "batch size and shard count must be positive and the headroom >= 1");
   }
+  // Each shard's share of the crawl, with headroom for uneven fill, and at
+  // least min_shard_urls (a small crawl over many shards: one host's URLs).
+  const uint64_t per_shard = std::max<uint64_t>(
+      std::max<uint64_t>(options.min_shard_urls, 1),
+      static_cast<uint64_t>(
+          std::ceil(static_cast<double>(options.expected_urls) *
+                    options.shard_headroom / shards)));
   absl::StatusOr<BloomParams> params =
-      BloomMath::OptimalBlockedParams(options.expected_urls, options.fp_rate);
+      BloomMath::OptimalBlockedParams(per_shard, options.fp_rate);
   if (!params.ok()) return params.status();
-  const uint64_t blocks_per_key = options.max_key_bytes * 8 / kBlockBits;
+  // 64 bytes are left for Redis's string header: a key of max_key_bytes
+  // would take the allocator's next size class (jemalloc: 25 % more for
+  // 2^n + 16 bytes).
+  const uint64_t blocks_per_key =
+      (options.max_key_bytes - kBlockBits / 8) * 8 / kBlockBits;
+  // "bits-per-shard k capacity blocks-per-key shards".
   const std::string wanted =
       absl::StrCat(params->bits, " ", params->hashes, " ",
-                   options.expected_urls, " ", blocks_per_key);
+                   options.expected_urls, " ", blocks_per_key, " ", shards);
   absl::StatusOr<std::string> geometry_sha =
       client.RegisterScript(kGeometryScript);
   if (!geometry_sha.ok()) return geometry_sha.status();
@@ -102,19 +118,23 @@ absl::StatusOr<RedisBloomFilter> RedisBloomFilter::Open(
   RedisBloomFilter f;
   std::vector<std::string> parts = absl::StrSplit(stored->str, ' ');
   uint64_t hashes = 0;
-  if (parts.size() != 4 || !ParseU64(parts[0], f.bits_) ||
+  uint64_t stored_shards = 0;
+  if (parts.size() != 5 || !ParseU64(parts[0], f.bits_) ||
       !ParseU64(parts[1], hashes) || !ParseU64(parts[2], f.capacity_) ||
-      !ParseU64(parts[3], f.blocks_per_key_) || f.bits_ % kBlockBits != 0 ||
-      f.bits_ == 0 || hashes == 0 || hashes > 64 || f.blocks_per_key_ == 0) {
+      !ParseU64(parts[3], f.blocks_per_key_) ||
+      !ParseU64(parts[4], stored_shards) || f.bits_ % kBlockBits != 0 ||
+      f.bits_ == 0 || hashes == 0 || hashes > 64 || f.blocks_per_key_ == 0 ||
+      stored_shards == 0 || stored_shards > (uint64_t{1} << 20)) {
     return absl::DataLossError(absl::StrCat(
         "cluster filter: bad geometry \"", stored->str, "\" in ", keys.Meta()));
   }
   f.hashes_ = static_cast<uint32_t>(hashes);
+  f.shards_ = static_cast<uint32_t>(stored_shards);
   f.client_ = &client;
   f.keys_ = keys;
   f.blocks_ = f.bits_ / kBlockBits;
-  f.key_count_ = static_cast<uint32_t>((f.blocks_ + f.blocks_per_key_ - 1) /
-                                       f.blocks_per_key_);
+  f.keys_per_shard_ = static_cast<uint32_t>(
+      (f.blocks_ + f.blocks_per_key_ - 1) / f.blocks_per_key_);
   f.batch_size_ = options.batch_size;
   absl::StatusOr<std::string> add = client.RegisterScript(kAddScript);
   if (!add.ok()) return add.status();
@@ -133,12 +153,15 @@ absl::Status RedisBloomFilter::Presize() {
   absl::StatusOr<std::string> sha = client_->RegisterScript(kPresizeScript);
   if (!sha.ok()) return sha.status();
   std::vector<std::vector<std::string>> batch;
-  for (uint32_t k = 0; k < key_count_; ++k) {
+  const uint64_t total = uint64_t{keys_per_shard_} * shards_;
+  for (uint64_t i = 0; i < total; ++i) {
+    const uint32_t shard = static_cast<uint32_t>(i / keys_per_shard_);
+    const uint32_t k = static_cast<uint32_t>(i % keys_per_shard_);
     const uint64_t blocks =
         std::min(blocks_per_key_, blocks_ - uint64_t{k} * blocks_per_key_);
-    batch.push_back({"EVALSHA", *sha, "1", keys_.FilterBits(k),
+    batch.push_back({"EVALSHA", *sha, "1", keys_.FilterBits(shard, k),
                      std::to_string(blocks * kBlockBits / 8)});
-    if (batch.size() == batch_size_ || k + 1 == key_count_) {
+    if (batch.size() == batch_size_ || i + 1 == total) {
       absl::StatusOr<std::vector<RedisReply>> replies =
           client_->Pipeline(batch);
       if (!replies.ok()) return replies.status();
@@ -153,8 +176,10 @@ absl::Status RedisBloomFilter::Presize() {
   return absl::OkStatus();
 }
 
-void RedisBloomFilter::Locate(const std::string& url, uint32_t& key,
+void RedisBloomFilter::Locate(const std::string& url, const std::string& host,
+                              uint32_t& shard, uint32_t& key,
                               std::vector<std::string>& args) const {
+  shard = ShardOf(host, shards_);
   const KeyHash hash = HashKey(url);
   const uint64_t block = ReduceToRange(hash.low, blocks_);
   key = static_cast<uint32_t>(block / blocks_per_key_);
@@ -167,7 +192,10 @@ void RedisBloomFilter::Locate(const std::string& url, uint32_t& key,
 }
 
 absl::StatusOr<std::vector<bool>> RedisBloomFilter::Run(
-    std::span<const std::string> urls, const std::string& sha, bool add) {
+    std::span<const std::string> urls, std::span<const std::string> hosts,
+    const std::string& sha, bool add) {
+  if (urls.size() != hosts.size())
+    return absl::InvalidArgumentError("cluster filter: one host per URL");
   std::vector<bool> out;
   out.reserve(urls.size());
   std::vector<std::vector<std::string>> batch;
@@ -175,14 +203,15 @@ absl::StatusOr<std::vector<bool>> RedisBloomFilter::Run(
     const size_t end = std::min(urls.size(), start + batch_size_);
     batch.clear();
     for (size_t i = start; i < end; ++i) {
+      uint32_t shard = 0;
       uint32_t key = 0;
       std::vector<std::string> command = {"EVALSHA", sha, add ? "2" : "1"};
       command.reserve(5 + hashes_);
       // The key names go before the offsets; Locate appends the offsets.
       std::vector<std::string> offsets;
-      Locate(urls[i], key, offsets);
-      command.push_back(keys_.FilterBits(key));
-      if (add) command.push_back(keys_.FilterCount(key));
+      Locate(urls[i], hosts[i], shard, key, offsets);
+      command.push_back(keys_.FilterBits(shard, key));
+      if (add) command.push_back(keys_.FilterCount(shard));
       for (std::string& o : offsets) command.push_back(std::move(o));
       batch.push_back(std::move(command));
     }
@@ -199,22 +228,23 @@ absl::StatusOr<std::vector<bool>> RedisBloomFilter::Run(
 }
 
 absl::StatusOr<std::vector<bool>> RedisBloomFilter::AddMany(
-    std::span<const std::string> urls) {
-  return Run(urls, add_sha_, /*add=*/true);
+    std::span<const std::string> urls, std::span<const std::string> hosts) {
+  return Run(urls, hosts, add_sha_, /*add=*/true);
 }
 
 absl::StatusOr<bool> RedisBloomFilter::AddAndQueue(
-    const std::string& url, const std::string& stream,
+    const std::string& url, const std::string& host,
     const std::vector<std::string>& fields) {
+  uint32_t shard = 0;
   uint32_t key = 0;
   std::vector<std::string> offsets;
-  Locate(url, key, offsets);
+  Locate(url, host, shard, key, offsets);
   std::vector<std::string> command = {"EVALSHA",
                                       add_and_queue_sha_,
                                       "3",
-                                      keys_.FilterBits(key),
-                                      keys_.FilterCount(key),
-                                      stream,
+                                      keys_.FilterBits(shard, key),
+                                      keys_.FilterCount(shard),
+                                      keys_.Queue(shard),
                                       std::to_string(offsets.size())};
   for (std::string& o : offsets) command.push_back(std::move(o));
   command.insert(command.end(), fields.begin(), fields.end());
@@ -224,27 +254,33 @@ absl::StatusOr<bool> RedisBloomFilter::AddAndQueue(
 }
 
 absl::StatusOr<std::vector<bool>> RedisBloomFilter::MayContainMany(
-    std::span<const std::string> urls) {
-  return Run(urls, test_sha_, /*add=*/false);
+    std::span<const std::string> urls, std::span<const std::string> hosts) {
+  return Run(urls, hosts, test_sha_, /*add=*/false);
 }
 
 absl::StatusOr<FrontierFilterStats> RedisBloomFilter::Stats() {
   std::vector<std::vector<std::string>> gets;
-  gets.reserve(key_count_);
-  for (uint32_t k = 0; k < key_count_; ++k)
-    gets.push_back({"GET", keys_.FilterCount(k)});
+  gets.reserve(shards_);
+  for (uint32_t j = 0; j < shards_; ++j)
+    gets.push_back({"GET", keys_.FilterCount(j)});
   absl::StatusOr<std::vector<RedisReply>> replies = client_->Pipeline(gets);
   if (!replies.ok()) return replies.status();
   uint64_t count = 0;
+  double weighted_rate = 0;
   for (const RedisReply& r : *replies) {
     uint64_t n = 0;
-    if (r.type == RedisReply::kString && ParseU64(r.str, n)) count += n;
+    if (r.type != RedisReply::kString || !ParseU64(r.str, n)) continue;
+    count += n;
+    // The rate a URL of this shard meets, weighted by the shard's URLs.
+    weighted_rate +=
+        static_cast<double>(n) * BloomMath::BlockedFalsePositiveRate(
+                                     bits_, hashes_, static_cast<double>(n));
   }
   FrontierFilterStats stats;
   stats.capacity = capacity_;
   stats.estimated_count = static_cast<double>(count);
-  stats.estimated_fp_rate = BloomMath::BlockedFalsePositiveRate(
-      bits_, hashes_, static_cast<double>(count));
+  stats.estimated_fp_rate =
+      count == 0 ? 0.0 : weighted_rate / static_cast<double>(count);
   return stats;
 }
 

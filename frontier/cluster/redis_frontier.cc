@@ -1,11 +1,15 @@
 #include "frontier/cluster/redis_frontier.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <tuple>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "filter/key_hash.h"
+#include "frontier/cluster/shard_handover.h"
 #include "frontier/cluster/worker_stats.h"
 
 namespace sieve::cluster {
@@ -55,7 +59,7 @@ absl::Status RedisFrontier::Open() {
       OpenShardCount(*client_, *keys_, options_.shards);
   if (!shards.ok()) return shards.status();
   absl::StatusOr<RedisBloomFilter> filter =
-      RedisBloomFilter::Open(*client_, *keys_, options_.filter);
+      RedisBloomFilter::Open(*client_, *keys_, options_.filter, *shards);
   if (!filter.ok()) return filter.status();
   filter_ = std::make_unique<RedisBloomFilter>(*std::move(filter));
   leases_ = std::make_unique<ShardLeases>(*client_, *keys_, options_.worker_id,
@@ -86,6 +90,8 @@ absl::Status RedisFrontier::Shutdown() {
   s.Update(leases_->ReleaseAll());
   s.Update(Publish(absl::Now()));
   s.Update(leases_->Leave());
+  s.Update(
+      client_->Command({"ZREM", keys_->Load(), leases_->worker_id()}).status());
   shards_.clear();
   return s;
 }
@@ -101,20 +107,21 @@ bool RedisFrontier::Add(std::string_view url, std::string_view host,
   std::lock_guard<std::mutex> lock(mu_);
   const std::string u(url);
   // Test-and-set and XADD in one script: a worker killed between the two
-  // would otherwise leave the URL seen and never queued.
-  const std::string stream = keys_->Queue(ShardOf(host, leases_->shards()));
-  const std::vector<std::string> fields = ShardQueue::EntryFields(
-      {u, std::string(host), depth, std::string(metadata)});
+  // would otherwise leave the URL seen and never queued. Every key it
+  // touches is the shard's (one Redis Cluster slot).
+  const std::string h(host);
+  const std::vector<std::string> fields =
+      ShardQueue::EntryFields({u, h, depth, std::string(metadata)});
   // A transient error (connection lost, Redis loading its AOF) is tried
   // again for up to kAddRetryFor; the client reconnects with its back-off.
   // Sending it again is safe: if the lost one ran, the URL is queued and
   // now answers "seen".
   const absl::Time give_up = absl::Now() + kAddRetryFor;
-  absl::StatusOr<bool> fresh = filter_->AddAndQueue(u, stream, fields);
+  absl::StatusOr<bool> fresh = filter_->AddAndQueue(u, h, fields);
   while (!fresh.ok() && IsTransient(fresh.status()) && absl::Now() < give_up) {
     Note(fresh.status());
     absl::SleepFor(absl::Milliseconds(100));
-    fresh = filter_->AddAndQueue(u, stream, fields);
+    fresh = filter_->AddAndQueue(u, h, fields);
   }
   if (!fresh.ok()) return Lost(fresh.status(), u);
   if (!*fresh) {
@@ -122,6 +129,13 @@ bool RedisFrontier::Add(std::string_view url, std::string_view host,
     return false;
   }
   ++counters_.added;
+  // A link to a shard of this worker's (most links stay on their page's
+  // host): its stream is read at the next Next, not after refill_poll.
+  if (auto it = shards_.find(ShardOf(host, leases_->shards()));
+      it != shards_.end()) {
+    it->second.next_read = absl::InfinitePast();
+    it->second.empty_reads = 0;
+  }
   return true;
 }
 
@@ -188,7 +202,9 @@ absl::Status RedisFrontier::Feed(uint32_t shard,
       if (absl::Status st = Ack(shard, e.id); !st.ok()) return st;
       continue;
     }
-    s.ids.emplace(std::move(e.url.url), std::move(e.id));
+    ++s.hosts[e.url.host];
+    s.ids.emplace(std::move(e.url.url),
+                  Fed{.id = std::move(e.id), .host = std::move(e.url.host)});
   }
   return absl::OkStatus();
 }
@@ -206,6 +222,11 @@ absl::Status RedisFrontier::Upkeep(absl::Time now) {
   for (uint32_t shard : *lost) Drop(shard);
   absl::StatusOr<uint32_t> target = leases_->Target(now);
   if (!target.ok()) return target.status();
+  // The least loaded: one shard more than the count target (one handed
+  // over by a busier worker).
+  if (least_loaded_)
+    *target =
+        std::max<uint32_t>(*target, static_cast<uint32_t>(shards_.size()) + 1);
   const uint32_t n = leases_->shards();
   if (shards_.size() < *target) {
     // Which leases are free now (one round trip), then try those, starting
@@ -220,6 +241,11 @@ absl::Status RedisFrontier::Upkeep(absl::Time now) {
     for (uint32_t i = 0; i < n && shards_.size() < *target; ++i) {
       const uint32_t s = (start + i) % n;
       if ((*taken)[s].integer != 0 || leases_->Holds(s)) continue;
+      // Handed to a less loaded worker a moment ago: that one takes it.
+      if (auto g = given_.find(s); g != given_.end()) {
+        if (now < g->second) continue;
+        given_.erase(g);
+      }
       absl::StatusOr<bool> got = leases_->Acquire(s);
       if (!got.ok()) return got.status();
       if (*got) {
@@ -242,22 +268,111 @@ bool RedisFrontier::AwaitsRecord(uint32_t shard) const {
 }
 
 absl::Status RedisFrontier::Rebalance(uint32_t target) {
-  // Above the target: the shards with least in flight stop handing URLs out
-  // and are let go once nothing of theirs is in flight or awaits its record.
-  std::vector<std::pair<uint64_t, uint32_t>> load;
+  // Above the target: shards stop handing URLs out and are let go once
+  // nothing of theirs is in flight or awaits its record; first those whose
+  // hosts have no work, then those with least in flight. With fetch_slots
+  // (load balance on), one shard with hosts above the target is kept: it may
+  // have been handed over by a busier worker (Balance).
+  struct Load {
+    bool has_hosts;
+    uint64_t busy;
+    uint32_t shard;
+    bool operator<(const Load& o) const {
+      return std::tie(has_hosts, busy, shard) <
+             std::tie(o.has_hosts, o.busy, o.shard);
+    }
+  };
+  std::vector<Load> load;
   for (auto& [s, shard] : shards_) {
     shard.draining = false;
-    load.emplace_back(shard.in_flight + (AwaitsRecord(s) ? 1 : 0), s);
+    load.push_back({shard.hosts.size() > 0,
+                    shard.in_flight + (AwaitsRecord(s) ? 1 : 0), s});
   }
   if (shards_.size() <= target) return absl::OkStatus();
   std::sort(load.begin(), load.end());
-  load.resize(shards_.size() - target);
-  for (const auto& [busy, s] : load) {
-    if (busy == 0) {
-      if (absl::Status st = ReleaseShard(s); !st.ok()) return st;
+  size_t surplus = shards_.size() - target;
+  if (options_.fetch_slots > 0 && load[surplus - 1].has_hosts) --surplus;
+  for (const Load& l : load) {
+    if (surplus == 0) break;
+    --surplus;
+    if (l.busy == 0) {
+      if (absl::Status st = ReleaseShard(l.shard); !st.ok()) return st;
     } else {
-      shards_[s].draining = true;
+      shards_[l.shard].draining = true;
     }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RedisFrontier::Balance(absl::Time now) {
+  std::vector<ShardLoad> load;
+  bool known = true;
+  bool giving = false;
+  for (const auto& [s, shard] : shards_) {
+    giving = giving || shard.giving;
+    if (shard.draining || shard.giving) continue;
+    // A shard never read yet says nothing about its hosts.
+    known = known && shard.read;
+    load.push_back({.shard = s, .hosts = shard.hosts.size()});
+  }
+  least_loaded_ = false;
+  const uint32_t per_host = static_cast<uint32_t>(
+      std::max(1, options_.politeness.max_in_flight_per_host));
+  hungry_ = known && IsHungry(load, options_.fetch_slots, per_host);
+  if (options_.fetch_slots == 0) return absl::OkStatus();
+  const uint64_t hosts = HostsWithWork(load);
+  const std::string& me = leases_->worker_id();
+  // Publish this worker's load; read every worker's and the live set.
+  absl::StatusOr<std::vector<RedisReply>> replies = client_->Pipeline(
+      {{"ZADD", keys_->Load(), std::to_string(hosts), me},
+       {"ZRANGE", keys_->Load(), "0", "-1", "WITHSCORES"},
+       {"ZRANGEBYSCORE", keys_->Workers(),
+        std::to_string(absl::ToUnixMillis(now - options_.lease_ttl)), "+inf"}});
+  if (!replies.ok()) return replies.status();
+  for (const RedisReply& r : *replies) {
+    if (r.is_error())
+      return absl::FailedPreconditionError(absl::StrCat("redis: ", r.str));
+  }
+  absl::flat_hash_set<std::string> live;
+  for (const RedisReply& w : (*replies)[2].elements) live.insert(w.str);
+  // The least loaded live worker (ascending scores: the first live one).
+  const std::vector<RedisReply>& all = (*replies)[1].elements;
+  std::string least;
+  uint64_t least_hosts = 0;
+  for (size_t i = 0; i + 1 < all.size(); i += 2) {
+    if (!live.contains(all[i].str)) continue;
+    least = all[i].str;
+    least_hosts = static_cast<uint64_t>(std::atoll(all[i + 1].str.c_str()));
+    break;
+  }
+  least_loaded_ = least.empty() || least_hosts >= hosts;
+  if (least_loaded_ || giving || !known) return absl::OkStatus();
+  std::optional<uint32_t> give = ShardToGive(load, least_hosts);
+  if (!give.has_value()) return absl::OkStatus();
+  uint64_t given_hosts = 0;
+  for (const ShardLoad& l : load) {
+    if (l.shard == *give) given_hosts = l.hosts;
+  }
+  // Counted as the other's until it publishes again, so that no second
+  // worker hands it a shard for the same gap.
+  absl::StatusOr<RedisReply> r = client_->Command(
+      {"ZINCRBY", keys_->Load(), std::to_string(given_hosts), least});
+  if (!r.ok()) return r.status();
+  shards_[*give].giving = true;
+  // Not taken back by this worker before the others' next upkeeps.
+  given_[*give] = now + options_.lease_ttl / 3 * 2;
+  return absl::OkStatus();
+}
+
+absl::Status RedisFrontier::ReleaseIdle() {
+  std::vector<uint32_t> idle;
+  for (const auto& [s, shard] : shards_) {
+    if ((shard.draining || shard.giving) && shard.in_flight == 0 &&
+        !AwaitsRecord(s))
+      idle.push_back(s);
+  }
+  for (uint32_t s : idle) {
+    if (absl::Status st = ReleaseShard(s); !st.ok()) return st;
   }
   return absl::OkStatus();
 }
@@ -325,19 +440,57 @@ absl::Status RedisFrontier::Resync() {
 }
 
 absl::Status RedisFrontier::Refill(absl::Time now) {
-  for (auto& [s, shard] : shards_) {
-    if (shard.draining || now < shard.next_read ||
-        shard.local->stats().queued >= options_.refill_below)
-      continue;
-    absl::StatusOr<std::vector<StreamEntry>> got = queue_->Read(
-        s, leases_->LeaseValue(s), leases_->worker_id(), options_.refill_count);
-    if (!got.ok()) return got.status();
-    // The stream is drained for now: not read again before refill_poll.
-    if (got->size() < options_.refill_count)
-      shard.next_read = now + options_.refill_poll;
-    if (absl::Status st = Feed(s, *std::move(got)); !st.ok()) return st;
+  // A stream is FIFO: the URLs of a shard's other hosts may wait behind the
+  // ones read. While this worker's hosts with work cannot fill its fetch
+  // slots, its shards are read further (up to refill_hungry_below each).
+  std::vector<ShardLoad> load;
+  for (const auto& [s, shard] : shards_) {
+    if (!shard.draining && !shard.giving)
+      load.push_back({.shard = s, .hosts = shard.hosts.size()});
   }
-  return absl::OkStatus();
+  const uint32_t per_host = static_cast<uint32_t>(
+      std::max(1, options_.politeness.max_in_flight_per_host));
+  const uint64_t below = IsHungry(load, options_.fetch_slots, per_host)
+                             ? options_.refill_hungry_below
+                             : options_.refill_below;
+  // Every shard due is read in one round trip: with many shards held, one
+  // round trip each would keep the crawl loop waiting in Next.
+  std::vector<uint32_t> due;
+  std::vector<std::string> leases;
+  for (auto& [s, shard] : shards_) {
+    if (shard.draining || shard.giving || now < shard.next_read ||
+        shard.local->stats().queued >= below)
+      continue;
+    shard.read = true;
+    due.push_back(s);
+    leases.push_back(leases_->LeaseValue(s));
+  }
+  absl::StatusOr<std::vector<absl::StatusOr<std::vector<StreamEntry>>>> got =
+      queue_->ReadMany(due, leases, leases_->worker_id(),
+                       options_.refill_count);
+  if (!got.ok()) return got.status();
+  absl::Status first;
+  for (size_t i = 0; i < due.size(); ++i) {
+    absl::StatusOr<std::vector<StreamEntry>>& entries = (*got)[i];
+    if (!entries.ok()) {
+      first.Update(entries.status());
+      continue;
+    }
+    // The stream is drained for now: not read again before refill_poll,
+    // doubled after each read that found nothing, up to 16 times (a crawl
+    // of many shards and few hosts reads its empty ones less).
+    Shard& shard = shards_[due[i]];
+    if (entries->empty()) {
+      shard.empty_reads = std::min(shard.empty_reads + 1, 5);
+    } else {
+      shard.empty_reads = 0;
+    }
+    if (entries->size() < options_.refill_count)
+      shard.next_read = now + options_.refill_poll *
+                                  (1 << std::max(0, shard.empty_reads - 1));
+    first.Update(Feed(due[i], *std::move(entries)));
+  }
+  return first;
 }
 
 absl::StatusOr<bool> RedisFrontier::CrawlFinished() {
@@ -355,6 +508,16 @@ absl::StatusOr<bool> RedisFrontier::CrawlFinished() {
 NextUrl RedisFrontier::Next(absl::Time now) {
   std::lock_guard<std::mutex> lock(mu_);
   NextUrl wait_for_redis{.state = NextUrl::kWait, .wait = options_.idle_poll};
+  // The load balance every idle_poll, not every upkeep: a shard handed over
+  // reaches its new owner within about two of them.
+  if (options_.fetch_slots > 0 && now >= next_balance_) {
+    absl::Status s = Balance(now);
+    Note(s);
+    next_balance_ = now + options_.idle_poll;
+    if (!s.ok()) return wait_for_redis;
+    // Least loaded with slots to spare: look for a shard let go at once.
+    if (least_loaded_ && hungry_) next_upkeep_ = now;
+  }
   if (now >= next_upkeep_) {
     absl::Status s = Upkeep(now);
     Note(s);
@@ -366,6 +529,10 @@ NextUrl RedisFrontier::Next(absl::Time now) {
   }
   if (!failed_acks_.empty()) {
     if (absl::Status s = RetryAcks(); !s.ok()) return wait_for_redis;
+  }
+  if (absl::Status s = ReleaseIdle(); !s.ok()) {
+    Note(s);
+    return wait_for_redis;
   }
   if (resync_) {
     absl::Status s = Resync();
@@ -384,7 +551,7 @@ NextUrl RedisFrontier::Next(absl::Time now) {
   auto it = shards_.lower_bound(cursor_);
   for (size_t i = 0; i < count; ++i, ++it) {
     if (it == shards_.end()) it = shards_.begin();
-    if (it->second.draining) continue;
+    if (it->second.draining || it->second.giving) continue;
     if (now < it->second.not_before) {
       wait = std::min(wait.value_or(absl::InfiniteDuration()),
                       it->second.not_before - now);
@@ -408,7 +575,7 @@ NextUrl RedisFrontier::Next(absl::Time now) {
   // next look, wait for the soonest read of a shard's stream.
   NextUrl idle{.state = NextUrl::kWait, .wait = options_.idle_poll};
   for (const auto& [s, shard] : shards_) {
-    if (!shard.draining && shard.next_read > now)
+    if (!shard.draining && !shard.giving && shard.next_read > now)
       idle.wait = std::min(idle.wait, shard.next_read - now);
   }
   if (now < next_finish_check_) return idle;
@@ -444,7 +611,10 @@ absl::StatusOr<UrlFate> RedisFrontier::Done(std::string_view url,
   if (!fate.ok() || *fate == UrlFate::kRetryLater) return fate;
   auto id = shard.ids.find(key);
   if (id == shard.ids.end()) return fate;
-  Unacked entry{.shard = s, .id = std::move(id->second)};
+  Unacked entry{.shard = s, .id = std::move(id->second.id)};
+  if (auto h = shard.hosts.find(id->second.host);
+      h != shard.hosts.end() && --h->second == 0)
+    shard.hosts.erase(h);
   shard.ids.erase(id);
   if (options_.ack_after_record && outcome.kind != FetchOutcome::kNotFetched) {
     unacked_[key] = std::move(entry);

@@ -22,9 +22,13 @@
 //     in flight (it marks the shard clean: nothing of it was fetched).
 //   - Balance: the target is ceil(shards / live workers). A worker above it
 //     stops taking URLs from its surplus shards (those with least in flight)
-//     and releases each once nothing of it is in flight, at the next upkeep,
-//     so a worker that started first gives the later ones their share within
-//     one upkeep and one fetch.
+//     and releases each as soon as nothing of it is in flight, so a worker
+//     that started first gives the later ones their share within one upkeep
+//     and one fetch.
+//   - Load (with fetch_slots): each worker publishes its hosts with work; one
+//     with clearly more than the least loaded hands that one a shard
+//     (shard_handover.h), so the crawl is not as slow as its worker with most
+//     hosts.
 //   - Next returns kEmpty only when no shard of the crawl has an entry left
 //     (queued or pending, at any worker) and this worker has nothing in
 //     flight.
@@ -33,9 +37,10 @@
 //   - Every method takes one mutex and may make Redis round trips (bounded by
 //     the client's timeouts). Add: 1 round trip (through transient errors,
 //     more, 100 ms apart, for up to 20 s).
-//   - Lease upkeep (heartbeat, renew, rebalance, refill from the streams) runs
-//     inside Next, at most every lease_ttl / 3 of `now` (refill on every Next
-//     that finds a shard's local queue low).
+//   - Lease upkeep (heartbeat, renew, rebalance, load balance) runs inside
+//     Next, at most every lease_ttl / 3 of `now`. A refill runs in every Next
+//     that finds shards' local queues low: one pipelined round trip for all
+//     of them. A shard this worker's Add just queued to is read at once.
 //   - A shard whose lease is lost is dropped from this worker at once: its
 //     queued URLs are the new owner's; Done for a URL of it still in flight
 //     returns kFinished (its record is written; the new owner may fetch it
@@ -96,12 +101,23 @@ struct RedisFrontierOptions {
   // Refill a shard's local queue from its stream when it holds fewer URLs.
   uint32_t refill_below = 64;
   uint32_t refill_count = 256;
+  // While the worker's hosts with work cannot fill fetch_slots, refill a
+  // shard's local queue while it holds fewer URLs than this: the stream is
+  // FIFO, and the URLs of the shard's other hosts may wait behind those read.
+  // Bounds the entries a worker holds per shard (plus refill_count).
+  uint32_t refill_hungry_below = 4096;
   // After a read that found fewer than refill_count new entries, the shard's
   // stream is not read again for this long (a worker's own links reach it
-  // through Redis, so this bounds how soon they are fetched).
+  // through Redis, so this bounds how soon they are fetched); after reads
+  // that found none, twice as long each time, up to 16 times.
   absl::Duration refill_poll = absl::Milliseconds(50);
   // How long Next asks the loop to wait while other workers hold the work.
   absl::Duration idle_poll = absl::Milliseconds(200);
+  // Pages the crawl loop fetches at once. Non-zero: shards are also spread by
+  // hosts with work (shard_handover.h), and a worker whose hosts with work
+  // cannot fill them (politeness.max_in_flight_per_host each) reads its
+  // streams further ahead (refill_hungry_below). 0: by count only.
+  uint32_t fetch_slots = 0;
   // Acknowledge a finished URL's entry only at RecordWritten(url) rather than
   // in Done.
   bool ack_after_record = false;
@@ -146,18 +162,30 @@ class RedisFrontier final : public CrawlFrontier {
   absl::Status last_error() const;
 
  private:
+  struct Fed {
+    std::string id;
+    std::string host;
+  };
   struct Shard {
     std::unique_ptr<Frontier> local;
-    // url -> stream id of URLs fed to `local` and not yet acknowledged.
-    absl::flat_hash_map<std::string, std::string> ids;
+    // URLs fed to `local` and not yet finished: url -> stream id and host.
+    absl::flat_hash_map<std::string, Fed> ids;
+    // Hosts with URLs in `ids` -> how many (the shard's hosts with work).
+    absl::flat_hash_map<std::string, uint32_t> hosts;
     uint64_t in_flight = 0;
     // Taken over at most now: its previous owner may have just fetched one of
     // its hosts, so none is fetched before this (take time + min_delay).
     absl::Time not_before = absl::InfinitePast();
     // Above the target: no new URL is handed out; released when idle.
     bool draining = false;
+    // Handed to a hungry worker: as draining, until released.
+    bool giving = false;
     // Its stream is read again no sooner (see refill_poll).
     absl::Time next_read = absl::InfinitePast();
+    // Its stream was read at least once since it was taken.
+    bool read = false;
+    // Reads in a row that found its stream empty (see refill_poll).
+    int empty_reads = 0;
   };
   struct Unacked {
     uint32_t shard = 0;
@@ -179,6 +207,13 @@ class RedisFrontier final : public CrawlFrontier {
   // Claims this worker's own pending entries of every held shard again.
   absl::Status Resync();
   absl::Status Rebalance(uint32_t target);
+  // Publishes this worker's hosts with work; if the least loaded live worker
+  // has clearly fewer, starts handing it a shard (shard_handover.h). Sets
+  // least_loaded_ and hungry_. Runs every idle_poll (in Next).
+  absl::Status Balance(absl::Time now);
+  // Releases the draining and giving shards with nothing in flight and
+  // nothing awaiting its record.
+  absl::Status ReleaseIdle();
   absl::Status ReleaseShard(uint32_t shard);
   bool AwaitsRecord(uint32_t shard) const;
   absl::Status Publish(absl::Time now);
@@ -213,6 +248,13 @@ class RedisFrontier final : public CrawlFrontier {
   FrontierFilterStats filter_stats_{};
   uint64_t reclaimed_ = 0;
   uint32_t cursor_ = 0;
+  // No live worker had fewer hosts with work at the last Balance.
+  bool least_loaded_ = false;
+  // Its hosts with work could not fill its fetch slots at the last Balance.
+  bool hungry_ = false;
+  absl::Time next_balance_ = absl::InfinitePast();
+  // Shards handed to a less loaded worker: not taken back before then.
+  absl::flat_hash_map<uint32_t, absl::Time> given_{};
   absl::Status last_error_{};
   absl::Status fatal_error_{};
 };

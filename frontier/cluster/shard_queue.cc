@@ -104,6 +104,23 @@ absl::Status ShardQueue::Push(const std::vector<QueuedUrl>& urls) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// A read script's reply: [[stream, [entry, ...]]], or nil when nothing is new.
+std::vector<StreamEntry> ParseRead(const RedisReply& r) {
+  std::vector<StreamEntry> out;
+  if (r.type != RedisReply::kArray || r.elements.empty()) return out;
+  const RedisReply& stream = r.elements[0];
+  if (stream.elements.size() != 2) return out;
+  for (const RedisReply& e : stream.elements[1].elements) {
+    StreamEntry entry;
+    if (ParseEntry(e, entry)) out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<StreamEntry>> ShardQueue::Read(
     uint32_t shard, const std::string& lease, const std::string& consumer,
     uint32_t count) {
@@ -111,14 +128,31 @@ absl::StatusOr<std::vector<StreamEntry>> ShardQueue::Read(
       {"EVALSHA", read_sha_, "2", keys_.Lease(shard), keys_.Queue(shard), lease,
        consumer, std::to_string(count)});
   if (!r.ok()) return r.status();
-  std::vector<StreamEntry> out;
-  // [[stream, [entry, ...]]] or nil when nothing is new.
-  if (r->type != RedisReply::kArray || r->elements.empty()) return out;
-  const RedisReply& stream = r->elements[0];
-  if (stream.elements.size() != 2) return out;
-  for (const RedisReply& e : stream.elements[1].elements) {
-    StreamEntry entry;
-    if (ParseEntry(e, entry)) out.push_back(std::move(entry));
+  return ParseRead(*r);
+}
+
+absl::StatusOr<std::vector<absl::StatusOr<std::vector<StreamEntry>>>>
+ShardQueue::ReadMany(const std::vector<uint32_t>& shards,
+                     const std::vector<std::string>& leases,
+                     const std::string& consumer, uint32_t count) {
+  std::vector<std::vector<std::string>> batch;
+  batch.reserve(shards.size());
+  for (size_t i = 0; i < shards.size(); ++i) {
+    batch.push_back({"EVALSHA", read_sha_, "2", keys_.Lease(shards[i]),
+                     keys_.Queue(shards[i]), leases[i], consumer,
+                     std::to_string(count)});
+  }
+  std::vector<absl::StatusOr<std::vector<StreamEntry>>> out;
+  if (batch.empty()) return out;
+  absl::StatusOr<std::vector<RedisReply>> replies = client_->Pipeline(batch);
+  if (!replies.ok()) return replies.status();
+  for (const RedisReply& r : *replies) {
+    if (r.is_error()) {
+      out.push_back(
+          absl::FailedPreconditionError(absl::StrCat("redis: ", r.str)));
+    } else {
+      out.push_back(ParseRead(r));
+    }
   }
   return out;
 }

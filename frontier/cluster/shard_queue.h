@@ -81,6 +81,15 @@ class ShardQueue {
                                                 const std::string& consumer,
                                                 uint32_t count);
 
+  // Read of several shards in one round trip (a script each, pipelined): for
+  // each of `shards` (with `leases`, the same length), its entries or its
+  // error (FENCED: the lease is not ours). The outer status is the
+  // connection's.
+  absl::StatusOr<std::vector<absl::StatusOr<std::vector<StreamEntry>>>>
+  ReadMany(const std::vector<uint32_t>& shards,
+           const std::vector<std::string>& leases, const std::string& consumer,
+           uint32_t count);
+
   // Every entry of `shard` pending for any consumer, now pending for
   // `consumer` (XAUTOCLAIM from 0-0 with min-idle 0, repeated to the end of
   // the stream). Fenced.

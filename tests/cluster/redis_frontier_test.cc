@@ -129,7 +129,7 @@ class RedisFrontierTest : public ::testing::Test {
  protected:
   void SetUp() override {
     SIEVE_SKIP_WITHOUT_REDIS();
-    auto server = RedisServer::Start();
+    auto server = RedisServer::Start(server_options_);
     ASSERT_TRUE(server.ok()) << server.status();
     redis_ = *std::move(server);
     work_ = std::filesystem::temp_directory_path() /
@@ -141,7 +141,8 @@ class RedisFrontierTest : public ::testing::Test {
     std::filesystem::remove_all(work_, ignored);
   }
 
-  std::unique_ptr<RedisFrontier> Worker(const std::string& id) {
+  std::unique_ptr<RedisFrontier> Worker(const std::string& id,
+                                        uint32_t fetch_slots = 0) {
     RedisFrontierOptions o;
     o.endpoint = redis_->endpoint();
     o.crawl_id = "site";
@@ -153,6 +154,7 @@ class RedisFrontierTest : public ::testing::Test {
     o.politeness.max_in_flight_per_host = 1;
     o.idle_poll = absl::Milliseconds(20);
     o.ack_after_record = true;
+    o.fetch_slots = fetch_slots;
     o.work_dir = work_;
     auto f = RedisFrontier::Create(o);
     EXPECT_TRUE(f.ok()) << f.status();
@@ -174,9 +176,57 @@ class RedisFrontierTest : public ::testing::Test {
     EXPECT_EQ(server.too_close(), 0) << "two requests closer than the delay";
   }
 
+  testing::RedisServerOptions server_options_{};
   std::unique_ptr<RedisServer> redis_;
   std::filesystem::path work_;
 };
+
+// The same crawl on a Redis Cluster (one node holding every slot): Redis
+// refuses, with CROSSSLOT, any command or script whose keys hash to two
+// slots, so every call the workers make touches one slot.
+class RedisFrontierOnClusterTest : public RedisFrontierTest {
+ protected:
+  RedisFrontierOnClusterTest() { server_options_.cluster = true; }
+};
+
+TEST_F(RedisFrontierOnClusterTest, ARedisClusterRefusesAScriptOverTwoSlots) {
+  // The check bites: Add's script as it was before the filter was split by
+  // shard (the URL's filter key had a tag of its own) is refused.
+  auto client = RedisClient::Connect(redis_->endpoint(), {});
+  ASSERT_TRUE(client.ok()) << client.status();
+  absl::StatusOr<RedisReply> r = (*client)->Command(
+      {"EVAL", "redis.call('SETBIT', KEYS[1], 0, 1) return 1", "2",
+       "sieve:{site:f0}", "sieve:{site:s3}:q"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("CROSSSLOT"), std::string::npos)
+      << r.status();
+}
+
+TEST_F(RedisFrontierOnClusterTest,
+       ThreeWorkersCrawlTheSiteTouchingOneSlotACall) {
+  std::vector<std::unique_ptr<RedisFrontier>> workers;
+  // One fetch slot each: the load balance's calls run too.
+  for (const char* id : {"w1", "w2", "w3"})
+    workers.push_back(Worker(id, /*fetch_slots=*/1));
+  for (auto& w : workers) ASSERT_NE(w, nullptr);
+  Server server;
+  std::vector<WorkerResult> results(3);
+  const absl::Time deadline = absl::Now() + absl::Seconds(120);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 3; ++i) {
+    threads.emplace_back(
+        [&, i] { RunWorker(*workers[i], server, results[i], deadline); });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(results[i].finished) << "worker " << i << " hit the deadline";
+    EXPECT_TRUE(workers[i]->status().ok()) << workers[i]->status();
+    EXPECT_EQ(workers[i]->last_error().message().find("CROSSSLOT"),
+              std::string::npos)
+        << workers[i]->last_error();
+  }
+  ExpectWholeSiteOnce(results, server, /*max_twice=*/0);
+}
 
 TEST_F(RedisFrontierTest, ThreeWorkersCrawlTheSiteOncePolitelyAndShareShards) {
   std::vector<std::unique_ptr<RedisFrontier>> workers;
@@ -263,6 +313,63 @@ TEST_F(RedisFrontierTest, AWorkerStartedHalfwayTakesAShareAndFetches) {
   EXPECT_GT(results[2].pages.size(), 0u) << "the late worker fetched nothing";
   EXPECT_EQ(late_held, 4u) << "the late worker holds a third of 12 shards";
   ExpectWholeSiteOnce(results, server, /*max_twice=*/0);
+}
+
+TEST_F(RedisFrontierTest, KeepsAShardsBacklogInRedisNotInTheWorkersRam) {
+  // 3,000 URLs of one host queued: the worker holds at most refill_below +
+  // refill_count of them in RAM; short of hosts for its fetch slots, at most
+  // refill_hungry_below + refill_count. The rest wait in the stream.
+  auto client = RedisClient::Connect(redis_->endpoint(), {});
+  ASSERT_TRUE(client.ok()) << client.status();
+  for (uint32_t slots : {0u, 8u}) {
+    const std::string crawl = absl::StrCat("backlog", slots);
+    RedisFrontierOptions o;
+    o.endpoint = redis_->endpoint();
+    o.crawl_id = crawl;
+    o.worker_id = "w1";
+    o.shards = 4;
+    // Room for 31,250 URLs a shard: no false positive among the 3,000.
+    o.filter = {.expected_urls = 100'000, .fp_rate = 0.001};
+    o.politeness.min_delay = absl::ZeroDuration();
+    o.politeness.max_in_flight_per_host = 1;
+    o.fetch_slots = slots;
+    o.refill_below = 64;
+    o.refill_count = 256;
+    o.refill_hungry_below = 1000;
+    o.work_dir = work_;
+    auto f = RedisFrontier::Create(o);
+    ASSERT_TRUE(f.ok()) << f.status();
+    for (int i = 0; i < 3000; ++i)
+      ASSERT_TRUE(
+          (*f)->Add(absl::StrCat("http://big.test/", i), "big.test", 0));
+    int ready = 0;
+    for (int i = 0; i < 20; ++i) {
+      NextUrl next = (*f)->Next(absl::Now());
+      ready += next.state == NextUrl::kReady ? 1 : 0;
+    }
+    EXPECT_EQ(ready, 1) << "one connection to the host";
+    const uint32_t shard = ShardOf("big.test", 4);
+    auto keys = ClusterKeys::ForCrawl(crawl);
+    // Read by the worker (pending for it) against left in the stream.
+    absl::StatusOr<RedisReply> pending =
+        (*client)->Command({"XPENDING", keys->Queue(shard), "w"});
+    ASSERT_TRUE(pending.ok()) << pending.status();
+    ASSERT_FALSE(pending->elements.empty());
+    const int64_t read = pending->elements[0].integer;
+    absl::StatusOr<RedisReply> len =
+        (*client)->Command({"XLEN", keys->Queue(shard)});
+    ASSERT_TRUE(len.ok()) << len.status();
+    EXPECT_EQ(len->integer, 3000);
+    EXPECT_EQ((*f)->stats().queued + 1, static_cast<uint64_t>(read));
+    if (slots == 0) {
+      EXPECT_LE(read, 64 + 256);
+    } else {
+      EXPECT_GT(read, 64 + 256) << "one host for 8 slots: reads further";
+      EXPECT_LE(read, 1000 + 256);
+    }
+    std::printf("fetch slots %u: %lld of 3000 entries in the worker's RAM\n",
+                slots, static_cast<long long>(read));
+  }
 }
 
 TEST_F(RedisFrontierTest, AcknowledgesAFetchedUrlOnlyOnceItsRecordIsWritten) {

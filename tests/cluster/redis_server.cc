@@ -96,6 +96,11 @@ absl::Status RedisServer::Launch() {
                                    options_.appendonly ? "yes" : "no",
                                    "--appendfsync",
                                    "always"};
+  if (options_.cluster) {
+    for (const char* a :
+         {"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"})
+      args.push_back(a);
+  }
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -122,7 +127,16 @@ absl::Status RedisServer::Launch() {
     auto client = cluster::RedisClient::Connect(endpoint(), quick);
     if (client.ok()) {
       auto pong = (*client)->Command({"PING"});
-      if (pong.ok() && pong->str == "PONG") return absl::OkStatus();
+      if (pong.ok() && pong->str == "PONG") {
+        if (!options_.cluster) return absl::OkStatus();
+        // Every slot to this node (already so after a Restart: nodes.conf
+        // keeps them), then wait for the cluster to say it is up.
+        (void)(*client)->Command({"CLUSTER", "ADDSLOTSRANGE", "0", "16383"});
+        auto info = (*client)->Command({"CLUSTER", "INFO"});
+        if (info.ok() &&
+            info->str.find("cluster_state:ok") != std::string::npos)
+          return absl::OkStatus();
+      }
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }

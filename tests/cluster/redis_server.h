@@ -23,6 +23,10 @@ namespace sieve::testing {
 
 struct RedisServerOptions {
   bool appendonly = false;  // With appendfsync always.
+  // A Redis Cluster of this one node, holding all 16,384 slots (cluster
+  // state ok before Start returns): a command or script whose declared keys
+  // hash to two slots fails with CROSSSLOT, as on a real cluster.
+  bool cluster = false;
 };
 
 class RedisServer {
