@@ -2,14 +2,14 @@
 // state is forgotten or parked), and the rules the crawl sets for a host
 // (robots.txt Crawl-delay, a block until a time, a drop). The scheduling of
 // URLs is in frontier/frontier.cc.
-#include "frontier/frontier.h"
-
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "frontier/frontier.h"
 
 namespace sieve {
 

@@ -1,0 +1,253 @@
+// Which shards a RedisFrontier worker holds: taking a shard (its lease and
+// the entries its predecessor read but did not acknowledge), keeping it
+// (upkeep: lease renewal, heartbeat), spreading shards over the workers
+// (shard_handover.h) and letting them go. The URLs' way through the queues
+// is in frontier/cluster/redis_frontier.cc.
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "frontier/cluster/redis_frontier.h"
+#include "frontier/cluster/shard_handover.h"
+#include "frontier/cluster/worker_stats.h"
+
+namespace sieve::cluster {
+
+absl::Status RedisFrontier::Take(uint32_t shard, absl::Time now) {
+  FrontierOptions local;
+  local.sieve.expected_urls = 1 << 16;
+  local.sieve.memory_budget_bytes = size_t{1} << 20;
+  // Entries arrive already deduplicated by the shared filter; the local Sieve
+  // must not drop any on a false positive of its own.
+  local.sieve.verify_positives = true;
+  local.sieve.work_dir = options_.work_dir;
+  local.politeness = options_.politeness;
+  local.max_urls_per_host = options_.max_urls_per_host;
+  local.host_queue_memory_bytes = size_t{4} << 20;
+  absl::StatusOr<std::unique_ptr<Frontier>> frontier = Frontier::Create(local);
+  if (!frontier.ok()) return frontier.status();
+  shards_[shard].local = *std::move(frontier);
+  shards_[shard].not_before = now + options_.politeness.min_delay;
+  absl::StatusOr<std::vector<StreamEntry>> claimed =
+      queue_->Claim(shard, leases_->LeaseValue(shard), leases_->worker_id());
+  if (!claimed.ok()) return claimed.status();
+  // Let go with nothing in flight: none of its entries was fetched.
+  absl::StatusOr<RedisReply> clean =
+      client_->Command({"GETDEL", keys_->Clean(shard)});
+  if (!clean.ok()) return clean.status();
+  if (clean->is_nil()) reclaimed_ += claimed->size();
+  return Feed(shard, *std::move(claimed));
+}
+
+void RedisFrontier::Drop(uint32_t shard) {
+  auto it = shards_.find(shard);
+  if (it == shards_.end()) return;
+  FrontierStats s = it->second.local->stats();
+  counters_.succeeded += s.succeeded;
+  counters_.throttled += s.throttled;
+  counters_.failed += s.failed;
+  counters_.retried += s.retried;
+  counters_.given_up += s.given_up;
+  shards_.erase(it);
+}
+
+absl::Status RedisFrontier::Upkeep(absl::Time now) {
+  if (absl::Status s = leases_->Heartbeat(now); !s.ok()) return s;
+  absl::StatusOr<std::vector<uint32_t>> lost = leases_->Renew();
+  if (!lost.ok()) return lost.status();
+  for (uint32_t shard : *lost) Drop(shard);
+  absl::StatusOr<uint32_t> target = leases_->Target(now);
+  if (!target.ok()) return target.status();
+  // The least loaded: one shard more than the count target (one handed
+  // over by a busier worker).
+  if (least_loaded_)
+    *target =
+        std::max<uint32_t>(*target, static_cast<uint32_t>(shards_.size()) + 1);
+  const uint32_t n = leases_->shards();
+  if (shards_.size() < *target) {
+    // Which leases are free now (one round trip), then try those, starting
+    // at a place of this worker's own so workers do not race for one shard.
+    std::vector<std::vector<std::string>> exists;
+    for (uint32_t s = 0; s < n; ++s)
+      exists.push_back({"EXISTS", keys_->Lease(s)});
+    absl::StatusOr<std::vector<RedisReply>> taken = client_->Pipeline(exists);
+    if (!taken.ok()) return taken.status();
+    const uint32_t start = static_cast<uint32_t>(
+        ReduceToRange(Fingerprint64(options_.worker_id), n));
+    for (uint32_t i = 0; i < n && shards_.size() < *target; ++i) {
+      const uint32_t s = (start + i) % n;
+      if ((*taken)[s].integer != 0 || leases_->Holds(s)) continue;
+      // Handed to a less loaded worker a moment ago: that one takes it.
+      if (auto g = given_.find(s); g != given_.end()) {
+        if (now < g->second) continue;
+        given_.erase(g);
+      }
+      absl::StatusOr<bool> got = leases_->Acquire(s);
+      if (!got.ok()) return got.status();
+      if (*got) {
+        if (absl::Status st = Take(s, now); !st.ok()) return st;
+      }
+    }
+  }
+  if (absl::Status st = Rebalance(*target); !st.ok()) return st;
+  absl::StatusOr<FrontierFilterStats> fs = filter_->Stats();
+  if (!fs.ok()) return fs.status();
+  filter_stats_ = *fs;
+  return Publish(now);
+}
+
+bool RedisFrontier::AwaitsRecord(uint32_t shard) const {
+  for (const auto& [url, u] : unacked_) {
+    if (u.shard == shard) return true;
+  }
+  return false;
+}
+
+absl::Status RedisFrontier::Rebalance(uint32_t target) {
+  // Above the target: shards stop handing URLs out and are let go once
+  // nothing of theirs is in flight or awaits its record; first those whose
+  // hosts have no work, then those with least in flight. With fetch_slots
+  // (load balance on), one shard with hosts above the target is kept: it may
+  // have been handed over by a busier worker (Balance).
+  struct Load {
+    bool has_hosts;
+    uint64_t busy;
+    uint32_t shard;
+    bool operator<(const Load& o) const {
+      return std::tie(has_hosts, busy, shard) <
+             std::tie(o.has_hosts, o.busy, o.shard);
+    }
+  };
+  std::vector<Load> load;
+  for (auto& [s, shard] : shards_) {
+    shard.draining = false;
+    load.push_back({shard.hosts.size() > 0,
+                    shard.in_flight + (AwaitsRecord(s) ? 1 : 0), s});
+  }
+  if (shards_.size() <= target) return absl::OkStatus();
+  std::sort(load.begin(), load.end());
+  size_t surplus = shards_.size() - target;
+  if (options_.fetch_slots > 0 && load[surplus - 1].has_hosts) --surplus;
+  for (const Load& l : load) {
+    if (surplus == 0) break;
+    --surplus;
+    if (l.busy == 0) {
+      if (absl::Status st = ReleaseShard(l.shard); !st.ok()) return st;
+    } else {
+      shards_[l.shard].draining = true;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RedisFrontier::Balance(absl::Time now) {
+  std::vector<ShardLoad> load;
+  bool known = true;
+  bool giving = false;
+  for (const auto& [s, shard] : shards_) {
+    giving = giving || shard.giving;
+    if (shard.draining || shard.giving) continue;
+    // A shard never read yet says nothing about its hosts.
+    known = known && shard.read;
+    load.push_back({.shard = s, .hosts = shard.hosts.size()});
+  }
+  least_loaded_ = false;
+  const uint32_t per_host = static_cast<uint32_t>(
+      std::max(1, options_.politeness.max_in_flight_per_host));
+  hungry_ = known && IsHungry(load, options_.fetch_slots, per_host);
+  if (options_.fetch_slots == 0) return absl::OkStatus();
+  const uint64_t hosts = HostsWithWork(load);
+  const std::string& me = leases_->worker_id();
+  // Publish this worker's load; read every worker's and the live set.
+  absl::StatusOr<std::vector<RedisReply>> replies = client_->Pipeline(
+      {{"ZADD", keys_->Load(), std::to_string(hosts), me},
+       {"ZRANGE", keys_->Load(), "0", "-1", "WITHSCORES"},
+       {"ZRANGEBYSCORE", keys_->Workers(),
+        std::to_string(absl::ToUnixMillis(now - options_.lease_ttl)), "+inf"}});
+  if (!replies.ok()) return replies.status();
+  for (const RedisReply& r : *replies) {
+    if (r.is_error())
+      return absl::FailedPreconditionError(absl::StrCat("redis: ", r.str));
+  }
+  absl::flat_hash_set<std::string> live;
+  for (const RedisReply& w : (*replies)[2].elements) live.insert(w.str);
+  // The least loaded live worker (ascending scores: the first live one).
+  const std::vector<RedisReply>& all = (*replies)[1].elements;
+  std::string least;
+  uint64_t least_hosts = 0;
+  for (size_t i = 0; i + 1 < all.size(); i += 2) {
+    if (!live.contains(all[i].str)) continue;
+    least = all[i].str;
+    least_hosts = static_cast<uint64_t>(std::atoll(all[i + 1].str.c_str()));
+    break;
+  }
+  least_loaded_ = least.empty() || least_hosts >= hosts;
+  if (least_loaded_ || giving || !known) return absl::OkStatus();
+  std::optional<uint32_t> give = ShardToGive(load, least_hosts);
+  if (!give.has_value()) return absl::OkStatus();
+  uint64_t given_hosts = 0;
+  for (const ShardLoad& l : load) {
+    if (l.shard == *give) given_hosts = l.hosts;
+  }
+  // Counted as the other's until it publishes again, so that no second
+  // worker hands it a shard for the same gap.
+  absl::StatusOr<RedisReply> r = client_->Command(
+      {"ZINCRBY", keys_->Load(), std::to_string(given_hosts), least});
+  if (!r.ok()) return r.status();
+  shards_[*give].giving = true;
+  // Not taken back by this worker before the others' next upkeeps.
+  given_[*give] = now + options_.lease_ttl / 3 * 2;
+  return absl::OkStatus();
+}
+
+absl::Status RedisFrontier::ReleaseIdle() {
+  std::vector<uint32_t> idle;
+  for (const auto& [s, shard] : shards_) {
+    if ((shard.draining || shard.giving) && shard.in_flight == 0 &&
+        !AwaitsRecord(s))
+      idle.push_back(s);
+  }
+  for (uint32_t s : idle) {
+    if (absl::Status st = ReleaseShard(s); !st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RedisFrontier::ReleaseShard(uint32_t shard) {
+  // Marked clean while still ours: the next owner counts no take-over (the
+  // mark outlives a lease or two, in case no one takes the shard at once).
+  absl::StatusOr<RedisReply> marked = client_->Command(
+      {"SET", keys_->Clean(shard), "1", "PX",
+       std::to_string(absl::ToInt64Milliseconds(options_.lease_ttl * 10))});
+  if (!marked.ok()) return marked.status();
+  Drop(shard);
+  return leases_->Release(shard);
+}
+
+absl::Status RedisFrontier::Publish(absl::Time now) {
+  WorkerStats w{.worker_id = leases_->worker_id(),
+                .started_ms = absl::ToUnixMillis(started_),
+                .updated_ms = absl::ToUnixMillis(now),
+                .pages = pages_,
+                .dispatched = counters_.dispatched,
+                .added = counters_.added,
+                .duplicates = counters_.duplicates,
+                .reclaimed = reclaimed_,
+                .shards = static_cast<uint32_t>(leases_->held().size()),
+                .commands = client_->commands_sent(),
+                .lease_ms = absl::ToInt64Milliseconds(options_.lease_ttl)};
+  if (last_publish_ != absl::InfinitePast() && now > last_publish_) {
+    w.recent_rate = static_cast<double>(pages_ - last_publish_pages_) /
+                    absl::ToDoubleSeconds(now - last_publish_);
+  }
+  last_publish_ = now;
+  last_publish_pages_ = pages_;
+  return client_
+      ->Command({"HSET", keys_->Stats(), w.worker_id, EncodeWorkerStats(w)})
+      .status();
+}
+
+}  // namespace sieve::cluster
