@@ -29,22 +29,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "bench/frontier/rss.h"
 #include "frontier/frontier.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-uint64_t RssBytes() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) {
-      return std::strtoull(line.c_str() + 6, nullptr, 10) * 1024;
-    }
-  }
-  return 0;
-}
+using ::sieve::bench::RssBytes;
 
 struct Figures {
   double seconds = 0;

@@ -28,6 +28,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "bench/frontier/rss.h"
 #include "benchmark/benchmark.h"
 #include "frontier/sieve.h"
 
@@ -83,18 +84,7 @@ uint64_t DistinctInStream(uint64_t length) {
   return distinct;
 }
 
-uint64_t RssBytes() {
-  std::ifstream status("/proc/self/status");
-  std::string key;
-  while (status >> key) {
-    if (key == "VmRSS:") {
-      uint64_t kb = 0;
-      status >> kb;
-      return kb * 1024;
-    }
-  }
-  return 0;
-}
+using ::sieve::bench::RssBytes;
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
