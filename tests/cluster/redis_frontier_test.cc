@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -161,6 +162,24 @@ class RedisFrontierTest : public ::testing::Test {
     return f.ok() ? *std::move(f) : nullptr;
   }
 
+  // Runs each worker on its own thread until the crawl ends for it (or 120 s
+  // pass); `after(i)` runs on worker i's thread once it is done.
+  std::vector<WorkerResult> CrawlOnThreads(
+      std::vector<std::unique_ptr<RedisFrontier>>& workers, Server& server,
+      const std::function<void(int)>& after = nullptr) {
+    std::vector<WorkerResult> results(workers.size());
+    const absl::Time deadline = absl::Now() + absl::Seconds(120);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < static_cast<int>(workers.size()); ++i) {
+      threads.emplace_back([&, i] {
+        RunWorker(*workers[i], server, results[i], deadline);
+        if (after) after(i);
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    return results;
+  }
+
   void ExpectWholeSiteOnce(const std::vector<WorkerResult>& results,
                            Server& server, int max_twice) {
     std::set<std::string> pages;
@@ -210,14 +229,7 @@ TEST_F(RedisFrontierOnClusterTest,
     workers.push_back(Worker(id, /*fetch_slots=*/1));
   for (auto& w : workers) ASSERT_NE(w, nullptr);
   Server server;
-  std::vector<WorkerResult> results(3);
-  const absl::Time deadline = absl::Now() + absl::Seconds(120);
-  std::vector<std::thread> threads;
-  for (int i = 0; i < 3; ++i) {
-    threads.emplace_back(
-        [&, i] { RunWorker(*workers[i], server, results[i], deadline); });
-  }
-  for (std::thread& t : threads) t.join();
+  const std::vector<WorkerResult> results = CrawlOnThreads(workers, server);
   for (int i = 0; i < 3; ++i) {
     EXPECT_TRUE(results[i].finished) << "worker " << i << " hit the deadline";
     EXPECT_TRUE(workers[i]->status().ok()) << workers[i]->status();
@@ -233,17 +245,10 @@ TEST_F(RedisFrontierTest, ThreeWorkersCrawlTheSiteOncePolitelyAndShareShards) {
   for (const char* id : {"w1", "w2", "w3"}) workers.push_back(Worker(id));
   for (auto& w : workers) ASSERT_NE(w, nullptr);
   Server server;
-  std::vector<WorkerResult> results(3);
-  const absl::Time deadline = absl::Now() + absl::Seconds(120);
-  std::vector<std::thread> threads;
   std::vector<size_t> held(3, 0);
-  for (int i = 0; i < 3; ++i) {
-    threads.emplace_back([&, i] {
-      RunWorker(*workers[i], server, results[i], deadline);
-      held[i] = workers[i]->held_shards().size();
-    });
-  }
-  for (std::thread& t : threads) t.join();
+  const std::vector<WorkerResult> results = CrawlOnThreads(
+      workers, server,
+      [&](int i) { held[i] = workers[i]->held_shards().size(); });
   for (int i = 0; i < 3; ++i) {
     EXPECT_TRUE(results[i].finished) << "worker " << i << " hit the deadline";
     EXPECT_GT(results[i].pages.size(), 0u) << "worker " << i;
