@@ -195,8 +195,7 @@ void Frontier::Refill(HostState& host) {
   for (QueuedUrl& url : *urls) hosts_.PushBack(host, std::move(url));
 }
 
-NextUrl Frontier::Next(absl::Time now) {
-  std::lock_guard lock(mu_);
+bool Frontier::PrepareReady(absl::Time now) {
   ForgetIdleHosts(now);
   schedule_.PromoteDue(now);
   // Pull from the Sieve only while no host is ready: the per-host queues stay
@@ -206,16 +205,26 @@ NextUrl Frontier::Next(absl::Time now) {
     if (HostsOverBudget()) {
       // No new host until active ones finish (each has URLs that will be
       // ready, or a fetch in flight); the URLs wait in the Sieve (on disk).
-      if (sieve_->size() > 0) ++counters_.budget_stalls;
-      break;
+      return sieve_->size() > 0;
     }
-    if (OverBudget() && pulls_past_budget++ >= options_.max_pulls_past_budget) {
-      if (sieve_->size() > 0) ++counters_.budget_stalls;
-      break;
-    }
+    if (OverBudget() && pulls_past_budget++ >= options_.max_pulls_past_budget)
+      return sieve_->size() > 0;
     if (!PullOne(now)) break;
   }
+  return false;
+}
 
+std::optional<std::string> Frontier::PeekNext(absl::Time now) {
+  std::lock_guard lock(mu_);
+  PrepareReady(now);
+  const HostState* host = schedule_.PeekReady();
+  if (host == nullptr) return std::nullopt;
+  return host->queue.front().url;
+}
+
+NextUrl Frontier::Next(absl::Time now) {
+  std::lock_guard lock(mu_);
+  if (PrepareReady(now)) ++counters_.budget_stalls;
   NextUrl result;
   if (HostState* host = schedule_.PopReady(); host != nullptr) {
     QueuedUrl entry = hosts_.PopFront(*host);

@@ -49,6 +49,10 @@ HostState* HostSchedule::PopReady() {
   return host;
 }
 
+const HostState* HostSchedule::PeekReady() const {
+  return ready_.empty() ? nullptr : std::get<2>(*ready_.begin());
+}
+
 std::optional<absl::Time> HostSchedule::NextWakeup() const {
   if (waiting_.empty()) return std::nullopt;
   return std::get<0>(*waiting_.begin());

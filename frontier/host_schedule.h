@@ -53,6 +53,9 @@ class HostSchedule {
   // none is ready. The caller dispatches from it and then calls Update. Cost:
   // O(log hosts).
   HostState* PopReady();
+  // The host PopReady would return, left in place; nullptr when none is ready.
+  // Cost: O(1).
+  const HostState* PeekReady() const;
   // When the first waiting host becomes allowed; nullopt when none waits.
   std::optional<absl::Time> NextWakeup() const;
 

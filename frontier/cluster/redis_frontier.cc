@@ -163,8 +163,10 @@ absl::Status RedisFrontier::Feed(uint32_t shard,
       continue;
     }
     ++s.hosts[e.url.host];
-    s.ids.emplace(std::move(e.url.url),
-                  Fed{.id = std::move(e.id), .host = std::move(e.url.host)});
+    const StreamOrder order = ParseStreamOrder(e.id);
+    s.ids.emplace(std::move(e.url.url), Fed{.id = std::move(e.id),
+                                            .host = std::move(e.url.host),
+                                            .order = order});
   }
   return absl::OkStatus();
 }
@@ -309,29 +311,50 @@ NextUrl RedisFrontier::Next(absl::Time now) {
     resync_ = true;
     return wait_for_redis;
   }
+  // The URL handed out is the one queued first, crawl-wide, of those this
+  // worker's shards may fetch now: the stream ids of one Redis order them by
+  // when they were queued. This keeps a worker breadth-first across all its
+  // hosts, as one process's Frontier is; taking shards in turn instead let
+  // hosts of some shards run ahead and the crawl end on the others', one
+  // request at a time (docs/cluster.md, "The tail").
   std::optional<absl::Duration> wait;
   bool busy = false;
-  const size_t count = shards_.size();
-  auto it = shards_.lower_bound(cursor_);
-  for (size_t i = 0; i < count; ++i, ++it) {
-    if (it == shards_.end()) it = shards_.begin();
-    if (it->second.draining || it->second.giving) continue;
-    if (now < it->second.not_before) {
+  Shard* oldest = nullptr;
+  uint32_t oldest_shard = 0;
+  StreamOrder oldest_order;
+  for (auto& [s, shard] : shards_) {
+    if (shard.draining || shard.giving) continue;
+    if (now < shard.not_before) {
       wait = std::min(wait.value_or(absl::InfiniteDuration()),
-                      it->second.not_before - now);
+                      shard.not_before - now);
       continue;
     }
-    NextUrl next = it->second.local->Next(now);
-    if (next.state == NextUrl::kReady) {
-      cursor_ = it->first + 1;
-      ++it->second.in_flight;
-      in_flight_[next.url.url] = it->first;
-      ++counters_.dispatched;
-      return next;
+    if (std::optional<std::string> url = shard.local->PeekNext(now)) {
+      auto fed = shard.ids.find(*url);
+      const StreamOrder order =
+          fed == shard.ids.end() ? ParseStreamOrder("") : fed->second.order;
+      if (oldest == nullptr || order < oldest_order) {
+        oldest = &shard;
+        oldest_shard = s;
+        oldest_order = order;
+      }
+      continue;
     }
+    // Nothing to fetch now: Next says for how long, or why.
+    NextUrl next = shard.local->Next(now);
     if (next.state == NextUrl::kWait)
       wait = std::min(wait.value_or(absl::InfiniteDuration()), next.wait);
     busy = busy || next.state == NextUrl::kWaitForDone;
+  }
+  if (oldest != nullptr) {
+    NextUrl next = oldest->local->Next(now);  // The URL peeked.
+    if (next.state == NextUrl::kReady) {
+      ++oldest->in_flight;
+      in_flight_[next.url.url] = oldest_shard;
+      ++counters_.dispatched;
+      return next;
+    }
+    busy = true;
   }
   if (wait.has_value()) return {.state = NextUrl::kWait, .wait = *wait};
   if (busy || !in_flight_.empty()) return {.state = NextUrl::kWaitForDone};

@@ -165,6 +165,7 @@ class RedisFrontier final : public CrawlFrontier {
   struct Fed {
     std::string id;
     std::string host;
+    StreamOrder order;  // Of `id`: Next hands out the oldest first.
   };
   struct Shard {
     std::unique_ptr<Frontier> local;
@@ -247,7 +248,8 @@ class RedisFrontier final : public CrawlFrontier {
   FrontierStats counters_{};
   FrontierFilterStats filter_stats_{};
   uint64_t reclaimed_ = 0;
-  uint32_t cursor_ = 0;
+  // Shards a worker should hold (ShardLeases::Target) at the last upkeep.
+  uint32_t target_ = 0;
   // No live worker had fewer hosts with work at the last Balance.
   bool least_loaded_ = false;
   // Its hosts with work could not fill its fetch slots at the last Balance.

@@ -92,6 +92,7 @@ absl::Status RedisFrontier::Upkeep(absl::Time now) {
       }
     }
   }
+  target_ = *target;
   if (absl::Status st = Rebalance(*target); !st.ok()) return st;
   absl::StatusOr<FrontierFilterStats> fs = filter_->Stats();
   if (!fs.ok()) return fs.status();
@@ -186,7 +187,11 @@ absl::Status RedisFrontier::Balance(absl::Time now) {
   }
   least_loaded_ = least.empty() || least_hosts >= hosts;
   if (least_loaded_ || giving || !known) return absl::OkStatus();
-  std::optional<uint32_t> give = ShardToGive(load, least_hosts);
+  // Above the shard target (Rebalance kept a shard with hosts for this), any
+  // host counts as waiting: the shard goes to the worker short of one.
+  const uint64_t hosts_at_once =
+      shards_.size() > target_ ? 0 : options_.fetch_slots / per_host;
+  std::optional<uint32_t> give = ShardToGive(load, least_hosts, hosts_at_once);
   if (!give.has_value()) return absl::OkStatus();
   uint64_t given_hosts = 0;
   for (const ShardLoad& l : load) {

@@ -17,9 +17,10 @@ bool IsHungry(std::span<const ShardLoad> load, uint32_t fetch_slots,
 }
 
 std::optional<uint32_t> ShardToGive(std::span<const ShardLoad> mine,
-                                    uint64_t their_hosts) {
+                                    uint64_t their_hosts,
+                                    uint64_t hosts_at_once) {
   const uint64_t hosts = HostsWithWork(mine);
-  if (hosts <= their_hosts) return std::nullopt;
+  if (hosts <= hosts_at_once || hosts <= their_hosts) return std::nullopt;
   const uint64_t gap = hosts - their_hosts;
   if (gap < 2 || gap * 4 < hosts) return std::nullopt;
   std::optional<uint32_t> best;

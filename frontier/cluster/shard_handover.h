@@ -9,6 +9,11 @@
 // lasts as long as its most loaded worker (measured: 4 workers at 3.0x one).
 // So each worker publishes its hosts with work (sieve:{ID}:load), and a worker
 // with clearly more than the least loaded one hands it a shard:
+//   - only if some of its hosts wait for a fetch slot (more hosts with work
+//     than it fetches at once), or it holds more shards than its share: a
+//     host is fetched no faster by another worker, and a shard handed over
+//     pauses its hosts for a few hundred ms (measured: near the crawl's end,
+//     handovers between workers with free slots made the last hosts later);
 //   - only if the gap is at least 2 hosts and a quarter of its own (no
 //     churn over small differences);
 //   - the shard whose hosts come closest to half the gap, and fewer than the
@@ -24,7 +29,8 @@
 // Example:
 //   std::vector<ShardLoad> mine = {{.shard = 3, .hosts = 9},
 //                                  {.shard = 5, .hosts = 4}};
-//   ShardToGive(mine, /*their_hosts=*/4);  // 5: 13 - 4 = 9, half is 4.5
+//   ShardToGive(mine, /*their_hosts=*/4, /*hosts_at_once=*/8);  // 5: 13 - 4
+//                                               // = 9, half is 4.5
 //   IsHungry(mine, /*fetch_slots=*/8, /*per_host=*/1);  // false: 13 hosts
 #ifndef SIEVE_FRONTIER_CLUSTER_SHARD_HANDOVER_H_
 #define SIEVE_FRONTIER_CLUSTER_SHARD_HANDOVER_H_
@@ -49,9 +55,12 @@ bool IsHungry(std::span<const ShardLoad> load, uint32_t fetch_slots,
               uint32_t per_host);
 
 // The shard to hand to a worker with `their_hosts` hosts with work (see
-// above); none if the gap is too small or no shard fits it.
+// above), from a worker that fetches `hosts_at_once` hosts at once (its
+// fetch slots over the transfers per host); none if all of its hosts fit,
+// the gap is too small or no shard fits it.
 std::optional<uint32_t> ShardToGive(std::span<const ShardLoad> mine,
-                                    uint64_t their_hosts);
+                                    uint64_t their_hosts,
+                                    uint64_t hosts_at_once);
 
 }  // namespace sieve::cluster
 

@@ -5,6 +5,23 @@
 #include "absl/strings/str_cat.h"
 
 namespace sieve::cluster {
+
+StreamOrder ParseStreamOrder(std::string_view id) {
+  constexpr StreamOrder kMalformed{.ms = UINT64_MAX, .seq = UINT64_MAX};
+  const size_t dash = id.find('-');
+  if (dash == std::string_view::npos) return kMalformed;
+  StreamOrder order;
+  const char* end = id.data() + id.size();
+  auto [ms_end, ms_err] =
+      std::from_chars(id.data(), id.data() + dash, order.ms);
+  auto [seq_end, seq_err] =
+      std::from_chars(id.data() + dash + 1, end, order.seq);
+  if (ms_err != std::errc() || ms_end != id.data() + dash ||
+      seq_err != std::errc() || seq_end != end)
+    return kMalformed;
+  return order;
+}
+
 namespace {
 
 constexpr char kGroup[] = "w";

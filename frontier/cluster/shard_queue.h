@@ -29,8 +29,10 @@
 #ifndef SIEVE_FRONTIER_CLUSTER_SHARD_QUEUE_H_
 #define SIEVE_FRONTIER_CLUSTER_SHARD_QUEUE_H_
 
+#include <compare>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -51,6 +53,17 @@ struct StreamEntry {
   std::string id{};
   FrontierUrl url{};
 };
+
+// A stream entry id "MS-SEQ" as Redis orders ids: by the milliseconds of the
+// server's clock when it was added, then by its sequence within that
+// millisecond. Ids of different streams of one Redis compare by when their
+// URLs were queued (to the millisecond). A malformed id is {max, max}.
+struct StreamOrder {
+  uint64_t ms = 0;
+  uint64_t seq = 0;
+  auto operator<=>(const StreamOrder&) const = default;
+};
+StreamOrder ParseStreamOrder(std::string_view id);
 
 // A shard's counts: entries in the stream (not yet acknowledged) and, of
 // them, those delivered to some worker and not acknowledged.

@@ -50,6 +50,20 @@ class ShardQueueTest : public ::testing::Test {
   std::unique_ptr<ShardQueue> queue_;
 };
 
+TEST(StreamOrderTest, OrdersIdsAsRedisDoes) {
+  EXPECT_EQ(ParseStreamOrder("1700000000123-7"),
+            (StreamOrder{.ms = 1700000000123, .seq = 7}));
+  // By milliseconds first, then by sequence; as numbers, not as text.
+  EXPECT_LT(ParseStreamOrder("999-5"), ParseStreamOrder("1000-0"));
+  EXPECT_LT(ParseStreamOrder("1000-9"), ParseStreamOrder("1000-10"));
+  // Malformed ids come after every real one.
+  for (const char* bad : {"", "12", "-3", "12-", "12-x", "a-1", "1-2-3"}) {
+    EXPECT_EQ(ParseStreamOrder(bad),
+              (StreamOrder{.ms = UINT64_MAX, .seq = UINT64_MAX}))
+        << bad;
+  }
+}
+
 TEST_F(ShardQueueTest, DeliversEachEntryOnceAndForgetsItWhenAcknowledged) {
   ShardLeases w1(*client_, keys_, "w1", 4, absl::Seconds(30));
   ASSERT_TRUE(w1.Init().ok());
