@@ -8,7 +8,9 @@
 #   env HOSTS (64), PAGES per host's graph (50), DELAY_MS (50), CONCURRENCY per worker (8),
 #   WORKERS ("1 2 4"), FP_RATE (0.01), EXPECTED_URLS (filter capacity, 5000), SHARDS (16),
 #   KEEP (set: keep the work directory with every worker's pages.jsonl and summary.json),
-#   PLAIN (1; 0 skips the plain `sieve crawl`)
+#   PLAIN (1; 0 skips the plain `sieve crawl`), RUNS (1: each crawl this many times, taken
+#   in turn: plain, 1, 2, 4 workers, plain, ...; then the median pages/s of each and its
+#   ratio to the median of 1 worker)
 #
 # Every crawl: --delay 0 --per-host-connections 1 (one request at a time per host, bound by
 # the server's DELAY_MS), --concurrency CONCURRENCY per worker, SHARDS shards. Prints, per run:
@@ -71,20 +73,26 @@ commands() {
     awk '{ s += $1 } END { print s + 0 }'
 }
 
-printf '%-12s %6s %7s %7s %9s %9s %7s %12s %10s\n' run pages seconds pages/s "sent/page" \
-  "run/page" "URLs" "filter B/URL" "all B/URL"
-if [ "${PLAIN:-1}" != 0 ]; then
-  plain_out="$WORK/plain"
-  start=$(date +%s.%N)
-  "$SIEVE" crawl "${common[@]}" --out "$plain_out" > "$WORK/plain.log" 2>&1
-  end=$(date +%s.%N)
-  pages=$(pages_of "$plain_out/pages.jsonl")
-  printf '%-12s %6d %7.1f %7.1f %9s %9s %7s %12s %10s\n' "plain sieve" "$pages" \
-    "$(echo "$end - $start" | bc)" "$(echo "$pages / ($end - $start)" | bc -l)" - - - - -
-fi
+# rate NAME PAGES SECONDS: prints pages/s and keeps it for the medians.
+rate() {
+  echo "$2 / $3" | bc -l | tee -a "$WORK/rates-$1"
+}
 
-for n in $WORKERS; do
-  id="bench-$n"
+run_plain() {
+  local out="$WORK/plain" start end pages
+  rm -rf "$out"
+  start=$(date +%s.%N)
+  "$SIEVE" crawl "${common[@]}" --out "$out" > "$WORK/plain.log" 2>&1
+  end=$(date +%s.%N)
+  pages=$(pages_of "$out/pages.jsonl")
+  printf '%-12s %6d %7.1f %7.1f %9s %9s %7s %12s %10s\n' "plain sieve" "$pages" \
+    "$(echo "$end - $start" | bc)" "$(rate plain "$pages" "$(echo "$end - $start" | bc)")" \
+    - - - - -
+}
+
+run_cluster() {
+  local n=$1 id="bench-$1"
+  rm -rf "${WORK:?}/$id"
   $R flushall > /dev/null
   $R config resetstat > /dev/null
   mem_before=$(info memory used_memory)
@@ -109,8 +117,30 @@ for n in $WORKERS; do
     filter_bytes=$((filter_bytes + $($R memory usage "$key")))
   done
   printf '%-12s %6d %7.1f %7.1f %9.1f %9.1f %7.0f %12.2f %10.2f\n' "$n worker(s)" "$pages" \
-    "$(echo "$end - $start" | bc)" "$(echo "$pages / ($end - $start)" | bc -l)" \
+    "$(echo "$end - $start" | bc)" "$(rate "$n" "$pages" "$(echo "$end - $start" | bc)")" \
     "$(echo "$sent / $pages" | bc -l)" "$(echo "$cmds / $pages" | bc -l)" "$seen" \
     "$(echo "$filter_bytes / $seen" | bc -l)" \
     "$(echo "($mem_after - $mem_before) / $seen" | bc -l)"
+}
+
+printf '%-12s %6s %7s %7s %9s %9s %7s %12s %10s\n' run pages seconds pages/s "sent/page" \
+  "run/page" "URLs" "filter B/URL" "all B/URL"
+for _ in $(seq "${RUNS:-1}"); do
+  if [ "${PLAIN:-1}" != 0 ]; then run_plain; fi
+  for n in $WORKERS; do run_cluster "$n"; done
 done
+
+median() { sort -g "$WORK/rates-$1" | awk '{ v[NR] = $1 } END {
+  print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+if [ "${RUNS:-1}" -gt 1 ]; then
+  echo "medians of $RUNS runs (pages/s, and against the median of 1 worker):"
+  one=$( [ -f "$WORK/rates-1" ] && median 1 || echo "")
+  for name in plain $WORKERS; do
+    [ -f "$WORK/rates-$name" ] || continue
+    m=$(median "$name")
+    printf '  %-6s %7.1f  (runs: %s)' "$name" "$m" \
+      "$(sort -g "$WORK/rates-$name" | xargs printf '%.1f ' | sed 's/ $//')"
+    [ -n "$one" ] && printf '  %.2fx' "$(echo "$m / $one" | bc -l)"
+    echo
+  done
+fi

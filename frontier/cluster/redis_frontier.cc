@@ -283,6 +283,9 @@ NextUrl RedisFrontier::Next(absl::Time now) {
     if (!s.ok()) return wait_for_redis;
     // Least loaded with slots to spare: look for a shard let go at once.
     if (least_loaded_ && hungry_) next_upkeep_ = now;
+    // Handed a shard: take it now, not at the next upkeep (a third of the
+    // lease later), while its hosts wait unowned.
+    if (now < handed_until_) next_upkeep_ = now;
   }
   if (now >= next_upkeep_) {
     absl::Status s = Upkeep(now);

@@ -11,6 +11,9 @@
 //     (per-host delay, in-flight cap, Crawl-delay, back-off, retries), fed
 //     from the shard's stream; a host lives in one shard, so only one worker
 //     ever fetches it.
+//   - Next: of the URLs its shards may fetch now, the one queued first,
+//     crawl-wide (by stream id): a worker is breadth-first across all its
+//     hosts, as one process's Frontier is.
 //   - Done: the local frontier decides the URL's fate; a finished or given-up
 //     URL's stream entry is acknowledged and deleted, at once, or when
 //     RecordWritten(url) is called if options.ack_after_record (a kNotFetched
@@ -254,6 +257,12 @@ class RedisFrontier final : public CrawlFrontier {
   bool least_loaded_ = false;
   // Its hosts with work could not fill its fetch slots at the last Balance.
   bool hungry_ = false;
+  // The load it published at the last Balance.
+  uint64_t published_ = 0;
+  // A busier worker handed it a shard (it raised this worker's published
+  // load): until it takes one, or until then, an Upkeep at every Balance
+  // looks for it, one shard above the target.
+  absl::Time handed_until_ = absl::InfinitePast();
   absl::Time next_balance_ = absl::InfinitePast();
   // Shards handed to a less loaded worker: not taken back before then.
   absl::flat_hash_map<uint32_t, absl::Time> given_{};

@@ -61,9 +61,10 @@ absl::Status RedisFrontier::Upkeep(absl::Time now) {
   for (uint32_t shard : *lost) Drop(shard);
   absl::StatusOr<uint32_t> target = leases_->Target(now);
   if (!target.ok()) return target.status();
-  // The least loaded: one shard more than the count target (one handed
-  // over by a busier worker).
-  if (least_loaded_)
+  // The least loaded, or one a busier worker handed a shard: one shard more
+  // than the count target.
+  const size_t held = shards_.size();
+  if (least_loaded_ || now < handed_until_)
     *target =
         std::max<uint32_t>(*target, static_cast<uint32_t>(shards_.size()) + 1);
   const uint32_t n = leases_->shards();
@@ -93,6 +94,7 @@ absl::Status RedisFrontier::Upkeep(absl::Time now) {
     }
   }
   target_ = *target;
+  if (shards_.size() > held) handed_until_ = absl::InfinitePast();
   if (absl::Status st = Rebalance(*target); !st.ok()) return st;
   absl::StatusOr<FrontierFilterStats> fs = filter_->Stats();
   if (!fs.ok()) return fs.status();
@@ -162,9 +164,12 @@ absl::Status RedisFrontier::Balance(absl::Time now) {
   if (options_.fetch_slots == 0) return absl::OkStatus();
   const uint64_t hosts = HostsWithWork(load);
   const std::string& me = leases_->worker_id();
-  // Publish this worker's load; read every worker's and the live set.
+  // Publish this worker's load; read every worker's and the live set. The
+  // score before this ZADD is above what it last published if a busier
+  // worker handed it a shard since (it added the shard's hosts).
   absl::StatusOr<std::vector<RedisReply>> replies = client_->Pipeline(
-      {{"ZADD", keys_->Load(), std::to_string(hosts), me},
+      {{"ZSCORE", keys_->Load(), me},
+       {"ZADD", keys_->Load(), std::to_string(hosts), me},
        {"ZRANGE", keys_->Load(), "0", "-1", "WITHSCORES"},
        {"ZRANGEBYSCORE", keys_->Workers(),
         std::to_string(absl::ToUnixMillis(now - options_.lease_ttl)), "+inf"}});
@@ -173,17 +178,29 @@ absl::Status RedisFrontier::Balance(absl::Time now) {
     if (r.is_error())
       return absl::FailedPreconditionError(absl::StrCat("redis: ", r.str));
   }
+  const RedisReply& before = (*replies)[0];
+  if (!before.is_nil() &&
+      static_cast<uint64_t>(std::atoll(before.str.c_str())) > published_)
+    handed_until_ = now + options_.lease_ttl / 3;
+  published_ = hosts;
   absl::flat_hash_set<std::string> live;
-  for (const RedisReply& w : (*replies)[2].elements) live.insert(w.str);
+  for (const RedisReply& w : (*replies)[3].elements) live.insert(w.str);
   // The least loaded live worker (ascending scores: the first live one).
-  const std::vector<RedisReply>& all = (*replies)[1].elements;
+  const std::vector<RedisReply>& all = (*replies)[2].elements;
   std::string least;
   uint64_t least_hosts = 0;
+  std::vector<std::string> gone = {"ZREM", keys_->Load()};
   for (size_t i = 0; i + 1 < all.size(); i += 2) {
-    if (!live.contains(all[i].str)) continue;
-    least = all[i].str;
-    least_hosts = static_cast<uint64_t>(std::atoll(all[i + 1].str.c_str()));
-    break;
+    if (!live.contains(all[i].str)) {
+      gone.push_back(all[i].str);  // Stopped dead: its load is stale.
+    } else if (least.empty()) {
+      least = all[i].str;
+      least_hosts = static_cast<uint64_t>(std::atoll(all[i + 1].str.c_str()));
+    }
+  }
+  if (gone.size() > 2) {
+    absl::StatusOr<RedisReply> r = client_->Command(gone);
+    if (!r.ok()) return r.status();
   }
   least_loaded_ = least.empty() || least_hosts >= hosts;
   if (least_loaded_ || giving || !known) return absl::OkStatus();

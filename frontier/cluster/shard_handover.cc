@@ -22,7 +22,7 @@ std::optional<uint32_t> ShardToGive(std::span<const ShardLoad> mine,
   const uint64_t hosts = HostsWithWork(mine);
   if (hosts <= hosts_at_once || hosts <= their_hosts) return std::nullopt;
   const uint64_t gap = hosts - their_hosts;
-  if (gap < 2 || gap * 4 < hosts) return std::nullopt;
+  if (gap < 2) return std::nullopt;
   std::optional<uint32_t> best;
   uint64_t best_miss = 0;
   for (const ShardLoad& l : mine) {

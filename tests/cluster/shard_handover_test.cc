@@ -28,13 +28,15 @@ TEST(ShardHandoverTest, GivesTheShardThatEvensTheTwoOut) {
   EXPECT_EQ(ShardToGive(mine, /*their_hosts=*/0, /*hosts_at_once=*/8), 2u);
 }
 
-TEST(ShardHandoverTest, GivesNothingOverASmallGap) {
+TEST(ShardHandoverTest, GivesNothingOverAGapOfOneHost) {
   std::vector<ShardLoad> mine = {{.shard = 1, .hosts = 10},
                                  {.shard = 2, .hosts = 10},
                                  {.shard = 3, .hosts = 1}};
-  // 21 against 17: 4 is under a quarter of 21.
-  EXPECT_EQ(ShardToGive(mine, /*their_hosts=*/17, /*hosts_at_once=*/8),
+  // 21 against 20: moving a host would only swap who has more.
+  EXPECT_EQ(ShardToGive(mine, /*their_hosts=*/20, /*hosts_at_once=*/8),
             std::nullopt);
+  // 21 against 17: shard 3's host makes it 20 and 18.
+  EXPECT_EQ(ShardToGive(mine, /*their_hosts=*/17, /*hosts_at_once=*/8), 3u);
   // Against more than it has, or the same.
   EXPECT_EQ(ShardToGive(mine, /*their_hosts=*/21, /*hosts_at_once=*/8),
             std::nullopt);
