@@ -9,12 +9,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontier/cluster/redis_frontier.h"
-#include "tests/cluster/redis_server.h"
+#include "tests/cluster/redis_test.h"
 
 namespace sieve::cluster {
 namespace {
-
-using ::sieve::testing::RedisServer;
 
 TEST(WorkerStatsTest, ReadsBackWhatItWroteAndRejectsABadNumber) {
   WorkerStats w{.worker_id = "w1",
@@ -38,23 +36,14 @@ TEST(WorkerStatsTest, ReadsBackWhatItWroteAndRejectsABadNumber) {
             absl::StatusCode::kInvalidArgument);
 }
 
-class ClusterAdminTest : public ::testing::Test {
+class ClusterAdminTest : public ::sieve::testing::RedisTest {
  protected:
   void SetUp() override {
-    SIEVE_SKIP_WITHOUT_REDIS();
-    auto server = RedisServer::Start();
-    ASSERT_TRUE(server.ok()) << server.status();
-    redis_ = *std::move(server);
+    RedisTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     auto client = RedisClient::Connect(redis_->endpoint(), {});
     ASSERT_TRUE(client.ok()) << client.status();
     client_ = *std::move(client);
-    work_ = std::filesystem::temp_directory_path() /
-            absl::StrCat("sieve-cluster-admin-", getpid());
-    std::filesystem::create_directories(work_);
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    std::filesystem::remove_all(work_, ignored);
   }
   std::unique_ptr<RedisFrontier> Worker(const std::string& id) {
     RedisFrontierOptions o;
@@ -71,9 +60,7 @@ class ClusterAdminTest : public ::testing::Test {
     return f.ok() ? *std::move(f) : nullptr;
   }
 
-  std::unique_ptr<RedisServer> redis_;
   std::unique_ptr<RedisClient> client_;
-  std::filesystem::path work_;
 };
 
 TEST_F(ClusterAdminTest, StatusAndSeedSayThereIsNoSuchCrawl) {

@@ -2,7 +2,6 @@
 // its load, against a real redis-server on loopback.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -11,30 +10,15 @@
 #include "frontier/cluster/keys.h"
 #include "frontier/cluster/redis_frontier.h"
 #include "gmock/gmock.h"
-#include "tests/cluster/redis_server.h"
+#include "tests/cluster/redis_test.h"
 
 namespace sieve::cluster {
 namespace {
 
-using ::sieve::testing::RedisServer;
 using ::testing::ElementsAreArray;
 
-class RedisFrontierSchedulingTest : public ::testing::Test {
+class RedisFrontierSchedulingTest : public ::sieve::testing::RedisTest {
  protected:
-  void SetUp() override {
-    SIEVE_SKIP_WITHOUT_REDIS();
-    auto server = RedisServer::Start();
-    ASSERT_TRUE(server.ok()) << server.status();
-    redis_ = *std::move(server);
-    work_ = std::filesystem::temp_directory_path() /
-            absl::StrCat("sieve-cluster-scheduling-test-", getpid());
-    std::filesystem::create_directories(work_);
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    std::filesystem::remove_all(work_, ignored);
-  }
-
   std::unique_ptr<RedisFrontier> Worker(const std::string& id,
                                         uint32_t fetch_slots) {
     RedisFrontierOptions o;
@@ -52,9 +36,6 @@ class RedisFrontierSchedulingTest : public ::testing::Test {
     EXPECT_TRUE(f.ok()) << f.status();
     return f.ok() ? *std::move(f) : nullptr;
   }
-
-  std::unique_ptr<RedisServer> redis_;
-  std::filesystem::path work_;
 };
 
 TEST_F(RedisFrontierSchedulingTest,

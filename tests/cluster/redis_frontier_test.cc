@@ -15,12 +15,10 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "tests/cluster/redis_server.h"
+#include "tests/cluster/redis_test.h"
 
 namespace sieve::cluster {
 namespace {
-
-using ::sieve::testing::RedisServer;
 
 constexpr int kHosts = 24;
 constexpr int kPagesPerHost = 40;
@@ -126,22 +124,8 @@ void RunWorker(RedisFrontier& f, Server& server, WorkerResult& out,
   }
 }
 
-class RedisFrontierTest : public ::testing::Test {
+class RedisFrontierTest : public ::sieve::testing::RedisTest {
  protected:
-  void SetUp() override {
-    SIEVE_SKIP_WITHOUT_REDIS();
-    auto server = RedisServer::Start(server_options_);
-    ASSERT_TRUE(server.ok()) << server.status();
-    redis_ = *std::move(server);
-    work_ = std::filesystem::temp_directory_path() /
-            absl::StrCat("sieve-cluster-test-", getpid());
-    std::filesystem::create_directories(work_);
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    std::filesystem::remove_all(work_, ignored);
-  }
-
   std::unique_ptr<RedisFrontier> Worker(const std::string& id,
                                         uint32_t fetch_slots = 0) {
     RedisFrontierOptions o;
@@ -194,10 +178,6 @@ class RedisFrontierTest : public ::testing::Test {
     EXPECT_EQ(server.overlaps(), 0) << "two requests to one host at once";
     EXPECT_EQ(server.too_close(), 0) << "two requests closer than the delay";
   }
-
-  testing::RedisServerOptions server_options_{};
-  std::unique_ptr<RedisServer> redis_;
-  std::filesystem::path work_;
 };
 
 // The same crawl on a Redis Cluster (one node holding every slot): Redis
