@@ -254,7 +254,8 @@ class RedisFrontier final : public CrawlFrontier {
   FrontierStats counters_{};
   FrontierFilterStats filter_stats_{};
   uint64_t reclaimed_ = 0;
-  // Shards a worker should hold (ShardLeases::Target) at the last upkeep.
+  // Shards this worker should hold at the last upkeep: ShardLeases::Target,
+  // plus one while it is the least loaded or was handed a shard.
   uint32_t target_ = 0;
   // No live worker had fewer hosts with work at the last Balance.
   bool least_loaded_ = false;
