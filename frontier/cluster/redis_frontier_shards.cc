@@ -2,7 +2,7 @@
 // the entries its predecessor read but did not acknowledge), keeping it
 // (upkeep: lease renewal, heartbeat), spreading shards over the workers
 // (shard_handover.h) and letting them go. The URLs' way through the queues
-// is in frontier/cluster/redis_frontier.cc.
+// is in frontier/cluster/redis_frontier.cc and redis_frontier_refill.cc.
 #include <algorithm>
 #include <string>
 #include <tuple>
