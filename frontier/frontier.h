@@ -204,12 +204,12 @@ class Frontier final : public CrawlFrontier {
   // own).
   static absl::Status Validate(const FrontierOptions& options);
 
-  // Applies a throttle or transient-error answer: backs the host off and
-  // requeues `entry` within its retry limit.
   // What Next and PeekNext do before choosing: forgets idle hosts, wakes the
   // hosts whose delay is over and, while none is ready, pulls from the Sieve.
   // True when the host budget stopped the pulls with URLs left in the Sieve.
   bool PrepareReady(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Applies a throttle or transient-error answer: backs the host off and
+  // requeues `entry` within its retry limit.
   UrlFate RetryOrGiveUp(HostState& host, QueuedUrl entry, bool throttled,
                         std::optional<absl::Duration> retry_after,
                         absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
