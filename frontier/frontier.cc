@@ -214,12 +214,32 @@ bool Frontier::PrepareReady(absl::Time now) {
   return false;
 }
 
-std::optional<std::string> Frontier::PeekNext(absl::Time now) {
+NextUrl Frontier::NotReady(absl::Time now) const {
+  NextUrl result;
+  if (std::optional<absl::Time> wake = schedule_.NextWakeup();
+      wake.has_value()) {
+    result.state = NextUrl::kWait;
+    result.wait = *wake - now;
+  } else if (!in_flight_.empty() || hosts_.queued_urls() > 0 ||
+             overflow_.size() > 0 || sieve_->size() > 0) {
+    result.state = NextUrl::kWaitForDone;
+  } else {
+    result.state = NextUrl::kEmpty;
+  }
+  return result;
+}
+
+NextUrl Frontier::PeekNext(absl::Time now) {
   std::lock_guard lock(mu_);
   PrepareReady(now);
   const HostState* host = schedule_.PeekReady();
-  if (host == nullptr) return std::nullopt;
-  return host->queue.front().url;
+  if (host == nullptr) return NotReady(now);
+  const QueuedUrl& head = host->queue.front();
+  return {.state = NextUrl::kReady,
+          .url = FrontierUrl{.url = head.url,
+                             .host = host->name,
+                             .depth = head.depth,
+                             .metadata = head.metadata}};
 }
 
 NextUrl Frontier::Next(absl::Time now) {
@@ -254,17 +274,7 @@ NextUrl Frontier::Next(absl::Time now) {
     Touch(*host, now);
     return result;
   }
-  if (std::optional<absl::Time> wake = schedule_.NextWakeup();
-      wake.has_value()) {
-    result.state = NextUrl::kWait;
-    result.wait = *wake - now;
-  } else if (!in_flight_.empty() || hosts_.queued_urls() > 0 ||
-             overflow_.size() > 0 || sieve_->size() > 0) {
-    result.state = NextUrl::kWaitForDone;
-  } else {
-    result.state = NextUrl::kEmpty;
-  }
-  return result;
+  return NotReady(now);
 }
 
 absl::StatusOr<UrlFate> Frontier::Done(std::string_view url,

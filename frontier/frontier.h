@@ -140,15 +140,16 @@ class Frontier final : public CrawlFrontier {
   // Pulls from the Sieve into host queues only while no host is ready (at most
   // max_pulls_past_budget past the budget). Cost: O(log hosts) plus the pulls.
   NextUrl Next(absl::Time now) override;
-  // The URL Next(now) would hand out, left queued; nullopt when Next(now)
-  // would not return kReady. Next(now) returns this URL if nothing is added,
-  // done or dropped in between. For a caller choosing among several Frontiers
+  // What Next(now) would return, with nothing handed out: a kReady URL stays
+  // queued, and Next(now) returns it if nothing is added, done or dropped in
+  // between. For a caller choosing among several Frontiers
   // (frontier/cluster/redis_frontier.h takes the oldest URL of all its
   // shards'). Cost: as Next's, less the dispatch.
   //
-  //   std::optional<std::string> url = f->PeekNext(now);
-  //   if (url.has_value() && IsOldest(*url)) next = f->Next(now);
-  std::optional<std::string> PeekNext(absl::Time now);
+  //   NextUrl peek = f->PeekNext(now);
+  //   if (peek.state == NextUrl::kReady && IsOldest(peek.url.url))
+  //     next = f->Next(now);
+  NextUrl PeekNext(absl::Time now);
 
   // Reports the end of the fetch of `url` (as returned by Next) at `now`,
   // releasing its host's slot; see FetchOutcome for what each kind does. The
@@ -208,6 +209,9 @@ class Frontier final : public CrawlFrontier {
   // hosts whose delay is over and, while none is ready, pulls from the Sieve.
   // True when the host budget stopped the pulls with URLs left in the Sieve.
   bool PrepareReady(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Next's answer when no host is ready: how long until one is, or why none
+  // will be.
+  NextUrl NotReady(absl::Time now) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Applies a throttle or transient-error answer: backs the host off and
   // requeues `entry` within its retry limit.
   UrlFate RetryOrGiveUp(HostState& host, QueuedUrl entry, bool throttled,

@@ -246,8 +246,9 @@ NextUrl RedisFrontier::Next(absl::Time now) {
                       shard.not_before - now);
       continue;
     }
-    if (std::optional<std::string> url = shard.local->PeekNext(now)) {
-      auto fed = shard.ids.find(*url);
+    NextUrl peek = shard.local->PeekNext(now);
+    if (peek.state == NextUrl::kReady) {
+      auto fed = shard.ids.find(peek.url.url);
       const StreamOrder order =
           fed == shard.ids.end() ? ParseStreamOrder("") : fed->second.order;
       if (oldest == nullptr || order < oldest_order) {
@@ -255,13 +256,10 @@ NextUrl RedisFrontier::Next(absl::Time now) {
         oldest_shard = s;
         oldest_order = order;
       }
-      continue;
+    } else if (peek.state == NextUrl::kWait) {
+      wait = std::min(wait.value_or(absl::InfiniteDuration()), peek.wait);
     }
-    // Nothing to fetch now: Next says for how long, or why.
-    NextUrl next = shard.local->Next(now);
-    if (next.state == NextUrl::kWait)
-      wait = std::min(wait.value_or(absl::InfiniteDuration()), next.wait);
-    busy = busy || next.state == NextUrl::kWaitForDone;
+    busy = busy || peek.state == NextUrl::kWaitForDone;
   }
   if (oldest != nullptr) {
     NextUrl next = oldest->local->Next(now);  // The URL peeked.

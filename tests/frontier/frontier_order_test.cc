@@ -2,7 +2,6 @@
 // across hosts when no politeness rule intervenes, dedup through the Sieve,
 // depth and metadata carried, the host-queue memory budget, the end of the
 // crawl, and the counters.
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -113,21 +112,26 @@ TEST(FrontierOrderTest, ServesTheOldestReadyHostFirst) {
 
 TEST(FrontierOrderTest, PeekNextShowsWhatNextHandsOutAndLeavesItQueued) {
   std::unique_ptr<Frontier> f = MakeFrontier({.min_delay = absl::Seconds(1)});
-  EXPECT_EQ(f->PeekNext(kStart), std::nullopt);
+  EXPECT_EQ(f->PeekNext(kStart).state, NextUrl::kEmpty);
   for (const char* url : {"http://a/1", "http://b/1", "http://a/2"})
     ASSERT_TRUE(f->Add(url, std::string(url).substr(7, 1), 0));
-  EXPECT_EQ(f->PeekNext(kStart), "http://a/1");
-  EXPECT_EQ(f->PeekNext(kStart), "http://a/1");  // Still queued.
+  EXPECT_EQ(f->PeekNext(kStart).url.url, "http://a/1");
+  EXPECT_EQ(f->PeekNext(kStart).url.url, "http://a/1");  // Still queued.
   EXPECT_EQ(f->stats().dispatched, 0u);
   EXPECT_EQ(f->Next(kStart).url.url, "http://a/1");
   ASSERT_TRUE(f->Done("http://a/1",
                       FetchOutcome::Success(absl::Milliseconds(1)), kStart)
                   .ok());
-  EXPECT_EQ(f->PeekNext(kStart), "http://b/1");
+  EXPECT_EQ(f->PeekNext(kStart).url.url, "http://b/1");
   EXPECT_EQ(f->Next(kStart).url.url, "http://b/1");
-  // a/2 waits for a's delay: nothing to peek until then.
-  EXPECT_EQ(f->PeekNext(kStart), std::nullopt);
-  EXPECT_EQ(f->PeekNext(kStart + absl::Seconds(1)), "http://a/2");
+  // a/2 waits for a's delay: Peek says how long, as Next would.
+  NextUrl peek = f->PeekNext(kStart);
+  EXPECT_EQ(peek.state, NextUrl::kWait);
+  EXPECT_EQ(peek.wait, absl::Seconds(1));
+  peek = f->PeekNext(kStart + absl::Seconds(1));
+  EXPECT_EQ(peek.state, NextUrl::kReady);
+  EXPECT_EQ(peek.url.url, "http://a/2");
+  EXPECT_EQ(peek.url.host, "a");
 }
 
 TEST(FrontierOrderTest, DropsDuplicatesAndCarriesDepthAndMetadata) {
