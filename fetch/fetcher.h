@@ -46,6 +46,7 @@
 #include <cstddef>
 #include <deque>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -83,6 +84,12 @@ class Fetcher {
   // max_wait = 0 does the pending work without waiting.
   std::vector<FetchResponse> Poll(absl::Duration max_wait);
 
+  // Adds `host` to FetchOptions::private_address_hosts, for connections made
+  // from now on (the crawler adds a seed's redirect target). O(|host|).
+  void AllowPrivateAddressHost(std::string_view host) {
+    addresses_.AllowHost({host.data(), host.size()});
+  }
+
   // Makes the current Poll return early, or the next one if none is running.
   // Thread-safe.
   void Wakeup();
@@ -104,7 +111,8 @@ class Fetcher {
   // Declared before the transfers so it outlives their easy handles, which
   // point at it.
   const fetch_internal::CurlSlistPtr extra_headers_;
-  const fetch_internal::AddressPolicy addresses_;
+  // Read by the transfers' socket callbacks, inside Poll (this thread).
+  fetch_internal::AddressPolicy addresses_;
   // Declared before the transfers; the destructor removes every easy handle
   // from it first.
   const fetch_internal::CurlMultiPtr multi_;

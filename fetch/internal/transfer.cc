@@ -82,8 +82,9 @@ FetchError ClassifyCurlCode(CURLcode code) {
     case CURLE_HTTP2_STREAM:
     case CURLE_HTTP3:
     case CURLE_BAD_CONTENT_ENCODING:
-    case CURLE_TOO_MANY_REDIRECTS:
       return FetchError::kProtocol;
+    case CURLE_TOO_MANY_REDIRECTS:
+      return FetchError::kTooManyRedirects;
     case CURLE_GOT_NOTHING:
     case CURLE_SEND_ERROR:
     case CURLE_RECV_ERROR:

@@ -82,7 +82,7 @@ INSTANTIATE_TEST_SUITE_P(
         std::pair{CURLE_FILESIZE_EXCEEDED, FetchError::kTooLarge},
         std::pair{CURLE_UNSUPPORTED_PROTOCOL, FetchError::kProtocol},
         std::pair{CURLE_BAD_CONTENT_ENCODING, FetchError::kProtocol},
-        std::pair{CURLE_TOO_MANY_REDIRECTS, FetchError::kProtocol},
+        std::pair{CURLE_TOO_MANY_REDIRECTS, FetchError::kTooManyRedirects},
         std::pair{CURLE_RECV_ERROR, FetchError::kReset},
         std::pair{CURLE_GOT_NOTHING, FetchError::kReset},
         std::pair{CURLE_PARTIAL_FILE, FetchError::kReset},
