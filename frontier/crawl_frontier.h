@@ -68,6 +68,14 @@ struct FrontierUrl {
   std::string host{};
   uint32_t depth = 0;
   std::string metadata{};
+  // Set when the URL's host is unreachable (PolitenessOptions::
+  // unreachable_after connection failures in a row): do not fetch it; record
+  // it as failed with these (the last failure's FetchOutcome::error and
+  // ::detail) and call Done with FetchOutcome::NotFetched().
+  std::string unreachable_error{};
+  std::string unreachable_detail{};
+
+  bool unreachable() const { return !unreachable_error.empty(); }
 };
 
 // What Next returns.
@@ -102,7 +110,7 @@ struct FetchOutcome {
     // to max_error_retries times. Otherwise the URL is finished.
     kError,
     // No request was made for the URL (robots.txt forbids it, its URL is
-    // malformed): finished, no politeness effect.
+    // malformed, its host is unreachable): finished, no politeness effect.
     kNotFetched,
     // No request was made for the URL, but one was made to its host for it
     // (its robots.txt) and ended now: the URL goes back to the head of its
@@ -113,6 +121,15 @@ struct FetchOutcome {
   absl::Duration response_time = absl::ZeroDuration();
   std::optional<absl::Duration> retry_after = std::nullopt;
   bool transient = false;  // kError only.
+  // kError only: no connection to the host could be made (DNS, TCP, TLS).
+  // Such failures in a row make the host unreachable
+  // (PolitenessOptions::unreachable_after); they add no back-off beyond the
+  // host's delay. `error` and `detail` (a code and the cause, e.g. "connect"
+  // and curl's message) come back on the host's URLs handed out while it is
+  // unreachable (FrontierUrl::unreachable_error).
+  bool connection_failed = false;
+  std::string_view error = {};
+  std::string_view detail = {};
 
   static FetchOutcome Success(absl::Duration response_time) {
     return {.kind = kSuccess, .response_time = response_time};
@@ -123,6 +140,14 @@ struct FetchOutcome {
   }
   static FetchOutcome Error(bool transient = false) {
     return {.kind = kError, .transient = transient};
+  }
+  static FetchOutcome ConnectionFailed(bool transient, std::string_view error,
+                                       std::string_view detail) {
+    return {.kind = kError,
+            .transient = transient,
+            .connection_failed = true,
+            .error = error,
+            .detail = detail};
   }
   static FetchOutcome NotFetched() { return {.kind = kNotFetched}; }
   static FetchOutcome Deferred() { return {.kind = kDeferred}; }
@@ -170,6 +195,10 @@ struct FrontierStats {
   uint64_t budget_stalls = 0;
   // Disk errors of the per-host queues on disk (the URL stays in RAM).
   uint64_t overflow_errors = 0;
+  // Times a host was found unreachable (unreachable_after connection
+  // failures in a row), and URLs handed out unfetched meanwhile.
+  uint64_t hosts_unreachable = 0;
+  uint64_t unreachable_urls = 0;
   // A shared frontier (frontier/cluster): URLs taken over from a worker that
   // stopped without finishing them; each may have been fetched twice. 0 for
   // one process.
