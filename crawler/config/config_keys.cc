@@ -207,7 +207,18 @@ const ConfigKey kKeys[] = {
      "times a URL is fetched again after a transient error (connection "
      "refused or reset, timeout)",
      SIEVE_FIELD(politeness.max_error_retries), 0, 100},
+    {"politeness.unreachable_after", "",
+     "connection failures in a row (dns, connect, tls) after which a host's "
+     "URLs are recorded unfetched",
+     SIEVE_FIELD(politeness.unreachable_after), 1, 1000},
+    {"politeness.unreachable_seconds", "",
+     "seconds a host stays unreachable before one URL is tried again",
+     SIEVE_FIELD(politeness.unreachable_seconds), 0, 86400},
     // [robots]
+    {"robots.token", "robots-token",
+     "product token robots.txt groups are matched against (default: the "
+     "User-Agent's product name)",
+     SIEVE_FIELD(robots.token)},
     {"robots.cache_entries", "",
      "origins whose robots.txt rules are kept (least recently used dropped)",
      SIEVE_FIELD(robots.cache_entries), 1, 1e9},
@@ -217,7 +228,8 @@ const ConfigKey kKeys[] = {
     {"fetch.concurrency", "concurrency", "transfers in flight overall",
      SIEVE_FIELD(fetch.concurrency), 1, 10000},
     {"fetch.user_agent", "user-agent",
-     "User-Agent header, also the robots.txt product token",
+     "User-Agent header; its product name is the robots.txt token unless "
+     "robots.token is set",
      SIEVE_FIELD(fetch.user_agent)},
     {"fetch.connect_timeout", "", "seconds to connect",
      SIEVE_FIELD(fetch.connect_timeout), 0.1, 600},

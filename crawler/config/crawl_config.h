@@ -67,9 +67,16 @@ struct CrawlConfig {
     double backoff_max = 600;
     int64_t max_throttle_retries = 3;  // Refetches of a URL after 429/503.
     int64_t max_error_retries = 2;     // Refetches after a transient error.
+    // Connection failures in a row (dns, connect, tls) that make a host
+    // unreachable, and for how long, seconds.
+    int64_t unreachable_after = 2;
+    double unreachable_seconds = 60;
   } politeness;
 
   struct Robots {
+    // Product token robots.txt groups are matched against; "" = from
+    // fetch.user_agent (crawler/crawl/crawl_options.h, RobotsToken).
+    std::string token;
     int64_t cache_entries = 20000;  // Origins whose robots.txt is kept.
     int64_t cache_mb = 256;         // MiB of compiled rules kept.
   } robots;

@@ -258,6 +258,7 @@ int RunCrawlCommand(const ParsedArgs& args) {
       std::cerr << "sieve crawl: " << seeds.status().message() << "\n";
       return kExitUsage;
     }
+    for (const std::string& note : seeds->notes) (*logger)->info("{}", note);
     for (const std::string& problem : seeds->problems)
       (*logger)->warn("{}", problem);
     if (seeds->urls.empty()) {

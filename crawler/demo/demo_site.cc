@@ -50,6 +50,13 @@ absl::StatusOr<std::unique_ptr<DemoSite>> DemoSite::Start(SiteOptions options) {
           if (q != std::string::npos) target = req.path + req.target.substr(q);
         }
         SiteResponse r = self->graph_->Respond(target);
+        if (req.path == "/robots.txt" &&
+            self->robots_answered_.fetch_add(1) <
+                self->graph_->options().robots_unavailable_first) {
+          r = SiteResponse();
+          r.status = 503;
+          r.body = "busy";
+        }
         const absl::Duration delay =
             r.delay + self->graph_->options().response_delay;
         if (delay > absl::ZeroDuration()) absl::SleepFor(delay);

@@ -80,6 +80,7 @@ class DemoSite {
   mutable std::mutex mu_;
   std::vector<SiteRequest> requests_;  // Guarded by mu_.
   std::atomic<int> active_{0};
+  std::atomic<int> robots_answered_{0};
   std::atomic<int> max_active_{0};
 };
 

@@ -32,6 +32,8 @@ std::string SummaryToJson(const CrawlSummary& s) {
                    {"dropped_urls", f.dropped_urls},
                    {"crawl_delays_capped", f.crawl_delays_capped},
                    {"budget_stalls", f.budget_stalls},
+                   {"hosts_unreachable", f.hosts_unreachable},
+                   {"unreachable_urls", f.unreachable_urls},
                    {"reclaimed", f.reclaimed}};
   j["filter"] = {{"capacity", s.filter_capacity},
                  {"estimated_count", s.filter_estimated_count},
@@ -85,9 +87,24 @@ std::string FormatSummaryTable(const CrawlSummary& s,
       absl::StrCat(c.nofollow_links, " / ", c.nofollow_pages));
   row("robots.txt fetched", absl::StrCat(c.robots_fetches));
   row("robots.txt disallowed", absl::StrCat(c.robots_disallowed));
+  row("robots.txt unavailable (429/5xx)", absl::StrCat(c.robots_unavailable));
   row("too many redirects", absl::StrCat(c.too_many_redirects));
+  row("seeds redirected", absl::StrCat(c.seeds_redirected));
   row("throttled (429/503)", absl::StrCat(c.throttled));
   row("given up (no retries left)", absl::StrCat(c.given_up));
+  std::string failures;
+  for (size_t i = 0; i < kFailureCodeCount; ++i) {
+    if (c.failures[i] == 0) continue;
+    absl::StrAppend(&failures, failures.empty() ? "" : ", ",
+                    std::string(FailureCodeName(static_cast<FailureCode>(i))),
+                    " ", c.failures[i]);
+  }
+  row("errors by code", failures.empty() ? "none" : failures);
+  if (s.frontier.hosts_unreachable > 0) {
+    row("hosts unreachable / URLs",
+        absl::StrCat(s.frontier.hosts_unreachable, " / ",
+                     s.frontier.unreachable_urls));
+  }
   row("blocked private addresses", absl::StrCat(c.blocked_addresses));
   row("sitemaps fetched / broken",
       absl::StrCat(c.sitemaps, " / ", c.sitemap_errors));
