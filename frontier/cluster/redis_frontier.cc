@@ -357,25 +357,16 @@ absl::Status RedisFrontier::Checkpoint(SnapshotWriter& /*snapshot*/) {
 
 FrontierStats RedisFrontier::stats() const {
   std::lock_guard<std::mutex> lock(mu_);
-  FrontierStats out = counters_;
-  out.reclaimed = reclaimed_;
+  FrontierStats out = retired_;
   for (const auto& [s, shard] : shards_) {
-    FrontierStats l = shard.local->stats();
-    out.queued += l.queued;
-    out.queued_in_hosts += l.queued_in_hosts + l.queued_in_sieve;
-    out.queued_on_disk_hosts += l.queued_on_disk_hosts;
-    out.host_queue_bytes += l.host_queue_bytes;
-    out.in_flight += l.in_flight;
-    out.hosts_active += l.hosts_active;
-    out.hosts_known += l.hosts_known;
-    out.succeeded += l.succeeded;
-    out.throttled += l.throttled;
-    out.failed += l.failed;
-    out.retried += l.retried;
-    out.given_up += l.given_up;
-    out.dropped_urls += l.dropped_urls;
-    out.crawl_delays_capped += l.crawl_delays_capped;
+    AddFrontierStats(shard.local->stats(), out);
   }
+  // A shard's frontier sees these too, but only while the shard is here.
+  out.added = counters_.added;
+  out.duplicates = counters_.duplicates;
+  out.dispatched = counters_.dispatched;
+  out.done = counters_.done;
+  out.reclaimed = counters_.reclaimed;
   return out;
 }
 
@@ -401,7 +392,7 @@ std::vector<uint32_t> RedisFrontier::held_shards() const {
 
 uint64_t RedisFrontier::reclaimed() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return reclaimed_;
+  return counters_.reclaimed;
 }
 
 uint64_t RedisFrontier::redis_commands() const {

@@ -251,9 +251,12 @@ class RedisFrontier final : public CrawlFrontier {
   uint64_t last_publish_pages_ = 0;
   absl::Time next_upkeep_ = absl::InfinitePast();
   absl::Time next_finish_check_ = absl::InfinitePast();
+  // What this worker counts itself (added, duplicates: the shared filter's
+  // answers; dispatched, done; reclaimed, at Take); the rest comes from the
+  // shards' frontiers, and from retired_ for shards let go.
   FrontierStats counters_{};
+  FrontierStats retired_{};  // kTotal counters of the shards let go.
   FrontierFilterStats filter_stats_{};
-  uint64_t reclaimed_ = 0;
   // Shards this worker should hold at the last upkeep: ShardLeases::Target,
   // plus one while it is the least loaded or was handed a shard.
   uint32_t target_ = 0;
