@@ -437,7 +437,8 @@ FrontierStats Frontier::stats() const {
   out.hosts_known = hosts_.host_count() + hosts_.parked_count();
   out.added = sieve.queued;
   out.duplicates = sieve.dropped_as_seen;
-  out.dropped_urls += refused_for_dropped_host_.load(std::memory_order_relaxed);
+  out.refused_urls = refused_for_dropped_host_.load(std::memory_order_relaxed);
+  out.dropped_urls += out.refused_urls;
   return out;
 }
 

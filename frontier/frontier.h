@@ -265,7 +265,7 @@ class Frontier final : public CrawlFrontier {
   // grow without bound.
   void ForgetIdleHosts(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool IsDropped(std::string_view host) const;
-  // The cumulative counters in snapshot order, and back.
+  // The cumulative counters in snapshot order (FrontierTotals), and back.
   std::vector<uint64_t> SnapshotCounters() const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void RestoreCounters(const std::vector<uint64_t>& counters)

@@ -19,22 +19,10 @@ std::string SummaryToJson(const CrawlSummary& s) {
   j["peak_rss_bytes"] = s.peak_rss_bytes;
   j["counters"] = CountersToJson(s.counters);
   const FrontierStats& f = s.frontier;
-  j["frontier"] = {{"queued", f.queued},
-                   {"in_flight", f.in_flight},
-                   {"hosts_known", f.hosts_known},
-                   {"added", f.added},
-                   {"duplicates", f.duplicates},
-                   {"dispatched", f.dispatched},
-                   {"done", f.done},
-                   {"throttled", f.throttled},
-                   {"retried", f.retried},
-                   {"given_up", f.given_up},
-                   {"dropped_urls", f.dropped_urls},
-                   {"crawl_delays_capped", f.crawl_delays_capped},
-                   {"budget_stalls", f.budget_stalls},
-                   {"hosts_unreachable", f.hosts_unreachable},
-                   {"unreachable_urls", f.unreachable_urls},
-                   {"reclaimed", f.reclaimed}};
+  nlohmann::ordered_json& frontier = j["frontier"];
+#define SIEVE_FRONTIER_FIELD(name, kind) frontier[#name] = f.name;
+  SIEVE_FRONTIER_STATS(SIEVE_FRONTIER_FIELD)
+#undef SIEVE_FRONTIER_FIELD
   j["filter"] = {{"capacity", s.filter_capacity},
                  {"estimated_count", s.filter_estimated_count},
                  {"estimated_fp_rate", s.filter_estimated_fp_rate}};
