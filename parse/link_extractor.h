@@ -79,7 +79,21 @@ struct ExtractedLinks {
   int skipped_invalid = 0;  // hrefs that do not resolve to a valid URL
 };
 
+// Which HTML parser finds the links. Both give the same links (the
+// differential test over Debian's documentation sites,
+// tests/parse/html_differential_test.cc); see docs/parse_speed.md.
+enum class HtmlParser {
+  kTokenizer,  // parse/html: WHATWG tokenizer + tree-state shim, no tree
+  kGumbo,      // gumbo's full HTML5 tree (the reference)
+};
+
+// "tokenizer", "gumbo".
+std::string_view HtmlParserName(HtmlParser parser);
+
 struct LinkOptions {
+  // The parser. Default: HtmlParser::kGumbo.
+  HtmlParser html_parser = HtmlParser::kGumbo;
+
   // Normalisation options applied to every link.
   // Default: UrlOptions{} (RFC 3986 normalisation only).
   UrlOptions url;

@@ -104,6 +104,10 @@ class Tokenizer {
   // Tokenizes the whole input, ending with the end of file.
   void Run();
 
+  // The sink, if it could not be given to the constructor (a TreeState needs
+  // the Tokenizer first). REQUIRES: before Run().
+  void set_sink(TokenSink* sink) { sink_ = sink; }
+
   // For the sink, from StartTag (or before Run): the state to continue in.
   // After a start tag the tokenizer continues in kData unless told otherwise.
   void set_state(State state);
