@@ -32,7 +32,11 @@ Tokenizer::Tokenizer(std::string_view input, TokenSink* sink)
     : Tokenizer(input, sink, Options()) {}
 
 Tokenizer::Tokenizer(std::string_view input, TokenSink* sink, Options options)
-    : in_(input), sink_(sink), options_(options), state_(S::kData) {}
+    // memchr must not see a null pointer, even for no bytes.
+    : in_(input.data() ? input : std::string_view("", 0)),
+      sink_(sink),
+      options_(options),
+      state_(S::kData) {}
 
 void Tokenizer::set_state(State state) {
   switch (state) {

@@ -12,8 +12,9 @@
 // comes from the TokenSink, which calls set_state() / set_cdata_allowed()
 // from StartTag (parse/html/tree_state.h does that for link extraction).
 //
-// Invalid UTF-8 is passed through byte for byte: every byte the standard
-// gives a meaning to is ASCII, so a UTF-8 sequence is never split.
+// Invalid UTF-8 is passed through byte for byte (unless
+// Options::gumbo_input): every byte the standard gives a meaning to is ASCII,
+// so a UTF-8 sequence is never split.
 //
 // Cost: text is skipped with memchr when Options::text is false; tag names
 // and attributes are copied (lower-cased, references decoded) into buffers
@@ -95,6 +96,12 @@ class Tokenizer {
     // TokenSink::Characters. Default: true. Link extraction turns it off and
     // text is skipped at memchr speed.
     bool text = true;
+    // Whether attribute values are read as gumbo 0.10.1 reads its input:
+    // invalid UTF-8, controls other than whitespace and noncharacters in the
+    // page's own bytes become U+FFFD (the standard keeps the last two; what
+    // character references produce is kept either way). Default: false (the
+    // standard). Link extraction sets it so both parsers give the same URLs.
+    bool gumbo_input = false;
   };
 
   // `input` (UTF-8) and `sink` must outlive the Tokenizer.
@@ -108,6 +115,9 @@ class Tokenizer {
   // the Tokenizer first). REQUIRES: before Run().
   void set_sink(TokenSink* sink) { sink_ = sink; }
 
+  // Turns Options::text on or off from here on (TreeState reads the text
+  // before the body only).
+  void set_text(bool text) { options_.text = text; }
   // For the sink, from StartTag (or before Run): the state to continue in.
   // After a start tag the tokenizer continues in kData unless told otherwise.
   void set_state(State state);
@@ -142,6 +152,9 @@ class Tokenizer {
   bool AppropriateEndTag() const;
   bool MatchAsciiCaseless(std::string_view word) const;
   void AppendChar(std::string* out, int c);
+  // Appends in_[begin, end) to the current attribute value, CR LF and CR as
+  // LF, as Options::gumbo_input says.
+  void AppendRawValue(size_t begin, size_t end);
   // The DOCTYPE and CDATA states (tokenizer_doctype.cc); false at the end.
   bool RunDoctypeOrCdata(int c);
 

@@ -1,8 +1,10 @@
 // Tokenizer::Run: the states of HTML Standard §13.2.5.1-80, in its order.
 // `c` is the current input character (Peek); a case that "reconsumes" changes
 // state without Consume().
+#include <array>
 #include <cstring>
 
+#include "parse/html/internal/gumbo_input.h"
 #include "parse/html/internal/states.h"
 #include "parse/html/tokenizer.h"
 
@@ -26,7 +28,35 @@ size_t Find3(std::string_view in, size_t begin, char a, char b, char c) {
   return static_cast<size_t>(p - in.data());
 }
 
+// The bytes that end the fast path of an unquoted attribute value: whitespace
+// (CR included), '&', '>', NUL.
+constexpr auto kUnquotedStop = [] {
+  std::array<bool, 256> stop{};
+  for (unsigned char c : {'\t', '\n', '\f', '\r', ' ', '&', '>', '\0'}) {
+    stop[c] = true;
+  }
+  return stop;
+}();
+
 }  // namespace
+
+void Tokenizer::AppendRawValue(size_t begin, size_t end) {
+  const size_t from = attr_buffer_.size();
+  for (size_t i = begin; i < end;) {
+    const void* cr = std::memchr(in_.data() + i, '\r', end - i);
+    const size_t stop =
+        cr ? static_cast<size_t>(static_cast<const char*>(cr) - in_.data())
+           : end;
+    attr_buffer_.append(in_.data() + i, stop - i);
+    if (stop == end) break;
+    attr_buffer_.push_back('\n');
+    i = stop + 1;
+    if (i < end && in_[i] == '\n') ++i;
+  }
+  if (options_.gumbo_input) {
+    html_internal::ReplaceAsGumboReads(&attr_buffer_, from);
+  }
+}
 
 void Tokenizer::AppendChar(std::string* out, int c) {
   if (c == 0) {
@@ -388,18 +418,7 @@ void Tokenizer::Run() {
         const char quote =
             state_ == S::kAttributeValueDoubleQuoted ? '"' : '\'';
         const size_t stop = Find3(in_, pos_, quote, '&', '\0');
-        // CR inside a value: normalise through the text path into the value.
-        for (size_t i = pos_; i < stop;) {
-          const void* cr = std::memchr(in_.data() + i, '\r', stop - i);
-          const size_t end = cr ? static_cast<size_t>(
-                                      static_cast<const char*>(cr) - in_.data())
-                                : stop;
-          attr_buffer_.append(in_.data() + i, end - i);
-          if (end == stop) break;
-          attr_buffer_.push_back('\n');
-          i = end + 1;
-          if (i < stop && in_[i] == '\n') ++i;
-        }
+        AppendRawValue(pos_, stop);
         pos_ = stop;
         if (pos_ >= in_.size()) {
           FlushText();
@@ -417,7 +436,19 @@ void Tokenizer::Run() {
         attrs_.back().value_end = static_cast<uint32_t>(attr_buffer_.size());
         break;
       }
-      case S::kAttributeValueUnquoted:
+      case S::kAttributeValueUnquoted: {
+        // Fast path: up to the next character with a meaning here.
+        size_t stop = pos_;
+        while (stop < in_.size() &&
+               !kUnquotedStop[static_cast<unsigned char>(in_[stop])]) {
+          ++stop;
+        }
+        if (stop > pos_) {
+          AppendRawValue(pos_, stop);
+          pos_ = stop;
+          attrs_.back().value_end = static_cast<uint32_t>(attr_buffer_.size());
+          break;
+        }
         if (c == kEof) {
           FlushText();
           return;
@@ -435,6 +466,7 @@ void Tokenizer::Run() {
         }
         attrs_.back().value_end = static_cast<uint32_t>(attr_buffer_.size());
         break;
+      }
       case S::kAfterAttributeValueQuoted:
         if (IsSpace(c)) {
           Consume();

@@ -62,12 +62,22 @@ bool BreaksOut(const Tag& tag) {
        "ul",     "var"});
 }
 
-// Elements that may precede a <frameset> and keep "frameset-ok" (§13.2.6.4.4
-// "in head"; text is not seen, see tree_state.h).
-bool KeepsFramesetOk(std::string_view name) {
-  return OneOf(name, {"html", "head", "base", "basefont", "bgsound", "link",
-                      "meta", "noframes", "script", "style", "template",
-                      "title", "noscript", "frameset"});
+// Elements of the head (§13.2.6.4.4 "in head"): any other element, like
+// non-whitespace text, starts the body.
+bool InHead(std::string_view name) {
+  return OneOf(
+      name, {"html", "head", "base", "basefont", "bgsound", "link", "meta",
+             "noframes", "script", "style", "template", "title", "noscript"});
+}
+
+// §13.2.6.4.7 "in body": the start tags that set frameset-ok to "not ok"
+// (an <input> unless type=hidden, checked by the caller).
+bool EndsFramesetOk(std::string_view name) {
+  return OneOf(
+      name, {"applet",  "marquee", "object", "area",     "br",     "embed",
+             "img",     "image",   "keygen", "wbr",      "hr",     "pre",
+             "listing", "li",      "dd",     "dt",       "button", "table",
+             "xmp",     "iframe",  "select", "textarea", "body",   "template"});
 }
 
 bool EqualsAsciiCaseless(std::string_view a, std::string_view lower) {
@@ -95,7 +105,33 @@ bool IsSpecial(const TreeState::Open& open) {
 }  // namespace
 
 TreeState::TreeState(Tokenizer* tokenizer, ElementSink* out)
-    : tokenizer_(tokenizer), out_(out) {}
+    : tokenizer_(tokenizer), out_(out) {
+  tokenizer_->set_text(true);
+}
+
+void TreeState::StartBody() {
+  body_started_ = true;
+  out_->BodyStarts();
+}
+
+void TreeState::NotFramesetOk() {
+  if (!body_started_) StartBody();
+  frameset_ok_ = false;
+  tokenizer_->set_text(false);
+}
+
+// §13.2.6.4.7 "in body": a character other than whitespace or NUL sets
+// frameset-ok to "not ok"; text of raw text elements is not body content.
+void TreeState::Characters(std::string_view text) {
+  if (!frameset_ok_ || in_raw_text_ || in_frameset_) return;
+  for (char c : text) {
+    if (c != '\t' && c != '\n' && c != '\f' && c != '\r' && c != ' ' &&
+        c != '\0') {
+      NotFramesetOk();  // and the body starts
+      return;
+    }
+  }
+}
 
 // §13.2.6 "tree construction dispatcher": HTML rules unless the adjusted
 // current node is a foreign element that is not an integration point for
@@ -133,7 +169,17 @@ void TreeState::HtmlStartTag(const Tag& tag) {
     if (tag.name == "noframes") tokenizer_->set_state(State::kRawtext);
     return;
   }
-  if (stack_.empty() && !KeepsFramesetOk(tag.name)) frameset_ok_ = false;
+  if (frameset_ok_ && stack_.empty()) {
+    if (!body_started_ && !InHead(tag.name) && tag.name != "frameset") {
+      StartBody();
+    }
+    const std::string_view* type = tag.Find("type");
+    if (EndsFramesetOk(tag.name) ||
+        (tag.name == "input" &&
+         !(type && EqualsAsciiCaseless(*type, "hidden")))) {
+      NotFramesetOk();
+    }
+  }
   if (tag.name == "svg" || tag.name == "math") {
     const Namespace ns =
         tag.name == "svg" ? Namespace::kSvg : Namespace::kMathMl;
@@ -143,13 +189,38 @@ void TreeState::HtmlStartTag(const Tag& tag) {
   }
   if (tag.name == "frame") return;  // ignored "in body"
   if (tag.name == "frameset") {
-    if (frameset_ok_ && stack_.empty()) in_frameset_ = true;
+    if (frameset_ok_ && stack_.empty()) {
+      // The body so far is removed from the document.
+      if (body_started_) out_->DiscardBody();
+      in_frameset_ = true;
+      NotFramesetOk();
+    }
     return;
   }
   if (tag.name == "select" && stack_.empty()) in_select_ = true;
+  if (tag.name == "template" && stack_.empty()) {
+    // §13.2.6.4.18 "in template": its contents are parsed in body mode, then
+    // the mode before it comes back.
+    template_was_in_select_.push_back(in_select_);
+    in_select_ = false;
+  }
   out_->Element(tag, Namespace::kHtml);
   State state;
-  if (TextStateAfter(tag.name, &state)) tokenizer_->set_state(state);
+  if (TextStateAfter(tag.name, &state)) {
+    tokenizer_->set_state(state);
+    in_raw_text_ = true;
+  }
+  if (!stack_.empty() && tag.name == "a") {
+    // §13.2.6.4.7 "in body", an "a" start tag with an "a" still open: the
+    // adoption agency closes it (when no special element is inside it).
+    for (size_t i = stack_.size(); i > 0; --i) {
+      if (stack_[i - 1].ns != Namespace::kHtml) break;
+      if (stack_[i - 1].name == "a") {
+        stack_.resize(i - 1);
+        break;
+      }
+    }
+  }
   if (!stack_.empty() && !IsVoid(tag.name)) {
     stack_.push_back({Namespace::kHtml, std::string(tag.name), false});
   }
@@ -194,8 +265,14 @@ void TreeState::SelectStartTag(const Tag& tag) {
 }
 
 void TreeState::EndTag(const Tag& tag) {
+  in_raw_text_ = false;
   if (stack_.empty()) {
-    if (tag.name == "select") in_select_ = false;
+    if (tag.name == "template" && !template_was_in_select_.empty()) {
+      in_select_ = template_was_in_select_.back();
+      template_was_in_select_.pop_back();
+    } else if (tag.name == "select") {
+      in_select_ = false;
+    }
     return;
   }
   // §13.2.6.5 "any other end tag" in foreign content: close the innermost

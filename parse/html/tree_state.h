@@ -17,9 +17,13 @@
 //   again. Foreign attributes are adjusted as the tree builder does:
 //   xlink:href is the attribute "href" in the xlink namespace.
 // - Start tags the tree builder ignores are not passed on: inside <select>
+//   (except in a <template> in it)
 //   every tag but <option>, <optgroup>, <hr>, <script>, <template> (and
 //   <input>, <keygen>, <textarea>, a table tag which close the select first);
-//   <frame> outside a frameset; anything but frames inside a frameset.
+//   <frame> outside a frameset; anything but frames inside a frameset. A
+//   <frameset> counts while "frameset-ok" holds (no non-whitespace text, no
+//   <img>, <table>, <li>, ... yet: TreeState turns the tokenizer's text on
+//   until then), and removes the body parsed so far (ElementSink::DiscardBody).
 //
 // Not modelled (they change no link the differential test over Debian's
 // documentation finds; docs/parse_speed.md lists them): the adoption agency's
@@ -48,6 +52,11 @@ class ElementSink {
   // `tag` as the tokenizer gave it; in foreign content (ns != kHtml) an
   // attribute "xlink:href" is named "href" by the tree builder.
   virtual void Element(const Tag& tag, Namespace ns) = 0;
+  // The body's first element or text comes next (at most once).
+  virtual void BodyStarts() {}
+  // A <frameset> replaces the body: the elements given since BodyStarts()
+  // are not in the document.
+  virtual void DiscardBody() {}
 };
 
 class TreeState : public TokenSink {
@@ -57,6 +66,7 @@ class TreeState : public TokenSink {
 
   void StartTag(const Tag& tag) override;
   void EndTag(const Tag& tag) override;
+  void Characters(std::string_view text) override;
 
  public:
   // An element on the stack (public for tree_state.cc's helpers only).
@@ -79,7 +89,15 @@ class TreeState : public TokenSink {
   // points, innermost last; empty in HTML content.
   std::vector<Open> stack_;
   bool in_select_ = false;
-  bool frameset_ok_ = true;  // no body content yet
+  std::vector<bool> template_was_in_select_;  // one per open <template>
+  void StartBody();
+  void NotFramesetOk();
+
+  // "frameset-ok": no body content yet. While it holds, the tokenizer's text
+  // is on, as text outside raw text elements starts the body.
+  bool frameset_ok_ = true;
+  bool body_started_ = false;
+  bool in_raw_text_ = false;  // in an element TreeState set a text state for
   bool in_frameset_ = false;
 };
 

@@ -18,14 +18,10 @@ namespace sieve::html_internal {
 Collected CollectWithGumbo(std::string_view utf8, const LinkOptions& options,
                            ParseArena* arena);
 
-// parse/html's tokenizer, text skipped, with parse/html/tree_state.h.
+// parse/html's tokenizer, text skipped, attribute values read as gumbo reads
+// them (Tokenizer::Options::gumbo_input), with parse/html/tree_state.h.
 Collected CollectWithTokenizer(std::string_view utf8,
                                const LinkOptions& options);
-
-// `text` with each invalid UTF-8 sequence (its maximal subpart, as the
-// Encoding Standard's decoder reads it) replaced by U+FFFD, as gumbo reads its
-// input. Returns `text` unchanged (no copy into *buffer) when it is valid.
-std::string_view ValidUtf8(std::string_view text, std::string* buffer);
 
 }  // namespace sieve::html_internal
 
