@@ -157,7 +157,26 @@ INSTANTIATE_TEST_SUITE_P(
              {"a http://example.com/d/1", kBaseLine}},
         Case{"NoscriptAsWithScriptingOff",
              "<noscript><a href=1></noscript>",
-             {"a http://example.com/d/1", kBaseLine}}),
+             {"a http://example.com/d/1", kBaseLine}},
+        Case{"FramesetDiscardsTheBodySoFar",
+             "<link href=1><a href=x><base href='http://b/'><frameset>"
+             "<frame src=2>",
+             {"link http://example.com/d/1", "frame http://example.com/d/2",
+              kBaseLine}},
+        Case{"TextOrAnImageBeforeAFramesetKeepsTheBody",
+             "<a href=1>text<frameset><frame src=x><p><img><frameset>"
+             "<frame src=y>",
+             {"a http://example.com/d/1", kBaseLine}},
+        Case{"TemplateInsideSelect",
+             "<select><template><a href=1></template><a href=x></select>"
+             "<a href=2>",
+             {"a http://example.com/d/1", "a http://example.com/d/2",
+              kBaseLine}},
+        Case{
+            "ControlsInAttributesReadAsGumboReadsThem",
+            "<meta charset=utf-8><a href='x\x01y\xC2\x85z\xEF\xB7\x90&#x01;w'>",
+            {"a http://example.com/d/x%EF%BF%BDy%EF%BF%BDz%EF%BF%BD%01w",
+             kBaseLine}}),
     [](const ::testing::TestParamInfo<Case>& param) {
       return std::string(param.param.name);
     });
