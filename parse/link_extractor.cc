@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "parse/charset.h"
 #include "parse/internal/collect_links.h"
 #include "parse/internal/extract_links.h"
@@ -52,6 +53,15 @@ std::string_view HtmlParserName(HtmlParser parser) {
       return "gumbo";
   }
   return "?";
+}
+
+absl::StatusOr<HtmlParser> ParseHtmlParser(std::string_view name) {
+  for (HtmlParser parser : {HtmlParser::kTokenizer, HtmlParser::kGumbo}) {
+    if (HtmlParserName(parser) == name) return parser;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown HTML parser \"", std::string(name),
+                   "\" (choose \"tokenizer\" or \"gumbo\")"));
 }
 
 bool Link::HasRel(std::string_view token) const { return HasToken(rel, token); }
