@@ -1,58 +1,19 @@
 #include "parse/link_extractor.h"
 
-#include <gumbo.h>
-
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "parse/charset.h"
+#include "parse/internal/collect_links.h"
 #include "parse/internal/extract_links.h"
-#include "parse/internal/gumbo_document.h"
 #include "parse/internal/html_directives.h"
 #include "parse/internal/url_canon.h"
 
 namespace sieve {
 namespace {
-
-using html_internal::RobotsDirectives;
-
-struct RawLink {
-  std::string href;
-  LinkKind kind;
-  std::string rel;
-};
-
-const char* Attr(const GumboElement& element, const char* name) {
-  const GumboAttribute* attr = gumbo_get_attribute(&element.attributes, name);
-  return attr ? attr->value : nullptr;
-}
-
-// rel is a set of space-separated tokens (HTML Standard §4.6.7), ASCII
-// case-insensitive.
-std::string CanonicalRel(const char* rel) {
-  std::string out;
-  if (rel == nullptr) return out;
-  std::string_view rest(rel);
-  while (!rest.empty()) {
-    while (!rest.empty() &&
-           absl::ascii_isspace(static_cast<unsigned char>(rest.front()))) {
-      rest.remove_prefix(1);
-    }
-    size_t end = 0;
-    while (end < rest.size() &&
-           !absl::ascii_isspace(static_cast<unsigned char>(rest[end])))
-      ++end;
-    if (end == 0) break;
-    if (!out.empty()) out.push_back(' ');
-    std::string token(rest.substr(0, end));
-    absl::AsciiStrToLower(&token);
-    out += token;
-    rest.remove_prefix(end);
-  }
-  return out;
-}
 
 bool HasToken(std::string_view tokens, std::string_view token) {
   while (!tokens.empty()) {
@@ -62,92 +23,6 @@ bool HasToken(std::string_view tokens, std::string_view token) {
     tokens.remove_prefix(space + 1);
   }
   return false;
-}
-
-// What one page yields before resolution.
-struct Collected {
-  std::vector<RawLink> links;
-  std::optional<std::string> base_href;
-  RobotsDirectives robots;
-};
-
-void VisitElement(const GumboElement& element, const LinkOptions& options,
-                  Collected* out) {
-  auto add = [&](const char* attribute, LinkKind kind) {
-    if (const char* value = Attr(element, attribute)) {
-      out->links.push_back(
-          RawLink{value, kind, CanonicalRel(Attr(element, "rel"))});
-    }
-  };
-  switch (element.tag) {
-    case GUMBO_TAG_A:
-      add("href", LinkKind::kAnchor);
-      break;
-    case GUMBO_TAG_AREA:
-      add("href", LinkKind::kArea);
-      break;
-    case GUMBO_TAG_LINK:
-      add("href", LinkKind::kLink);
-      break;
-    case GUMBO_TAG_IFRAME:
-      add("src", LinkKind::kIframe);
-      break;
-    case GUMBO_TAG_FRAME:
-      add("src", LinkKind::kFrame);
-      break;
-    case GUMBO_TAG_BASE:
-      if (const char* href = Attr(element, "href"); href && !out->base_href)
-        out->base_href = href;
-      break;
-    case GUMBO_TAG_META: {
-      const char* content = Attr(element, "content");
-      if (content == nullptr) break;
-      std::string http_equiv =
-          Attr(element, "http-equiv") ? Attr(element, "http-equiv") : "";
-      std::string name = Attr(element, "name") ? Attr(element, "name") : "";
-      absl::AsciiStrToLower(&http_equiv);
-      absl::AsciiStrToLower(&name);
-      if (http_equiv == "refresh") {
-        if (std::optional<std::string> url =
-                html_internal::RefreshUrl(content)) {
-          out->links.push_back(
-              RawLink{*std::move(url), LinkKind::kMetaRefresh, ""});
-        }
-      }
-      if (name == "robots" ||
-          (!options.robots_name.empty() && name == options.robots_name)) {
-        html_internal::AddMetaRobots(content, &out->robots);
-      }
-      break;
-    }
-    default:
-      break;
-  }
-}
-
-// Depth-first, document order, with an explicit stack: a page may nest elements
-// arbitrarily deep.
-Collected Collect(const GumboNode* document, const LinkOptions& options) {
-  Collected out;
-  std::vector<const GumboNode*> stack;
-  if (document != nullptr) stack.push_back(document);
-  while (!stack.empty()) {
-    const GumboNode* node = stack.back();
-    stack.pop_back();
-    const GumboVector* children = nullptr;
-    if (node->type == GUMBO_NODE_DOCUMENT) {
-      children = &node->v.document.children;
-    } else if (node->type == GUMBO_NODE_ELEMENT ||
-               node->type == GUMBO_NODE_TEMPLATE) {
-      VisitElement(node->v.element, options, &out);
-      children = &node->v.element.children;
-    }
-    if (children == nullptr) continue;
-    for (unsigned i = children->length; i > 0; --i) {
-      stack.push_back(static_cast<const GumboNode*>(children->data[i - 1]));
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -168,6 +43,25 @@ std::string_view LinkKindName(LinkKind kind) {
       return "meta-refresh";
   }
   return "?";
+}
+
+std::string_view HtmlParserName(HtmlParser parser) {
+  switch (parser) {
+    case HtmlParser::kTokenizer:
+      return "tokenizer";
+    case HtmlParser::kGumbo:
+      return "gumbo";
+  }
+  return "?";
+}
+
+absl::StatusOr<HtmlParser> ParseHtmlParser(std::string_view name) {
+  for (HtmlParser parser : {HtmlParser::kTokenizer, HtmlParser::kGumbo}) {
+    if (HtmlParserName(parser) == name) return parser;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown HTML parser \"", std::string(name),
+                   "\" (choose \"tokenizer\" or \"gumbo\")"));
 }
 
 bool Link::HasRel(std::string_view token) const { return HasToken(rel, token); }
@@ -207,11 +101,10 @@ ExtractedLinks html_internal::ExtractLinksWith(
     utf8.remove_prefix(3);
   }
 
-  Collected collected;
-  {
-    const html_internal::GumboDocument document(utf8, arena);
-    collected = Collect(document.document(), options);
-  }
+  html_internal::Collected collected =
+      options.html_parser == HtmlParser::kGumbo
+          ? html_internal::CollectWithGumbo(utf8, options, arena)
+          : html_internal::CollectWithTokenizer(utf8, options);
 
   // The document's own URL, then the first <base href> resolved against it
   // (HTML Standard §2.4.1 "document base URL"). A <base> that does not resolve
@@ -230,7 +123,7 @@ ExtractedLinks html_internal::ExtractLinksWith(
   result.base_url = base.ok() ? base->Assemble() : std::string(base_url);
 
   result.links.reserve(collected.links.size());
-  for (RawLink& raw : collected.links) {
+  for (html_internal::RawLink& raw : collected.links) {
     const std::string scheme = url_internal::LeadingScheme(raw.href);
     if (!scheme.empty() && scheme != "http" && scheme != "https") {
       ++result.skipped_scheme;

@@ -3,9 +3,13 @@
 // for the whole page from <meta name=robots> or an X-Robots-Tag header.
 //
 // The page is decoded to UTF-8 first (parse/charset.h: BOM, Content-Type,
-// <meta>, windows-1252) and parsed with gumbo, the HTML5 parsing algorithm, so
-// uppercase tags, unclosed tags and entities in attributes come out as a
-// browser sees them.
+// <meta>, windows-1252) and read with the HTML Standard's tokenizer and the
+// tree-builder rules that decide which elements a page has
+// (parse/html/tokenizer.h, parse/html/tree_state.h), so uppercase tags,
+// unclosed tags, raw text, comments and entities in attributes come out as a
+// browser sees them. gumbo's full HTML5 tree (LinkOptions::html_parser =
+// HtmlParser::kGumbo) gives the same links, about 9 times slower
+// (docs/parse_speed.md).
 //
 // What counts as a link (LinkKind): <a href>, <area href>, <link href> (with
 // its rel: canonical, alternate, next, prev, stylesheet...), <iframe src>,
@@ -15,13 +19,15 @@
 // do not parse, are skipped and counted, never an error.
 //
 // Thread-safe (no shared state; an arena is used by one thread at a time).
-// Cost: one gumbo parse, into an arena (no malloc per node), plus one
-// resolution per link, most without libcurl (the base is parsed once per
-// page); see bench/parse (BM_ExtractLinks, BM_ExtractDocPages) for MB/s.
-// Beware: gumbo 0.10.1 is quadratic in nesting depth (each start tag scans the
-// stack of open elements): 10,000 nested <div>s parse in 0.2 s, 200,000 (1 MB)
-// took 420 s in a debug build. Nothing here recurses, so depth cannot overflow
-// the stack, but a crawler should bound the page size it parses.
+// Cost: one pass of the tokenizer (about 210-300 MB/s per core on Debian's
+// documentation sites: no tree, no allocation per tag), plus one resolution
+// per link, most without libcurl (the base is parsed once per page); see
+// bench/parse (bench_parse_site, BM_ExtractDocPages) for MB/s.
+// Beware, with HtmlParser::kGumbo: gumbo 0.10.1 is quadratic in nesting depth
+// (each start tag scans the stack of open elements): 10,000 nested <div>s
+// parse in 0.2 s, 200,000 (1 MB) took 420 s in a debug build. Nothing here
+// recurses, so depth cannot overflow the stack, but a crawler should bound the
+// page size it parses.
 //
 // Example:
 //   sieve::ExtractedLinks page = sieve::ExtractLinks(
@@ -36,6 +42,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "parse/parse_arena.h"
 #include "parse/url.h"
 
@@ -79,7 +86,24 @@ struct ExtractedLinks {
   int skipped_invalid = 0;  // hrefs that do not resolve to a valid URL
 };
 
+// Which HTML parser finds the links. Both give the same links (the
+// differential test over Debian's documentation sites,
+// tests/parse/html_differential_test.cc); see docs/parse_speed.md.
+enum class HtmlParser {
+  kTokenizer,  // parse/html: WHATWG tokenizer + tree-state shim, no tree
+  kGumbo,      // gumbo's full HTML5 tree (the reference)
+};
+
+// "tokenizer", "gumbo".
+std::string_view HtmlParserName(HtmlParser parser);
+// The parser named `name` (as HtmlParserName gives it), or InvalidArgument
+// naming the choices.
+absl::StatusOr<HtmlParser> ParseHtmlParser(std::string_view name);
+
 struct LinkOptions {
+  // The parser. Default: HtmlParser::kTokenizer.
+  HtmlParser html_parser = HtmlParser::kTokenizer;
+
   // Normalisation options applied to every link.
   // Default: UrlOptions{} (RFC 3986 normalisation only).
   UrlOptions url;
@@ -96,8 +120,9 @@ struct LinkOptions {
 // the X-Robots-Tag header ("" if none; several headers may be joined with ",
 // "). REQUIRES: nothing; any bytes are accepted. If `base_url` is not a valid
 // http(s) URL, relative links are counted in skipped_invalid.
-// `arena` holds gumbo's tree while the page is parsed (parse/parse_arena.h);
-// pass the calling thread's own. Default: nullptr, an arena kept per thread.
+// `arena` holds gumbo's tree while the page is parsed (parse/parse_arena.h;
+// HtmlParser::kGumbo only); pass the calling thread's own. Default: nullptr,
+// an arena kept per thread.
 ExtractedLinks ExtractLinks(std::string_view html_bytes,
                             std::string_view base_url,
                             std::string_view content_type = "",

@@ -5,6 +5,11 @@
 // the gumbo column however its own code is tuned, so this bounds what a
 // faster crawl loop can win (docs/benchmarks.md, "Crawl speed").
 //
+// The two HTML parsers side by side, on the same files in the same run
+// (docs/parse_speed.md): the raw links of a page (parse + link elements read,
+// no URL resolution) with gumbo's tree and with parse/html's tokenizer, and
+// the whole of ExtractLinks with each; the raw link counts must agree.
+//
 //   bench_parse_site DIR [--malloc] [--list FILE]
 //
 // --malloc gives gumbo malloc instead of the arena (the code before issue 16).
@@ -23,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "parse/internal/collect_links.h"
 #include "parse/internal/gumbo_document.h"
 #include "parse/link_extractor.h"
 #include "parse/parse_arena.h"
@@ -91,7 +97,13 @@ int main(int argc, char** argv) {
     return 1;
   }
   double gumbo_seconds = 0, extract_seconds = 0;
+  double gumbo_links_seconds = 0, tokenizer_links_seconds = 0;
+  double extract_tokenizer_seconds = 0;
   size_t bytes = 0, links = 0, largest_tree = 0;
+  size_t gumbo_raw_links = 0, tokenizer_raw_links = 0, tokenizer_links = 0;
+  const sieve::LinkOptions gumbo_options;
+  sieve::LinkOptions tokenizer_options;
+  tokenizer_options.html_parser = sieve::HtmlParser::kTokenizer;
   for (const std::filesystem::path& file : files) {
     std::ifstream in(file, std::ios::binary);
     if (!in) {
@@ -114,10 +126,41 @@ int main(int argc, char** argv) {
 
     start = ThreadCpuSeconds();
     const sieve::ExtractedLinks result =
-        sieve::ExtractLinks(page, url, "text/html", "", {}, &arena);
+        sieve::ExtractLinks(page, url, "text/html", "", gumbo_options, &arena);
     extract_seconds += ThreadCpuSeconds() - start;
     links += result.links.size();
+
+    start = ThreadCpuSeconds();
+    const sieve::ExtractedLinks tokens = sieve::ExtractLinks(
+        page, url, "text/html", "", tokenizer_options, &arena);
+    extract_tokenizer_seconds += ThreadCpuSeconds() - start;
+    tokenizer_links += tokens.links.size();
+
+    start = ThreadCpuSeconds();
+    gumbo_raw_links +=
+        sieve::html_internal::CollectWithGumbo(page, gumbo_options, &arena)
+            .links.size();
+    gumbo_links_seconds += ThreadCpuSeconds() - start;
+
+    start = ThreadCpuSeconds();
+    tokenizer_raw_links +=
+        sieve::html_internal::CollectWithTokenizer(page, tokenizer_options)
+            .links.size();
+    tokenizer_links_seconds += ThreadCpuSeconds() - start;
   }
+  const double mb = bytes / 1e6;
+  std::printf(
+      "raw links: gumbo=%zu (%.2f CPU s, %.1f MB/s) tokenizer=%zu (%.2f CPU "
+      "s, %.1f MB/s) speedup=%.2fx\n"
+      "ExtractLinks: gumbo links=%zu %.2f CPU s (%.1f MB/s), tokenizer "
+      "links=%zu %.2f CPU s (%.1f MB/s) speedup=%.2fx\n",
+      gumbo_raw_links, gumbo_links_seconds, mb / gumbo_links_seconds,
+      tokenizer_raw_links, tokenizer_links_seconds,
+      mb / tokenizer_links_seconds,
+      gumbo_links_seconds / tokenizer_links_seconds, links, extract_seconds,
+      mb / extract_seconds, tokenizer_links, extract_tokenizer_seconds,
+      mb / extract_tokenizer_seconds,
+      extract_seconds / extract_tokenizer_seconds);
   std::printf(
       "files=%zu MB=%.1f links=%zu gumbo_cpu_s=%.2f extract_links_cpu_s=%.2f "
       "gumbo_MB_per_s=%.1f largest_tree_MiB=%.1f allocator=%s\n",
