@@ -99,10 +99,13 @@ std::vector<FlagSpec> CrawlFlags() {
   for (const ConfigKey& key : ConfigKeys()) {
     // The server's settings are `sieve frontier serve`'s flags.
     if (key.flag.empty() || key.path.starts_with("frontier_server.")) continue;
+    std::string default_text = FormatConfigValue(key, defaults);
+    if (key.flag_negates)
+      default_text = default_text == "true" ? "false" : "true";
     flags.push_back({.name = std::string(key.flag),
                      .value_name = ConfigValueName(key),
                      .help = std::string(key.help),
-                     .default_text = FormatConfigValue(key, defaults),
+                     .default_text = std::move(default_text),
                      .config_path = std::string(key.path)});
   }
   return flags;

@@ -80,7 +80,8 @@ void Crawler::Impl::OnRobots(const Request& request,
     log_->info("robots.txt of {} unavailable ({}); backing off", request.host,
                response.status != 0
                    ? absl::StrCat("HTTP ", response.status)
-                   : std::string(FetchErrorName(response.error)));
+                   : absl::StrCat(FetchErrorName(response.error), ": ",
+                                  response.error_message));
     for (const FrontierUrl& url : pending.waiting) {
       PageRecord record;
       record.url = url.url;

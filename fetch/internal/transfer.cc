@@ -197,11 +197,12 @@ absl::Status Transfer::Configure() {
     check(curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME,
                            static_cast<long>(seconds)));
   }
-  // Refuses a declared Content-Length above the limit before reading the body;
-  // bodies without one (or growing past it after decoding) are cut in OnBody
-  // instead.
-  check(curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
-                         static_cast<curl_off_t>(max_body_bytes_)));
+  // Bodies are cut at the limit in OnBody, Content-Length or not. Only
+  // skip_oversized refuses a declared length above it before reading the body.
+  if (options_.skip_oversized) {
+    check(curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
+                           static_cast<curl_off_t>(max_body_bytes_)));
+  }
   check(curl_easy_setopt(e, CURLOPT_USERAGENT, options_.user_agent.c_str()));
   if (extra_headers_ != nullptr) {
     // curl reads the list but its API takes a non-const pointer.
@@ -229,6 +230,8 @@ absl::Status Transfer::Configure() {
                          options_.verify_tls ? 1L : 0L));
   check(curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST,
                          options_.verify_tls ? 2L : 0L));
+  if (!options_.ca_bundle.empty())
+    check(curl_easy_setopt(e, CURLOPT_CAINFO, options_.ca_bundle.c_str()));
   if (options_.keep_raw) check(wire_.Configure(e, options_.compressed));
   if (rc != CURLE_OK) {
     return absl::InvalidArgumentError(
