@@ -30,6 +30,8 @@ absl::Status ValidateFetchOptions(const FetchOptions& o) {
     return Invalid("low_speed_time", ">= 1 s");
   }
   if (o.max_body_bytes <= 0) return Invalid("max_body_bytes", "> 0");
+  if (o.max_idle_connections < 0)
+    return Invalid("max_idle_connections", ">= 0");
   if (o.dns_cache_lifetime < absl::ZeroDuration())
     return Invalid("dns_cache_lifetime", ">= 0");
   if (!o.ca_bundle.empty() && access(o.ca_bundle.c_str(), R_OK) != 0) {

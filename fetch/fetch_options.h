@@ -68,9 +68,22 @@ struct FetchOptions {
   // Send Accept-Encoding with every encoding this libcurl decodes (gzip,
   // deflate, and br/zstd when built in) and decode the body. Default: true.
   bool compressed = true;
-  // How long resolved host names are reused (CURLOPT_DNS_CACHE_TIMEOUT).
-  // Default: 60 s.
-  absl::Duration dns_cache_lifetime = absl::Seconds(60);
+  // How long resolved host names are reused (CURLOPT_DNS_CACHE_TIMEOUT), in
+  // whole seconds. One cache serves every transfer of the Fetcher, so a host
+  // is resolved about once per lifetime, however many pages it has; libcurl
+  // ignores the record's TTL. Lookups run on libcurl's resolver threads,
+  // never blocking Poll. REQUIRES: >= 0 (0: no cache). Default: 300 s.
+  absl::Duration dns_cache_lifetime = absl::Seconds(300);
+  // Idle connections kept open for later requests to their hosts
+  // (CURLMOPT_MAXCONNECTS); past it libcurl closes the one idle longest, and
+  // any connection idle for 118 s (libcurl's CURLOPT_MAXAGE_CONN) closes. A
+  // crawl whose hosts wait out a politeness delay between requests needs one
+  // per host in rotation, or each request pays a new TCP and TLS handshake.
+  // Each costs a file descriptor (see fetch/open_file_limit.h).
+  // 0 = half the soft open-file limit when the Fetcher is created, at least
+  // 4 x max_concurrent_transfers and at most 65,536.
+  // REQUIRES: >= 0. Default: 0.
+  int64_t max_idle_connections = 0;
   // Verify the server's TLS certificate and host name. Turn off only for tests.
   // Default: true.
   bool verify_tls = true;

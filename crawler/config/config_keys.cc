@@ -245,6 +245,10 @@ const ConfigKey kKeys[] = {
      SIEVE_FIELD(fetch.http2)},
     {"fetch.compressed", "", "ask for compressed responses",
      SIEVE_FIELD(fetch.compressed)},
+    {"fetch.max_idle_connections", "",
+     "idle connections kept for later requests to their hosts (0 = half the "
+     "open-file limit)",
+     SIEVE_FIELD(fetch.max_idle_connections), 0, 1 << 20},
     {"fetch.dns_cache_seconds", "", "DNS cache lifetime, seconds",
      SIEVE_FIELD(fetch.dns_cache_seconds), 0, 86400},
     {"fetch.verify_tls",

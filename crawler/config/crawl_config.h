@@ -87,7 +87,8 @@ struct CrawlConfig {
     bool allow_private_addresses = false;  // Else only the seeds' hosts.
     bool http2 = true;
     bool compressed = true;
-    double dns_cache_seconds = 60;
+    double dns_cache_seconds = 300;
+    int64_t max_idle_connections = 0;  // 0 = from the open-file limit.
     bool verify_tls = true;
     // PEM file of trusted CAs; empty: CURL_CA_BUNDLE, SSL_CERT_FILE, or the
     // system's (fetch/ca_bundle.h).

@@ -22,6 +22,7 @@
 #include "crawler/crawl/seeds.h"
 #include "crawler/demo/demo_site.h"
 #include "crawler/logging.h"
+#include "fetch/open_file_limit.h"
 #include "filter/durable_file.h"
 #include "toml++/toml.h"
 
@@ -215,6 +216,11 @@ int RunCrawlCommand(const ParsedArgs& args) {
     std::cerr << "sieve crawl: " << logger.status().message() << "\n";
     return kExitUsage;
   }
+  // Idle connections, one per host in rotation, each hold a descriptor
+  // (fetch.max_idle_connections).
+  const OpenFileLimit files = RaiseOpenFileLimit();
+  (*logger)->info("open-file limit {} (was {}, hard limit {})", files.soft,
+                  files.before, files.hard);
   if (config->crawl.seeds.empty() && !demo && resume.empty()) {
     std::cerr << "sieve crawl: needs --seeds FILE, --resume DIR or --demo (try "
                  "'sieve help "

@@ -26,6 +26,7 @@ FetchOptions MakeFetchOptions(const CrawlConfig& config,
   o.http2 = f.http2;
   o.compressed = f.compressed;
   o.dns_cache_lifetime = absl::Seconds(f.dns_cache_seconds);
+  o.max_idle_connections = f.max_idle_connections;
   o.verify_tls = f.verify_tls;
   o.ca_bundle = ChooseCaBundleFromEnvironment(f.ca_bundle).path;
   o.skip_oversized = f.skip_oversized;

@@ -127,6 +127,8 @@ absl::Status Crawler::Impl::Init() {
       Fetcher::Create(std::move(fetch_options));
   if (!fetcher.ok()) return fetcher.status();
   fetcher_ = std::move(*fetcher);
+  log_->info("connections: up to {} idle kept; DNS answers kept {} s",
+             fetcher_->max_idle_connections(), config_.fetch.dns_cache_seconds);
 
   traps_ = std::make_unique<TrapGuard>(TrapOptions{
       .max_query_variants =

@@ -24,6 +24,9 @@ absl::StatusOr<std::unique_ptr<DemoSite>> DemoSite::Start(SiteOptions options) {
   // Without it, headers and body leave in two segments and Nagle's algorithm
   // meets the client's delayed ACK: 40 ms per response on loopback.
   site->server_->set_tcp_nodelay(true);
+  // As nginx's keepalive_requests: a crawler's connection to the site lives
+  // for 1000 requests (cpp-httplib closes it after 5 by default).
+  site->server_->set_keep_alive_max_count(1000);
   // cpp-httplib answers "Accept-Encoding: br" with brotli at its slowest
   // quality; on loopback compression only costs time, so the demo site sends
   // bodies as they are.

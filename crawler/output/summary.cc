@@ -33,6 +33,11 @@ std::string SummaryToJson(const CrawlSummary& s) {
                    {"crawl_delays_capped", f.crawl_delays_capped},
                    {"budget_stalls", f.budget_stalls},
                    {"reclaimed", f.reclaimed}};
+  j["fetch"] = {{"connections_opened", s.fetch.connections_opened},
+                {"connections_reused", s.fetch.connections_reused},
+                {"tls_full_handshakes", s.fetch.tls_full_handshakes},
+                {"tls_resumed_handshakes", s.fetch.tls_resumed_handshakes},
+                {"dns_lookups", s.fetch.dns_lookups}};
   j["filter"] = {{"capacity", s.filter_capacity},
                  {"estimated_count", s.filter_estimated_count},
                  {"estimated_fp_rate", s.filter_estimated_fp_rate}};
@@ -106,6 +111,13 @@ std::string FormatSummaryTable(const CrawlSummary& s,
   row("filter count / capacity",
       absl::StrFormat("%.0f / %d (est. FPR %.2g)", s.filter_estimated_count,
                       s.filter_capacity, s.filter_estimated_fp_rate));
+  row("connections opened / reused",
+      absl::StrCat(s.fetch.connections_opened, " / ",
+                   s.fetch.connections_reused));
+  row("TLS handshakes full / resumed",
+      absl::StrCat(s.fetch.tls_full_handshakes, " / ",
+                   s.fetch.tls_resumed_handshakes));
+  row("DNS lookups", absl::StrCat(s.fetch.dns_lookups));
   row("CPU seconds / peak RSS",
       absl::StrFormat("%.2f / %.1f MB", s.cpu_seconds,
                       static_cast<double>(s.peak_rss_bytes) / (1 << 20)));

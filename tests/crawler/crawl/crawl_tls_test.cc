@@ -126,6 +126,19 @@ TEST_F(CrawlTlsTest, CaBundleCrawlsTheWholeSite) {
   EXPECT_EQ(Crawl("ca_bundle", {"--ca-bundle", pki_.ca}), 0) << ReadFile(log_);
   ExpectTheWholeSite();
   EXPECT_THAT(ReadFile(log_), HasSubstr(pki_.ca));
+  EXPECT_THAT(ReadFile(log_), HasSubstr("open-file limit"));
+  // One host, one request at a time: one connection carries the whole crawl,
+  // one lookup serves it (summary.json's "fetch", fetch/fetch_counters.h).
+  const nlohmann::json summary =
+      nlohmann::json::parse(ReadFile(out_ / "summary.json"));
+  const nlohmann::json& fetch = summary["fetch"];
+  EXPECT_LE(fetch["connections_opened"].get<int>(), 2) << fetch.dump();
+  EXPECT_GT(fetch["connections_reused"].get<int>(), 50) << fetch.dump();
+  EXPECT_EQ(fetch["tls_full_handshakes"].get<int>() +
+                fetch["tls_resumed_handshakes"].get<int>(),
+            fetch["connections_opened"].get<int>())
+      << fetch.dump();
+  EXPECT_EQ(fetch["dns_lookups"], 1) << fetch.dump();
 }
 
 TEST_F(CrawlTlsTest, CurlCaBundleFromTheEnvironmentIsHonoured) {
