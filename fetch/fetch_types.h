@@ -61,7 +61,8 @@ enum class FetchError : uint8_t {
   kConnect,     // TCP connection refused or unreachable.
   kTimeout,   // connect_timeout, total_timeout, or the low-speed limit was hit.
   kTls,       // TLS handshake or certificate verification failed.
-  kTooLarge,  // Content-Length above max_body_bytes; the body was not read.
+  kTooLarge,  // Content-Length above max_body_bytes with skip_oversized set;
+              // the body was not read.
   kProtocol,  // Broken HTTP, bad content encoding, or a scheme other than
               // http/https.
   kTooManyRedirects,  // More redirects than FetchRequest::max_redirects.

@@ -89,12 +89,17 @@ struct CrawlConfig {
     int64_t low_speed_limit =
         100;  // Bytes/s; slower for low_speed_time aborts.
     double low_speed_time = 20;
-    int64_t max_body_bytes = 10 << 20;
+    int64_t max_body_bytes = 10 << 20;  // Longer bodies are cut (truncated).
+    bool skip_oversized = false;  // Refuse a Content-Length above it instead.
     bool allow_private_addresses = false;  // Else only the seeds' hosts.
     bool http2 = true;
     bool compressed = true;
-    double dns_cache_seconds = 60;
+    double dns_cache_seconds = 300;
+    int64_t max_idle_connections = 0;  // 0 = from the open-file limit.
     bool verify_tls = true;
+    // PEM file of trusted CAs; empty: CURL_CA_BUNDLE, SSL_CERT_FILE, or the
+    // system's (fetch/ca_bundle.h).
+    std::string ca_bundle;
   } fetch;
 
   struct SieveSettings {

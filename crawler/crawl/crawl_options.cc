@@ -6,6 +6,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "fetch/ca_bundle.h"
 #include "frontier/cluster/redis_frontier.h"
 #include "frontier/service/grpc_frontier.h"
 
@@ -26,7 +27,10 @@ FetchOptions MakeFetchOptions(const CrawlConfig& config,
   o.http2 = f.http2;
   o.compressed = f.compressed;
   o.dns_cache_lifetime = absl::Seconds(f.dns_cache_seconds);
+  o.max_idle_connections = f.max_idle_connections;
   o.verify_tls = f.verify_tls;
+  o.ca_bundle = ChooseCaBundleFromEnvironment(f.ca_bundle).path;
+  o.skip_oversized = f.skip_oversized;
   // Retries are the frontier's (politeness.max_throttle_retries,
   // max_error_retries): the Fetcher makes one attempt per request.
   // Private addresses are refused unless the URL's host is a seed's host

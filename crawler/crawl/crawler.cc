@@ -119,10 +119,19 @@ absl::Status Crawler::Impl::Init() {
   if (!writer.ok()) return writer.status();
   writer_ = std::move(*writer);
 
+  FetchOptions fetch_options = MakeFetchOptions(config_, state_.seed_hosts);
+  log_->info("TLS: {}, CA bundle {}",
+             fetch_options.verify_tls
+                 ? "certificates verified"
+                 : "certificates NOT verified (--insecure)",
+             fetch_options.ca_bundle.empty() ? "libcurl's default"
+                                             : fetch_options.ca_bundle);
   absl::StatusOr<std::unique_ptr<Fetcher>> fetcher =
-      Fetcher::Create(MakeFetchOptions(config_, state_.seed_hosts));
+      Fetcher::Create(std::move(fetch_options));
   if (!fetcher.ok()) return fetcher.status();
   fetcher_ = std::move(*fetcher);
+  log_->info("connections: up to {} idle kept; DNS answers kept {} s",
+             fetcher_->max_idle_connections(), config_.fetch.dns_cache_seconds);
 
   traps_ = std::make_unique<TrapGuard>(TrapOptions{
       .max_query_variants =

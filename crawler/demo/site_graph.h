@@ -87,6 +87,11 @@ struct SiteOptions {
   // Added to every answer by DemoSite (a stand-in for a real server's
   // latency, for benchmarks). Default: 0.
   absl::Duration response_delay = absl::ZeroDuration();
+  // When both are set, DemoSite serves HTTPS with this PEM certificate (chain)
+  // and private key instead of HTTP. The graph's absolute URLs (sitemaps,
+  // off-site links) keep http://. Default: "" (HTTP).
+  std::string tls_cert_file = "";
+  std::string tls_key_file = "";
 };
 
 struct SiteResponse {

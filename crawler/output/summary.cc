@@ -23,6 +23,11 @@ std::string SummaryToJson(const CrawlSummary& s) {
 #define SIEVE_FRONTIER_FIELD(name, kind) frontier[#name] = f.name;
   SIEVE_FRONTIER_STATS(SIEVE_FRONTIER_FIELD)
 #undef SIEVE_FRONTIER_FIELD
+  j["fetch"] = {{"connections_opened", s.fetch.connections_opened},
+                {"connections_reused", s.fetch.connections_reused},
+                {"tls_full_handshakes", s.fetch.tls_full_handshakes},
+                {"tls_resumed_handshakes", s.fetch.tls_resumed_handshakes},
+                {"dns_lookups", s.fetch.dns_lookups}};
   j["filter"] = {{"capacity", s.filter_capacity},
                  {"estimated_count", s.filter_estimated_count},
                  {"estimated_fp_rate", s.filter_estimated_fp_rate}};
@@ -111,6 +116,13 @@ std::string FormatSummaryTable(const CrawlSummary& s,
   row("filter count / capacity",
       absl::StrFormat("%.0f / %d (est. FPR %.2g)", s.filter_estimated_count,
                       s.filter_capacity, s.filter_estimated_fp_rate));
+  row("connections opened / reused",
+      absl::StrCat(s.fetch.connections_opened, " / ",
+                   s.fetch.connections_reused));
+  row("TLS handshakes full / resumed",
+      absl::StrCat(s.fetch.tls_full_handshakes, " / ",
+                   s.fetch.tls_resumed_handshakes));
+  row("DNS lookups", absl::StrCat(s.fetch.dns_lookups));
   row("CPU seconds / peak RSS",
       absl::StrFormat("%.2f / %.1f MB", s.cpu_seconds,
                       static_cast<double>(s.peak_rss_bytes) / (1 << 20)));
