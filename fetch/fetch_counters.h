@@ -26,7 +26,8 @@ struct FetchCounters {
   // transfer (or multiplexed on one, with HTTP/2).
   uint64_t connections_reused = 0;
   // TLS handshakes on new connections: full, and resumed from a session an
-  // earlier connection to the same host left (the Fetcher's share handle).
+  // earlier connection to the same host left (fetch/internal/
+  // tls_session_cache.h).
   uint64_t tls_full_handshakes = 0;
   uint64_t tls_resumed_handshakes = 0;
   // Host names resolved (cache misses of libcurl's DNS cache).

@@ -48,10 +48,9 @@ absl::StatusOr<std::unique_ptr<Fetcher>> Fetcher::Create(FetchOptions options) {
     return absl::ResourceExhaustedError("curl_multi_init failed");
   // One share handle for TLS sessions and DNS answers. Connections are not
   // shared through it: the multi handle's own connection cache already serves
-  // every transfer of this Fetcher. libcurl 7.88 keeps 8 TLS sessions in a
-  // share handle (lib/share.c), so a session is resumed when its host was one
-  // of the last 8 to open a connection; the idle connections kept below make
-  // most new connections unnecessary in the first place.
+  // every transfer of this Fetcher. libcurl 7.88 keeps only 8 TLS sessions in
+  // a share handle (lib/share.c); TlsSessionCache keeps one per host name
+  // beyond that.
   CurlSharePtr share(curl_share_init());
   if (share == nullptr ||
       curl_share_setopt(share.get(), CURLSHOPT_SHARE,
@@ -100,9 +99,9 @@ Fetcher::~Fetcher() {
 }
 
 void Fetcher::Submit(FetchRequest request) {
-  queue_.push_back(std::make_unique<Transfer>(std::move(request), options_,
-                                              extra_headers_.get(), addresses_,
-                                              share_.get(), &counters_));
+  queue_.push_back(std::make_unique<Transfer>(
+      std::move(request), options_, extra_headers_.get(), addresses_,
+      share_.get(), &tls_sessions_, &counters_));
 }
 
 void Fetcher::Wakeup() {

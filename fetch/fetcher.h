@@ -23,6 +23,11 @@
 //     stalls them (and their timeouts fire when it resumes).
 //   - Destroying the Fetcher aborts every transfer in flight, without a
 //     response.
+//   - Connections outlive their transfers: up to
+//     FetchOptions::max_idle_connections stay open for the next request to
+//     their host, each host's TLS session is kept so a new connection resumes
+//     it, and DNS answers live dns_cache_lifetime. counters() says what was
+//     opened, reused, resumed and resolved.
 //
 // The loop is curl's docs/examples/10-at-a-time.c: at most
 // max_concurrent_transfers easy handles in the multi handle, each carrying its
@@ -56,6 +61,7 @@
 #include "fetch/fetch_options.h"
 #include "fetch/fetch_types.h"
 #include "fetch/internal/curl_handles.h"
+#include "fetch/internal/tls_session_cache.h"
 #include "fetch/internal/transfer.h"
 
 namespace sieve {
@@ -124,6 +130,9 @@ class Fetcher {
   // TLS sessions and DNS answers shared by every transfer; declared before
   // the multi handle and the transfers, so it is cleaned up after them.
   const fetch_internal::CurlSharePtr share_;
+  // Hosts' TLS sessions beyond the share handle's 8; outlives the
+  // connections in multi_, whose SSL contexts point at it.
+  fetch_internal::TlsSessionCache tls_sessions_{16384};
   const long max_idle_connections_;
   FetchCounters counters_;
   // Declared before the transfers; the destructor removes every easy handle

@@ -10,6 +10,9 @@ packages=(
   wget
   # openssl: tests/crawler/crawl/crawl_tls_test.cc makes its own CA and server certificate
   openssl
+  # dnsmasq: the DNS server of tests/crawler/crawl/crawl_broad_web_test.cc (200 hosts in a
+  # network namespace); -base is the program alone, no system service
+  dnsmasq-base
   # libraries (found with find_package / pkg-config in cmake/SieveDependencies.cmake)
   libabsl-dev libcurl4-openssl-dev libgumbo-dev libxxhash-dev libtomlplusplus-dev libspdlog-dev
   librocksdb-dev libre2-dev libpsl-dev libidn2-dev nlohmann-json3-dev libcpp-httplib-dev zlib1g-dev

@@ -265,7 +265,7 @@ const ConfigKey kKeys[] = {
      SIEVE_FIELD(fetch.dns_cache_seconds), 0, 86400},
     {"fetch.verify_tls",
      "insecure",
-     "verify TLS certificates (--insecure turns it off)",
+     "do not verify TLS certificates and host names (fetch.verify_tls = false)",
      SIEVE_FIELD(fetch.verify_tls),
      kNoBound.min,
      kNoBound.max,

@@ -135,7 +135,7 @@ std::string UrlHost(const char* url) {
 Transfer::Transfer(FetchRequest request, const FetchOptions& options,
                    const curl_slist* extra_headers,
                    const AddressPolicy& addresses, CURLSH* share,
-                   FetchCounters* counters)
+                   TlsSessionCache* tls_sessions, FetchCounters* counters)
     : request_(std::move(request)),
       options_(options),
       max_body_bytes_(request_.max_body_bytes > 0 ? request_.max_body_bytes
@@ -143,6 +143,7 @@ Transfer::Transfer(FetchRequest request, const FetchOptions& options,
       extra_headers_(extra_headers),
       addresses_(addresses),
       share_(share),
+      tls_sessions_(tls_sessions),
       counters_(counters) {}
 
 int Transfer::OnResolverStart(void* /*resolver*/, void* /*reserved*/,
@@ -213,6 +214,12 @@ absl::Status Transfer::Configure() {
   // TLS sessions (and DNS answers) of earlier transfers: a new connection to a
   // host resumes its session instead of a full handshake.
   if (share_ != nullptr) check(curl_easy_setopt(e, CURLOPT_SHARE, share_));
+  // ... and sessions of more hosts than libcurl keeps (tls_session_cache.h).
+  if (tls_sessions_ != nullptr) {
+    check(curl_easy_setopt(e, CURLOPT_SSL_CTX_FUNCTION,
+                           &TlsSessionCache::OnSslContext));
+    check(curl_easy_setopt(e, CURLOPT_SSL_CTX_DATA, tls_sessions_));
+  }
   check(curl_easy_setopt(e, CURLOPT_ERRORBUFFER, error_buffer_));
   check(curl_easy_setopt(e, CURLOPT_NOSIGNAL,
                          1L));  // Threads: no SIGALRM for DNS timeouts.

@@ -16,6 +16,7 @@
 #include "fetch/fetch_types.h"
 #include "fetch/internal/address_policy.h"
 #include "fetch/internal/curl_handles.h"
+#include "fetch/internal/tls_session_cache.h"
 #include "fetch/internal/wire_recorder.h"
 
 namespace sieve::fetch_internal {
@@ -35,7 +36,8 @@ class Transfer {
   // and DNS lookups.
   Transfer(FetchRequest request, const FetchOptions& options,
            const curl_slist* extra_headers, const AddressPolicy& addresses,
-           CURLSH* share, FetchCounters* counters);
+           CURLSH* share, TlsSessionCache* tls_sessions,
+           FetchCounters* counters);
   Transfer(const Transfer&) = delete;
   Transfer& operator=(const Transfer&) = delete;
 
@@ -76,6 +78,7 @@ class Transfer {
   const curl_slist* const extra_headers_;
   const AddressPolicy& addresses_;
   CURLSH* const share_;
+  TlsSessionCache* const tls_sessions_;
   FetchCounters* const counters_;
   // CURLINFO_NUM_CONNECTS when OnPrerequest last ran: a larger value there
   // means the transfer is on a connection it opened.

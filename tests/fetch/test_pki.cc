@@ -14,14 +14,14 @@ bool Run(const std::string& command) {
 
 }  // namespace
 
-bool MakeTestPki(const std::filesystem::path& dir, TestPki* pki) {
+bool MakeTestPki(const std::filesystem::path& dir, TestPki* pki,
+                 const std::string& names) {
   const std::string d = dir.string();
   pki->ca = d + "/ca.pem";
   pki->cert = d + "/server.pem";
   pki->key = d + "/server.key";
   std::ofstream(dir / "ext.cnf")
-      << "basicConstraints=CA:FALSE\n"
-         "subjectAltName=IP:127.0.0.1,DNS:localhost\n";
+      << "basicConstraints=CA:FALSE\nsubjectAltName=" << names << "\n";
   const std::string ec = "-newkey ec -pkeyopt ec_paramgen_curve:prime256v1";
   return Run("openssl version") &&
          Run(absl::StrCat("openssl req -x509 ", ec,

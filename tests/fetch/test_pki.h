@@ -18,13 +18,15 @@ namespace sieve::fetch_test {
 
 struct TestPki {
   std::string ca;    // The CA's certificate (PEM): the bundle to trust.
-  std::string cert;  // The server's certificate (PEM), CN and SAN 127.0.0.1.
+  std::string cert;  // The server's certificate (PEM) for MakeTestPki's names.
   std::string key;   // The server's private key (PEM).
 };
 
 // Writes the files into `dir` (which must exist). False when the openssl
-// command is missing or fails. P-256 keys, valid for two days.
-bool MakeTestPki(const std::filesystem::path& dir, TestPki* pki);
+// command is missing or fails. P-256 keys, valid for two days. `names` is the
+// certificate's subjectAltName, e.g. "DNS:*.web.test".
+bool MakeTestPki(const std::filesystem::path& dir, TestPki* pki,
+                 const std::string& names = "IP:127.0.0.1,DNS:localhost");
 
 }  // namespace sieve::fetch_test
 

@@ -1,0 +1,258 @@
+// A broad web in miniature, through the `sieve` binary: 200 HTTPS hosts
+// h0000.web.test ... h0199.web.test, each on its own loopback address given
+// by a real DNS server (dnsmasq) on 127.0.0.1, all served by one server with a
+// certificate from a CA the test makes. It runs in a network namespace the
+// test creates (`unshare --net --mount`, root only; /etc/resolv.conf is
+// bind-mounted inside it only), so nothing outside is touched. Checked at the
+// server and in summary.json: every page once, no two requests to one host
+// closer than the delay, at most 2 connections per host on average, TLS
+// sessions resumed, at most 2 DNS lookups per host.
+#include <httplib.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/crawler/crawl/crawl_test_util.h"
+#include "tests/fetch/test_pki.h"
+
+namespace sieve {
+namespace {
+
+namespace fs = std::filesystem;
+using testing_util::FreshDir;
+using testing_util::ReadPages;
+using testing_util::StartSieve;
+using testing_util::WaitFor;
+
+constexpr int kHosts = 200;
+constexpr int kPagesPerHost = 5;  // "/" and /p/1.html ... /p/4.html.
+constexpr double kDelaySeconds = 0.2;
+constexpr char kChildEnv[] = "SIEVE_BROAD_WEB_IN_NETNS";
+
+std::string HostName(int i) { return absl::StrFormat("h%04d.web.test", i); }
+
+std::string ReadFile(const fs::path& path) {
+  std::stringstream s;
+  s << std::ifstream(path).rdbuf();
+  return s.str();
+}
+
+bool Have(const char* command) {
+  return std::system(absl::StrCat("command -v ", command, " >/dev/null 2>&1")
+                         .c_str()) == 0;
+}
+
+struct Request {
+  std::string host;
+  std::string path;
+  absl::Time start;
+  absl::Time end;
+};
+
+// One HTTPS server on 0.0.0.0:443 inside the namespace answering every host:
+// "/" links the host's four pages and the next host's "/", each page links
+// "/" and the next page. robots.txt is 404 (everything allowed).
+class BroadWebServer {
+ public:
+  explicit BroadWebServer(const fetch_test::TestPki& pki)
+      : server_(pki.cert.c_str(), pki.key.c_str()) {
+    // One thread per open connection (cpp-httplib): the crawler keeps one
+    // per host.
+    server_.new_task_queue = [] { return new httplib::ThreadPool(2 * kHosts); };
+    server_.set_keep_alive_timeout(30);
+    // A connection carries 3 requests (nginx's keepalive_requests, made
+    // small): each host's 6 requests need a second connection, which should
+    // resume the first one's TLS session.
+    server_.set_keep_alive_max_count(3);
+    server_.set_tcp_nodelay(true);
+    server_.Get(
+        ".*", [this](const httplib::Request& req, httplib::Response& res) {
+          const absl::Time start = absl::Now();
+          std::string host = req.get_header_value("Host");
+          host = host.substr(0, host.find(':'));
+          if (req.path == "/robots.txt") {
+            res.status = 404;
+          } else {
+            const int self = std::atoi(host.c_str() + 1);
+            std::string body = "<html><body>";
+            if (req.path == "/") {
+              for (int p = 1; p < kPagesPerHost; ++p)
+                absl::StrAppend(&body, "<a href=\"/p/", p, ".html\">p</a>");
+              absl::StrAppend(&body, "<a href=\"https://",
+                              HostName((self + 1) % kHosts), "/\">next</a>");
+            } else {
+              const int p = std::atoi(req.path.c_str() + 3);
+              absl::StrAppend(&body, "<a href=\"/\">home</a><a href=\"/p/",
+                              p % (kPagesPerHost - 1) + 1, ".html\">next</a>");
+            }
+            res.set_content(body + "</body></html>", "text/html");
+          }
+          std::lock_guard<std::mutex> lock(mu_);
+          requests_.push_back({host, req.path, start, absl::Now()});
+        });
+    if (!server_.bind_to_port("0.0.0.0", 443)) std::abort();
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    while (!server_.is_running()) absl::SleepFor(absl::Milliseconds(1));
+  }
+  ~BroadWebServer() {
+    server_.stop();
+    thread_.join();
+  }
+  std::vector<Request> requests() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return requests_;
+  }
+
+ private:
+  httplib::SSLServer server_;
+  std::thread thread_;
+  std::mutex mu_;
+  std::vector<Request> requests_;
+};
+
+// Inside the namespace: loopback up, resolv.conf pointing at dnsmasq.
+void RunInNamespace() {
+  const fs::path dir = FreshDir("broad_web");
+  ASSERT_EQ(std::system("ip link set lo up"), 0);
+  std::ofstream(dir / "resolv.conf") << "nameserver 127.0.0.1\n";
+  ASSERT_EQ(
+      std::system(absl::StrCat("mount --bind ", (dir / "resolv.conf").string(),
+                               " /etc/resolv.conf")
+                      .c_str()),
+      0);
+  {
+    std::ofstream dns(dir / "dnsmasq.conf");
+    for (int i = 0; i < kHosts; ++i) {
+      dns << "address=/" << HostName(i) << "/127.1." << i / 250 << "."
+          << i % 250 + 1 << "\n";
+    }
+  }
+  const fs::path dns_log = dir / "dnsmasq.log";
+  const fs::path dns_pid = dir / "dnsmasq.pid";
+  ASSERT_EQ(std::system(
+                absl::StrCat("dnsmasq --no-resolv --no-hosts "
+                             "--listen-address=127.0.0.1 --bind-interfaces "
+                             "--log-queries --log-facility=",
+                             dns_log.string(), " --pid-file=", dns_pid.string(),
+                             " --conf-file=", (dir / "dnsmasq.conf").string())
+                    .c_str()),
+            0);
+  fetch_test::TestPki pki;
+  ASSERT_TRUE(fetch_test::MakeTestPki(dir, &pki, "DNS:*.web.test"));
+  std::vector<Request> requests;
+  nlohmann::json summary;
+  {
+    BroadWebServer server(pki);
+    {
+      std::ofstream seeds(dir / "seeds.txt");
+      for (int i = 0; i < kHosts; ++i)
+        seeds << "https://" << HostName(i) << "/\n";
+    }
+    const fs::path log = dir / "sieve.log";
+    const int code = WaitFor(
+        StartSieve({"crawl", "--seeds", (dir / "seeds.txt").string(), "--out",
+                    (dir / "out").string(), "--ca-bundle", pki.ca, "--delay",
+                    absl::StrCat(kDelaySeconds), "--sitemaps", "off"},
+                   log));
+    EXPECT_EQ(code, 0) << ReadFile(log);
+    requests = server.requests();
+    summary = nlohmann::json::parse(ReadFile(dir / "out" / "summary.json"));
+  }
+  kill(std::stoi(ReadFile(dns_pid)), SIGTERM);
+
+  // Every page once, recorded once.
+  std::map<std::string, int> asked;
+  std::map<std::string, std::vector<Request>> by_host;
+  for (const Request& r : requests) {
+    ++asked[r.host + r.path];
+    by_host[r.host].push_back(r);
+  }
+  EXPECT_EQ(asked.size(), size_t{kHosts} * (kPagesPerHost + 1));  // + robots.
+  for (const auto& [url, n] : asked) EXPECT_EQ(n, 1) << url;
+  const std::vector<nlohmann::json> pages = ReadPages(dir / "out");
+  EXPECT_EQ(pages.size(), size_t{kHosts} * kPagesPerHost);
+  for (const nlohmann::json& page : pages)
+    EXPECT_EQ(page["status"], 200) << page.dump();
+
+  // Polite at the server: a host's next request starts at least the delay
+  // after its previous answer (robots.txt included).
+  int violations = 0;
+  for (auto& [host, list] : by_host) {
+    std::sort(list.begin(), list.end(), [](const Request& a, const Request& b) {
+      return a.start < b.start;
+    });
+    for (size_t i = 1; i < list.size(); ++i) {
+      if (list[i].start - list[i - 1].end <
+          absl::Seconds(kDelaySeconds) - absl::Milliseconds(5)) {
+        ++violations;
+        ADD_FAILURE() << host << list[i].path << " came "
+                      << (list[i].start - list[i - 1].end) << " after "
+                      << list[i - 1].path;
+      }
+    }
+  }
+  EXPECT_EQ(violations, 0);
+
+  const nlohmann::json& fetch = summary["fetch"];
+  std::cout << "fetch counters: " << fetch.dump() << "\n";
+  EXPECT_LE(fetch["connections_opened"].get<double>() / kHosts, 2.0)
+      << fetch.dump();
+  EXPECT_LE(fetch["dns_lookups"].get<double>() / kHosts, 2.0) << fetch.dump();
+  EXPECT_EQ(fetch["tls_full_handshakes"].get<int>() +
+                fetch["tls_resumed_handshakes"].get<int>(),
+            fetch["connections_opened"].get<int>())
+      << fetch.dump();
+  // Every connection after a host's first resumed its session.
+  EXPECT_GT(fetch["tls_resumed_handshakes"].get<int>(), 0) << fetch.dump();
+  EXPECT_EQ(fetch["tls_resumed_handshakes"].get<int>(),
+            fetch["connections_opened"].get<int>() - kHosts)
+      << fetch.dump();
+  // What the DNS server was asked (A and AAAA are separate questions).
+  std::istringstream dns_lines(ReadFile(dns_log));
+  int dns_queries = 0;
+  for (std::string line; std::getline(dns_lines, line);)
+    dns_queries += line.find(": query[") != std::string::npos ? 1 : 0;
+  std::cout << "DNS queries at dnsmasq: " << dns_queries << " for " << kHosts
+            << " hosts\n";
+  EXPECT_LE(dns_queries, 4 * kHosts);
+}
+
+TEST(CrawlBroadWebTest, TwoHundredHttpsHostsPoliteWithConnectionsAndDnsKept) {
+  if (std::getenv(kChildEnv) != nullptr) {
+    RunInNamespace();
+    return;
+  }
+  if (geteuid() != 0)
+    GTEST_SKIP() << "needs root: it makes its own network namespace "
+                    "(unshare --net --mount)";
+  for (const char* tool : {"unshare", "ip", "mount", "dnsmasq", "openssl"}) {
+    if (!Have(tool)) GTEST_SKIP() << "needs " << tool << " (dnsmasq-base)";
+  }
+  // The same test again, inside a new network and mount namespace.
+  const int code = std::system(
+      absl::StrCat(kChildEnv, "=1 unshare --net --mount -- /proc/", getpid(),
+                   "/exe --gtest_filter=",
+                   "CrawlBroadWebTest."
+                   "TwoHundredHttpsHostsPoliteWithConnectionsAndDnsKept")
+          .c_str());
+  EXPECT_EQ(code, 0) << "the crawl inside the namespace failed (see above)";
+}
+
+}  // namespace
+}  // namespace sieve
