@@ -16,8 +16,8 @@ pkg_check_modules(IDN2 REQUIRED IMPORTED_TARGET libidn2)
 # Sitemaps are parsed by streaming with expat; gzip (sitemaps, WARC members, content decoding) is zlib.
 pkg_check_modules(EXPAT REQUIRED IMPORTED_TARGET expat)
 find_package(ZLIB REQUIRED)
-# SHA-1 for WARC digests.
-find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+# SHA-1 for WARC digests; libssl to ask libcurl's connections whether TLS resumed a session.
+find_package(OpenSSL REQUIRED COMPONENTS Crypto SSL)
 # cpp-httplib serves the built-in demo site (`sieve crawl --demo`) and the tests' loopback sites.
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 # hiredis talks to Redis for the frontier shared by many workers (sieve::cluster).

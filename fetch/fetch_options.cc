@@ -1,5 +1,10 @@
 #include "fetch/fetch_options.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 
@@ -25,8 +30,14 @@ absl::Status ValidateFetchOptions(const FetchOptions& o) {
     return Invalid("low_speed_time", ">= 1 s");
   }
   if (o.max_body_bytes <= 0) return Invalid("max_body_bytes", "> 0");
+  if (o.max_idle_connections < 0)
+    return Invalid("max_idle_connections", ">= 0");
   if (o.dns_cache_lifetime < absl::ZeroDuration())
     return Invalid("dns_cache_lifetime", ">= 0");
+  if (!o.ca_bundle.empty() && access(o.ca_bundle.c_str(), R_OK) != 0) {
+    return Invalid("ca_bundle", absl::StrCat("a readable file (", o.ca_bundle,
+                                             ": ", std::strerror(errno), ")"));
+  }
   for (const std::string& line : o.extra_headers) {
     if (line.find(':') == std::string::npos ||
         line.find_first_of("\r\n") != std::string::npos) {

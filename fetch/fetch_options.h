@@ -48,10 +48,14 @@ struct FetchOptions {
   int64_t low_speed_limit = 100;
   absl::Duration low_speed_time = absl::Seconds(20);
   // Body bytes kept (after decoding). A body that grows past it is cut there
-  // and the response is marked `truncated` (not an error). A response whose
-  // Content-Length already exceeds it is refused before its body is read, with
-  // FetchError::kTooLarge. REQUIRES: > 0. Default: 10 MiB.
+  // and the response is marked `truncated` (not an error), whether or not the
+  // server sent a Content-Length. REQUIRES: > 0. Default: 10 MiB.
   int64_t max_body_bytes = int64_t{10} << 20;
+  // Refuse, instead of truncating, a response whose Content-Length exceeds
+  // max_body_bytes: it ends with FetchError::kTooLarge before its body is read
+  // (CURLOPT_MAXFILESIZE_LARGE). A body without Content-Length is still cut.
+  // Default: false.
+  bool skip_oversized = false;
   // User-Agent request header; its first word is the product token robots.txt
   // groups match. Default: "SieveBot/0.1".
   std::string user_agent = "SieveBot/0.1";
@@ -64,12 +68,31 @@ struct FetchOptions {
   // Send Accept-Encoding with every encoding this libcurl decodes (gzip,
   // deflate, and br/zstd when built in) and decode the body. Default: true.
   bool compressed = true;
-  // How long resolved host names are reused (CURLOPT_DNS_CACHE_TIMEOUT).
-  // Default: 60 s.
-  absl::Duration dns_cache_lifetime = absl::Seconds(60);
+  // How long resolved host names are reused (CURLOPT_DNS_CACHE_TIMEOUT), in
+  // whole seconds. One cache serves every transfer of the Fetcher, so a host
+  // is resolved about once per lifetime, however many pages it has; libcurl
+  // ignores the record's TTL. Lookups run on libcurl's resolver threads,
+  // never blocking Poll. REQUIRES: >= 0 (0: no cache). Default: 300 s.
+  absl::Duration dns_cache_lifetime = absl::Seconds(300);
+  // Idle connections kept open for later requests to their hosts
+  // (CURLMOPT_MAXCONNECTS); past it libcurl closes the one idle longest, and
+  // any connection idle for 118 s (libcurl's CURLOPT_MAXAGE_CONN) closes. A
+  // crawl whose hosts wait out a politeness delay between requests needs one
+  // per host in rotation, or each request pays a new TCP and TLS handshake.
+  // Each costs a file descriptor (see fetch/open_file_limit.h).
+  // 0 = half the soft open-file limit when the Fetcher is created, at least
+  // 4 x max_concurrent_transfers and at most 65,536.
+  // REQUIRES: >= 0. Default: 0.
+  int64_t max_idle_connections = 0;
   // Verify the server's TLS certificate and host name. Turn off only for tests.
   // Default: true.
   bool verify_tls = true;
+  // PEM file of the certificate authorities trusted when verifying
+  // (CURLOPT_CAINFO), e.g. a company's own CA. Empty: libcurl's built-in
+  // bundle (the system's). The library reads no environment; the crawler
+  // fills this from fetch.ca_bundle, CURL_CA_BUNDLE or SSL_CERT_FILE
+  // (fetch/ca_bundle.h). REQUIRES: empty or a readable file. Default: "".
+  std::string ca_bundle;
   // Connect to any address, private ones included. Off by default: no socket
   // is opened to loopback, private (RFC 1918), link-local, CGNAT,
   // unique-local, multicast, unspecified or reserved addresses, nor to the

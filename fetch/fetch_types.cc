@@ -20,6 +20,8 @@ absl::string_view FetchErrorName(FetchError error) {
       return "too_large";
     case FetchError::kProtocol:
       return "protocol";
+    case FetchError::kTooManyRedirects:
+      return "too_many_redirects";
     case FetchError::kReset:
       return "reset";
     case FetchError::kBlockedAddress:

@@ -61,10 +61,12 @@ enum class FetchError : uint8_t {
   kConnect,     // TCP connection refused or unreachable.
   kTimeout,   // connect_timeout, total_timeout, or the low-speed limit was hit.
   kTls,       // TLS handshake or certificate verification failed.
-  kTooLarge,  // Content-Length above max_body_bytes; the body was not read.
-  kProtocol,  // Broken HTTP, bad content encoding, a scheme other than
-              // http/https, or too many redirects.
-  kReset,     // Connection reset or closed before the response was complete.
+  kTooLarge,  // Content-Length above max_body_bytes with skip_oversized set;
+              // the body was not read.
+  kProtocol,  // Broken HTTP, bad content encoding, or a scheme other than
+              // http/https.
+  kTooManyRedirects,  // More redirects than FetchRequest::max_redirects.
+  kReset,  // Connection reset or closed before the response was complete.
   kBlockedAddress,  // The address to connect to is private (loopback, RFC 1918,
                     // link-local, ...) and its host is not allowed to use one
                     // (FetchOptions::allow_private_addresses,
@@ -73,7 +75,7 @@ enum class FetchError : uint8_t {
 };
 
 // "none", "invalid_url", "dns", "connect", "timeout", "tls", "too_large",
-// "protocol", "reset", "blocked_address", "other".
+// "protocol", "too_many_redirects", "reset", "blocked_address", "other".
 absl::string_view FetchErrorName(FetchError error);
 
 // Headers of the last response received (after any redirect curl followed).

@@ -7,12 +7,29 @@
 
 #include "absl/strings/str_cat.h"
 #include "fetch/curl_init.h"
+#include "fetch/open_file_limit.h"
 
 namespace sieve {
 
 using fetch_internal::CurlMultiPtr;
+using fetch_internal::CurlSharePtr;
 using fetch_internal::CurlSlistPtr;
 using fetch_internal::Transfer;
+
+namespace {
+
+// FetchOptions::max_idle_connections, 0 resolved from the open-file limit.
+long IdleConnectionCap(const FetchOptions& options) {
+  if (options.max_idle_connections > 0)
+    return static_cast<long>(options.max_idle_connections);
+  const uint64_t floor =
+      4 * static_cast<uint64_t>(options.max_concurrent_transfers);
+  const uint64_t half_fds = CurrentOpenFileLimit() / 2;
+  return static_cast<long>(
+      std::min<uint64_t>(std::max(floor, half_fds), uint64_t{1} << 16));
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<Fetcher>> Fetcher::Create(FetchOptions options) {
   if (absl::Status s = ValidateFetchOptions(options); !s.ok()) return s;
@@ -29,6 +46,27 @@ absl::StatusOr<std::unique_ptr<Fetcher>> Fetcher::Create(FetchOptions options) {
   CurlMultiPtr multi(curl_multi_init());
   if (multi == nullptr)
     return absl::ResourceExhaustedError("curl_multi_init failed");
+  // One share handle for TLS sessions and DNS answers. Connections are not
+  // shared through it: the multi handle's own connection cache already serves
+  // every transfer of this Fetcher. libcurl 7.88 keeps 8 TLS sessions in a
+  // share handle (lib/share.c), so a session is resumed when its host was one
+  // of the last 8 to open a connection; the idle connections kept below make
+  // most new connections unnecessary in the first place.
+  CurlSharePtr share(curl_share_init());
+  if (share == nullptr ||
+      curl_share_setopt(share.get(), CURLSHOPT_SHARE,
+                        CURL_LOCK_DATA_SSL_SESSION) != CURLSHE_OK ||
+      curl_share_setopt(share.get(), CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS) !=
+          CURLSHE_OK) {
+    return absl::ResourceExhaustedError("curl_share_init failed");
+  }
+  const long max_idle = IdleConnectionCap(options);
+  if (CURLMcode rc =
+          curl_multi_setopt(multi.get(), CURLMOPT_MAXCONNECTS, max_idle);
+      rc != CURLM_OK) {
+    return absl::InternalError(
+        absl::StrCat("curl_multi_setopt: ", curl_multi_strerror(rc)));
+  }
   // No CURLMOPT_MAX_HOST_CONNECTIONS: a transfer curl held back for a free
   // connection would already run its timeouts. Per-host concurrency is the
   // caller's (the Frontier's) to bound.
@@ -40,14 +78,18 @@ absl::StatusOr<std::unique_ptr<Fetcher>> Fetcher::Create(FetchOptions options) {
         absl::StrCat("curl_multi_setopt: ", curl_multi_strerror(rc)));
   }
   return std::unique_ptr<Fetcher>(
-      new Fetcher(std::move(options), std::move(multi), std::move(headers)));
+      new Fetcher(std::move(options), std::move(multi), std::move(headers),
+                  std::move(share), max_idle));
 }
 
 Fetcher::Fetcher(FetchOptions options, CurlMultiPtr multi,
-                 CurlSlistPtr extra_headers)
+                 CurlSlistPtr extra_headers, CurlSharePtr share,
+                 long max_idle_connections)
     : options_(std::move(options)),
       extra_headers_(std::move(extra_headers)),
       addresses_(options_),
+      share_(std::move(share)),
+      max_idle_connections_(max_idle_connections),
       multi_(std::move(multi)) {}
 
 Fetcher::~Fetcher() {
@@ -58,8 +100,9 @@ Fetcher::~Fetcher() {
 }
 
 void Fetcher::Submit(FetchRequest request) {
-  queue_.push_back(std::make_unique<Transfer>(
-      std::move(request), options_, extra_headers_.get(), addresses_));
+  queue_.push_back(std::make_unique<Transfer>(std::move(request), options_,
+                                              extra_headers_.get(), addresses_,
+                                              share_.get(), &counters_));
 }
 
 void Fetcher::Wakeup() {

@@ -46,11 +46,13 @@
 #include <cstddef>
 #include <deque>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "fetch/fetch_counters.h"
 #include "fetch/fetch_options.h"
 #include "fetch/fetch_types.h"
 #include "fetch/internal/curl_handles.h"
@@ -83,6 +85,12 @@ class Fetcher {
   // max_wait = 0 does the pending work without waiting.
   std::vector<FetchResponse> Poll(absl::Duration max_wait);
 
+  // Adds `host` to FetchOptions::private_address_hosts, for connections made
+  // from now on (the crawler adds a seed's redirect target). O(|host|).
+  void AllowPrivateAddressHost(std::string_view host) {
+    addresses_.AllowHost({host.data(), host.size()});
+  }
+
   // Makes the current Poll return early, or the next one if none is running.
   // Thread-safe.
   void Wakeup();
@@ -93,9 +101,16 @@ class Fetcher {
   // Transfers inside curl right now (<= max_concurrent_transfers).
   size_t running() const { return running_.size(); }
 
+  // Connections opened and reused, TLS handshakes full and resumed, DNS
+  // lookups, since Create (fetch/fetch_counters.h). O(1).
+  const FetchCounters& counters() const { return counters_; }
+  // Idle connections kept (FetchOptions::max_idle_connections, resolved).
+  long max_idle_connections() const { return max_idle_connections_; }
+
  private:
   Fetcher(FetchOptions options, fetch_internal::CurlMultiPtr multi,
-          fetch_internal::CurlSlistPtr extra_headers);
+          fetch_internal::CurlSlistPtr extra_headers,
+          fetch_internal::CurlSharePtr share, long max_idle_connections);
 
   void StartQueued(std::vector<FetchResponse>* out);
   void CollectCompleted(std::vector<FetchResponse>* out);
@@ -104,7 +119,13 @@ class Fetcher {
   // Declared before the transfers so it outlives their easy handles, which
   // point at it.
   const fetch_internal::CurlSlistPtr extra_headers_;
-  const fetch_internal::AddressPolicy addresses_;
+  // Read by the transfers' socket callbacks, inside Poll (this thread).
+  fetch_internal::AddressPolicy addresses_;
+  // TLS sessions and DNS answers shared by every transfer; declared before
+  // the multi handle and the transfers, so it is cleaned up after them.
+  const fetch_internal::CurlSharePtr share_;
+  const long max_idle_connections_;
+  FetchCounters counters_;
   // Declared before the transfers; the destructor removes every easy handle
   // from it first.
   const fetch_internal::CurlMultiPtr multi_;

@@ -53,6 +53,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -68,6 +69,14 @@ struct FrontierUrl {
   std::string host{};
   uint32_t depth = 0;
   std::string metadata{};
+  // Set when the URL's host is unreachable (PolitenessOptions::
+  // unreachable_after connection failures in a row): do not fetch it; record
+  // it as failed with these (the last failure's FetchOutcome::error and
+  // ::detail) and call Done with FetchOutcome::NotFetched().
+  std::string unreachable_error{};
+  std::string unreachable_detail{};
+
+  bool unreachable() const { return !unreachable_error.empty(); }
 };
 
 // What Next returns.
@@ -102,7 +111,7 @@ struct FetchOutcome {
     // to max_error_retries times. Otherwise the URL is finished.
     kError,
     // No request was made for the URL (robots.txt forbids it, its URL is
-    // malformed): finished, no politeness effect.
+    // malformed, its host is unreachable): finished, no politeness effect.
     kNotFetched,
     // No request was made for the URL, but one was made to its host for it
     // (its robots.txt) and ended now: the URL goes back to the head of its
@@ -113,6 +122,15 @@ struct FetchOutcome {
   absl::Duration response_time = absl::ZeroDuration();
   std::optional<absl::Duration> retry_after = std::nullopt;
   bool transient = false;  // kError only.
+  // kError only: no connection to the host could be made (DNS, TCP, TLS).
+  // Such failures in a row make the host unreachable
+  // (PolitenessOptions::unreachable_after); they add no back-off beyond the
+  // host's delay. `error` and `detail` (a code and the cause, e.g. "connect"
+  // and curl's message) come back on the host's URLs handed out while it is
+  // unreachable (FrontierUrl::unreachable_error).
+  bool connection_failed = false;
+  std::string_view error = {};
+  std::string_view detail = {};
 
   static FetchOutcome Success(absl::Duration response_time) {
     return {.kind = kSuccess, .response_time = response_time};
@@ -123,6 +141,14 @@ struct FetchOutcome {
   }
   static FetchOutcome Error(bool transient = false) {
     return {.kind = kError, .transient = transient};
+  }
+  static FetchOutcome ConnectionFailed(bool transient, std::string_view error,
+                                       std::string_view detail) {
+    return {.kind = kError,
+            .transient = transient,
+            .connection_failed = true,
+            .error = error,
+            .detail = detail};
   }
   static FetchOutcome NotFetched() { return {.kind = kNotFetched}; }
   static FetchOutcome Deferred() { return {.kind = kDeferred}; }
@@ -170,11 +196,71 @@ struct FrontierStats {
   uint64_t budget_stalls = 0;
   // Disk errors of the per-host queues on disk (the URL stays in RAM).
   uint64_t overflow_errors = 0;
+  // Times a host was found unreachable (unreachable_after connection
+  // failures in a row), and URLs handed out unfetched meanwhile.
+  uint64_t hosts_unreachable = 0;
+  uint64_t unreachable_urls = 0;
   // A shared frontier (frontier/cluster): URLs taken over from a worker that
-  // stopped without finishing them; each may have been fetched twice. 0 for
-  // one process.
+  // stopped without finishing them; each may have been fetched twice. Counted
+  // once, by the worker that takes them over. 0 for one process.
   uint64_t reclaimed = 0;
+  // Of dropped_urls: Add calls refused because their host was already past
+  // max_urls_per_host.
+  uint64_t refused_urls = 0;
 };
+
+// Every FrontierStats field once, as X(name, kind), for the code that must
+// visit them all (the checkpoint, the sum over a worker's shards, the
+// summary): kind is kNow for how things stand now (recomputed, never saved)
+// or kTotal for a count since the crawl began (saved by Checkpoint and
+// restored). The kTotal entries, in this order, are the counters a saved
+// frontier holds (frontier/host_snapshot.h): add a new one at the end only.
+// A field missing here fails to compile (frontier/frontier_stats.cc).
+// clang-format off
+#define SIEVE_FRONTIER_STATS(X)      \
+  X(queued, kNow)                    \
+  X(queued_in_sieve, kNow)           \
+  X(queued_in_hosts, kNow)           \
+  X(queued_on_disk_hosts, kNow)      \
+  X(host_queue_bytes, kNow)          \
+  X(in_flight, kNow)                 \
+  X(hosts_active, kNow)              \
+  X(hosts_known, kNow)               \
+  X(dispatched, kTotal)              \
+  X(done, kTotal)                    \
+  X(succeeded, kTotal)               \
+  X(throttled, kTotal)               \
+  X(failed, kTotal)                  \
+  X(dropped_urls, kTotal)            \
+  X(crawl_delays_capped, kTotal)     \
+  X(budget_stalls, kTotal)           \
+  X(refused_urls, kTotal)            \
+  X(retried, kTotal)                 \
+  X(given_up, kTotal)                \
+  X(overflow_errors, kTotal)         \
+  X(added, kTotal)                   \
+  X(duplicates, kTotal)              \
+  X(reclaimed, kTotal)               \
+  X(hosts_unreachable, kTotal)       \
+  X(unreachable_urls, kTotal)
+// clang-format on
+
+enum class FrontierCounterKind { kNow, kTotal };
+
+// Adds every field of `from` to `into`; with `totals_only`, the kTotal ones
+// only (what a shard's frontier leaves behind when it goes).
+void AddFrontierStats(const FrontierStats& from, FrontierStats& into,
+                      bool totals_only = false);
+
+// The kTotal fields of `stats` in SIEVE_FRONTIER_STATS order: what a
+// checkpoint saves.
+std::vector<uint64_t> FrontierTotals(const FrontierStats& stats);
+
+// Sets the kTotal fields of `into` from `saved` (FrontierTotals' order). A
+// list saved by an older version is shorter: the fields it lacks keep their
+// value; a longer one's extra entries (a newer version's) are ignored.
+void RestoreFrontierTotals(std::span<const uint64_t> saved,
+                           FrontierStats& into);
 
 // The frontier's dedup filter now, for the progress line and the capacity
 // warning: its estimated count (Swamidass-Baldi), capacity and the

@@ -66,6 +66,10 @@ absl::Status Frontier::Validate(const FrontierOptions& options) {
     return absl::InvalidArgumentError(
         "max_throttle_retries and max_error_retries must be >= 0");
   }
+  if (p.unreachable_after < 1 || p.unreachable_for < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        "need unreachable_after >= 1 and unreachable_for >= 0");
+  }
   if (options.host_queue_memory_bytes == 0 ||
       options.max_pulls_past_budget == 0) {
     return absl::InvalidArgumentError(
@@ -198,17 +202,23 @@ void Frontier::Refill(HostState& host) {
 bool Frontier::PrepareReady(absl::Time now) {
   ForgetIdleHosts(now);
   schedule_.PromoteDue(now);
-  // Pull from the Sieve only while no host is ready: the per-host queues stay
-  // small and the bulk stays in the Sieve, which spills to disk.
+  // Pull from the Sieve only while no host is ready (or the first ready one
+  // has only a retry to offer: its fresh URLs may still be in the Sieve, and
+  // go first): the per-host queues stay small and the bulk stays in the
+  // Sieve, which spills to disk.
   uint64_t pulls_past_budget = 0;
-  while (schedule_.ready_count() == 0) {
+  for (const HostState* ready = schedule_.PeekReady();
+       ready == nullptr || ready->queue.front().retried();
+       ready = schedule_.PeekReady()) {
+    // A stall only when no host is ready: a retry is served rather than none.
+    const bool stalled = ready == nullptr && sieve_->size() > 0;
     if (HostsOverBudget()) {
       // No new host until active ones finish (each has URLs that will be
       // ready, or a fetch in flight); the URLs wait in the Sieve (on disk).
-      return sieve_->size() > 0;
+      return stalled;
     }
     if (OverBudget() && pulls_past_budget++ >= options_.max_pulls_past_budget)
-      return sieve_->size() > 0;
+      return stalled;
     if (!PullOne(now)) break;
   }
   return false;
@@ -259,14 +269,21 @@ NextUrl Frontier::Next(absl::Time now) {
         DropHostLocked(*host);
       }
     }
-    host->last_start = now;
-    host->next_allowed =
-        now + DelayBetweenRequests(options_.politeness, host->politeness);
     result.state = NextUrl::kReady;
     result.url = FrontierUrl{.url = entry.url,
                              .host = host->name,
                              .depth = entry.depth,
                              .metadata = entry.metadata};
+    if (host->unreachable(now)) {
+      // No request will be made: no delay starts.
+      result.url.unreachable_error = host->unreachable_error;
+      result.url.unreachable_detail = host->unreachable_detail;
+      ++counters_.unreachable_urls;
+    } else {
+      host->last_start = now;
+      host->next_allowed =
+          now + DelayBetweenRequests(options_.politeness, host->politeness);
+    }
     std::string key = entry.url;
     in_flight_.insert_or_assign(std::move(key),
                                 InFlight{std::move(entry), host});
@@ -299,6 +316,7 @@ absl::StatusOr<UrlFate> Frontier::Done(std::string_view url,
     case FetchOutcome::kSuccess:
       ++counters_.succeeded;
       host.politeness.throttle_streak = 0;
+      ClearUnreachable(host);
       host.politeness.last_response_time = outcome.response_time;
       host.next_allowed =
           std::max({host.next_allowed, after_delay,
@@ -306,15 +324,21 @@ absl::StatusOr<UrlFate> Frontier::Done(std::string_view url,
       break;
     case FetchOutcome::kThrottled:
       ++counters_.throttled;
+      ClearUnreachable(host);
       host.next_allowed = std::max(host.next_allowed, after_delay);
       fate = RetryOrGiveUp(host, std::move(entry), /*throttled=*/true,
-                           outcome.retry_after, now);
+                           /*back_off=*/true, outcome.retry_after, now);
       break;
     case FetchOutcome::kError:
       ++counters_.failed;
       host.next_allowed = std::max(host.next_allowed, after_delay);
+      if (outcome.connection_failed &&
+          CountConnectionFailure(host, outcome, now)) {
+        break;  // Finished: its record carries the failure itself.
+      }
       if (outcome.transient) {
         fate = RetryOrGiveUp(host, std::move(entry), /*throttled=*/false,
+                             /*back_off=*/!outcome.connection_failed,
                              std::nullopt, now);
       }
       break;
@@ -336,16 +360,35 @@ absl::StatusOr<UrlFate> Frontier::Done(std::string_view url,
   return fate;
 }
 
+bool Frontier::CountConnectionFailure(HostState& host,
+                                      const FetchOutcome& outcome,
+                                      absl::Time now) {
+  const PolitenessOptions& p = options_.politeness;
+  if (++host.politeness.connection_failures < p.unreachable_after) {
+    return false;
+  }
+  if (!host.unreachable(now)) ++counters_.hosts_unreachable;
+  host.unreachable_until = now + p.unreachable_for;
+  host.unreachable_error = std::string(outcome.error);
+  host.unreachable_detail = std::string(outcome.detail);
+  // Its URLs go out at once, unfetched.
+  host.next_allowed = now;
+  host.blocked_until = absl::InfinitePast();
+  return true;
+}
+
 UrlFate Frontier::RetryOrGiveUp(HostState& host, QueuedUrl entry,
-                                bool throttled,
+                                bool throttled, bool back_off,
                                 std::optional<absl::Duration> retry_after,
                                 absl::Time now) {
   const PolitenessOptions& p = options_.politeness;
-  ++host.politeness.throttle_streak;
-  host.blocked_until =
-      std::max(host.blocked_until,
-               now + ThrottleBackoff(p, host.politeness.throttle_streak,
-                                     retry_after, rng_));
+  if (back_off) {
+    ++host.politeness.throttle_streak;
+    host.blocked_until =
+        std::max(host.blocked_until,
+                 now + ThrottleBackoff(p, host.politeness.throttle_streak,
+                                       retry_after, rng_));
+  }
   uint32_t& retries = throttled ? entry.throttle_retries : entry.error_retries;
   const int limit = throttled ? p.max_throttle_retries : p.max_error_retries;
   if (retries >= static_cast<uint32_t>(limit)) {
@@ -358,9 +401,10 @@ UrlFate Frontier::RetryOrGiveUp(HostState& host, QueuedUrl entry,
   }
   ++retries;
   ++counters_.retried;
-  // Back to the head of its host's queue: the host's other URLs wait behind
-  // it only for the back-off, never for good (it has a retry limit).
-  hosts_.PushFront(host, std::move(entry));
+  entry.seq = next_seq_++;
+  // Behind the host's other URLs: they go as soon as the back-off ends, and
+  // one URL that keeps failing never holds its host up.
+  Enqueue(host, std::move(entry));
   return UrlFate::kRetryLater;
 }
 
@@ -393,7 +437,8 @@ FrontierStats Frontier::stats() const {
   out.hosts_known = hosts_.host_count() + hosts_.parked_count();
   out.added = sieve.queued;
   out.duplicates = sieve.dropped_as_seen;
-  out.dropped_urls += refused_for_dropped_host_.load(std::memory_order_relaxed);
+  out.refused_urls = refused_for_dropped_host_.load(std::memory_order_relaxed);
+  out.dropped_urls += out.refused_urls;
   return out;
 }
 

@@ -212,11 +212,27 @@ class Frontier final : public CrawlFrontier {
   // Next's answer when no host is ready: how long until one is, or why none
   // will be.
   NextUrl NotReady(absl::Time now) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Applies a throttle or transient-error answer: backs the host off and
-  // requeues `entry` within its retry limit.
+  // Applies a throttle or transient-error answer: backs the host off (not
+  // for a failed connection: `back_off` false) and requeues `entry` behind
+  // the host's other URLs, within its retry limit.
   UrlFate RetryOrGiveUp(HostState& host, QueuedUrl entry, bool throttled,
+                        bool back_off,
                         std::optional<absl::Duration> retry_after,
                         absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The host answered: it is reachable.
+  static void ClearUnreachable(HostState& host) {
+    host.politeness.connection_failures = 0;
+    if (host.unreachable_until == absl::InfinitePast()) return;
+    host.unreachable_until = absl::InfinitePast();
+    host.unreachable_error.clear();
+    host.unreachable_detail.clear();
+  }
+  // A failed connection to `host` (FetchOutcome::connection_failed): counts
+  // it and, at unreachable_after in a row, marks the host unreachable.
+  // Returns whether it now is.
+  bool CountConnectionFailure(HostState& host, const FetchOutcome& outcome,
+                              absl::Time now)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Discards `host`'s queued URLs and refuses new ones. Returns how many.
   uint64_t DropHostLocked(HostState& host) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
@@ -249,7 +265,7 @@ class Frontier final : public CrawlFrontier {
   // grow without bound.
   void ForgetIdleHosts(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool IsDropped(std::string_view host) const;
-  // The cumulative counters in snapshot order, and back.
+  // The cumulative counters in snapshot order (FrontierTotals), and back.
   std::vector<uint64_t> SnapshotCounters() const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void RestoreCounters(const std::vector<uint64_t>& counters)

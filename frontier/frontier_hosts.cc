@@ -22,7 +22,9 @@ void Frontier::Touch(HostState& host, absl::Time now) {
       ++hosts_active_;
     } else {
       --hosts_active_;
-      idle_hosts_.emplace(host.ready_at(), host.name);
+      // An unreachable host is remembered while it is.
+      idle_hosts_.emplace(std::max(host.ready_at(), host.unreachable_until),
+                          host.name);
     }
   }
   schedule_.Update(host, now, options_.politeness.max_in_flight_per_host);
@@ -38,7 +40,8 @@ void Frontier::ForgetIdleHosts(absl::Time now) {
     // max_urls_per_host) or a robots.txt Crawl-delay is parked instead: those
     // few bytes stay, the rest of its state goes (frontier/host_table.h).
     if (host == nullptr || host->active || host->dropped ||
-        host->ready_at() > now || host->politeness.throttle_streak > 0) {
+        host->ready_at() > now || host->politeness.throttle_streak > 0 ||
+        host->unreachable(now)) {
       continue;
     }
     if (host->politeness.crawl_delay > absl::ZeroDuration() ||

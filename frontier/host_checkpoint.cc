@@ -28,38 +28,16 @@ constexpr std::string_view kStateFile = "frontier.state";
 }  // namespace
 
 std::vector<uint64_t> Frontier::SnapshotCounters() const {
-  return {counters_.dispatched,
-          counters_.done,
-          counters_.succeeded,
-          counters_.throttled,
-          counters_.failed,
-          counters_.dropped_urls,
-          counters_.crawl_delays_capped,
-          counters_.budget_stalls,
-          refused_for_dropped_host_.load(std::memory_order_relaxed),
-          counters_.retried,
-          counters_.given_up};
+  FrontierStats totals = counters_;
+  totals.refused_urls =
+      refused_for_dropped_host_.load(std::memory_order_relaxed);
+  return FrontierTotals(totals);
 }
 
 void Frontier::RestoreCounters(const std::vector<uint64_t>& c) {
-  uint64_t* fields[] = {&counters_.dispatched,
-                        &counters_.done,
-                        &counters_.succeeded,
-                        &counters_.throttled,
-                        &counters_.failed,
-                        &counters_.dropped_urls,
-                        &counters_.crawl_delays_capped,
-                        &counters_.budget_stalls,
-                        nullptr,
-                        &counters_.retried,
-                        &counters_.given_up};
-  for (size_t i = 0; i < std::min(c.size(), std::size(fields)); ++i) {
-    if (fields[i] != nullptr) {
-      *fields[i] = c[i];
-    } else {
-      refused_for_dropped_host_.store(c[i], std::memory_order_relaxed);
-    }
-  }
+  RestoreFrontierTotals(c, counters_);
+  refused_for_dropped_host_.store(counters_.refused_urls,
+                                  std::memory_order_relaxed);
 }
 
 absl::Status Frontier::Checkpoint(SnapshotWriter& snapshot) {

@@ -50,8 +50,9 @@ struct HostSnapshot {
         urls;  // In flight first (oldest first), then the queue in order.
   };
   uint64_t next_seq = 1;
-  // The Frontier's cumulative counters, in an order the Frontier defines; a
-  // reader that knows fewer takes the first ones.
+  // The Frontier's cumulative counters (FrontierTotals, in the order of
+  // SIEVE_FRONTIER_STATS in frontier/crawl_frontier.h); a reader that knows
+  // fewer takes the first ones, one that knows more keeps the rest at 0.
   std::vector<uint64_t> counters;
   std::vector<Host> hosts;
 };

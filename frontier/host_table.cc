@@ -1,5 +1,7 @@
 #include "frontier/host_table.h"
 
+#include <iterator>
+
 #include <algorithm>
 #include <utility>
 
@@ -59,7 +61,12 @@ void HostTable::Park(std::string_view host) {
 void HostTable::PushBack(HostState& host, QueuedUrl url) {
   queued_bytes_ += BytesOf(url);
   ++queued_urls_;
-  host.queue.push_back(std::move(url));
+  // Retried URLs stay at the back, behind every fresh URL of the host.
+  auto at = host.queue.end();
+  if (!url.retried()) {
+    while (at != host.queue.begin() && std::prev(at)->retried()) --at;
+  }
+  host.queue.insert(at, std::move(url));
 }
 
 void HostTable::PushFront(HostState& host, QueuedUrl url) {

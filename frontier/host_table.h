@@ -60,10 +60,12 @@ struct QueuedUrl {
   // Counted in its host's urls_dispatched (set on its first dispatch), so a
   // retry or a deferred URL is not counted twice against max_urls_per_host.
   bool counted = false;
-  // Order in which the URL left the Sieve's FIFO; the schedule serves the ready
-  // host whose head has the smallest seq, which keeps the crawl close to
-  // breadth-first across hosts.
+  // Order in which the URL left the Sieve's FIFO (or was queued again for a
+  // retry); the schedule serves the ready host whose head has the smallest
+  // seq, which keeps the crawl close to breadth-first across hosts.
   uint64_t seq = 0;
+
+  bool retried() const { return throttle_retries > 0 || error_retries > 0; }
 };
 
 // Estimated bytes of one QueuedUrl beyond its strings' characters (struct,
@@ -103,6 +105,11 @@ struct HostState {
   uint64_t urls_dispatched = 0;
   // DropHost was called: queued URLs are discarded and new ones are refused.
   bool dropped = false;
+  // Until then the host is unreachable (PolitenessOptions::unreachable_after):
+  // its URLs are handed out unfetched with the last failure's code and cause.
+  absl::Time unreachable_until = absl::InfinitePast();
+  std::string unreachable_error;
+  std::string unreachable_detail;
 
   // Counted in the Frontier's active hosts (URLs queued in RAM or on disk, or
   // requests in flight).
@@ -114,6 +121,7 @@ struct HostState {
   uint64_t slot_seq = 0;
 
   absl::Time ready_at() const { return std::max(next_allowed, blocked_until); }
+  bool unreachable(absl::Time now) const { return now < unreachable_until; }
   // True when nothing but the clock stands between this host and a fetch.
   bool HasWork(int max_in_flight) const {
     return !dropped && !queue.empty() && in_flight < max_in_flight;
@@ -153,7 +161,9 @@ class HostTable {
   // streak): those are not kept.
   void Park(std::string_view host);
 
-  // Queue operations that keep the byte count in step.
+  // Queue operations that keep the byte count in step. PushBack puts a fresh
+  // URL ahead of the retried ones at the back of the queue (QueuedUrl::
+  // retried), so a retry waits behind every fresh URL of its host.
   void PushBack(HostState& host, QueuedUrl url);
   void PushFront(HostState& host, QueuedUrl url);
   QueuedUrl PopFront(HostState& host);  // REQUIRES: !host.queue.empty().

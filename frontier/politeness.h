@@ -65,6 +65,18 @@ struct PolitenessOptions {
   // The same for a transient error (connection refused or reset, timeout).
   // Default: 1.
   int max_error_retries = 1;
+  // After this many connection failures in a row (DNS, TCP connect, TLS: no
+  // answer at all) a host is unreachable: for `unreachable_for` its queued
+  // and new URLs are handed out marked so (FrontierUrl::unreachable_error),
+  // to be recorded without a request, instead of each waiting out its own
+  // retries. A failure after that time marks it again at once; any answer
+  // from the host clears it. Scrapy retries a refused connection twice,
+  // wget and curl not at all (docs/crawling.md "Dead hosts"). REQUIRES: >= 1.
+  // Default: 2.
+  int unreachable_after = 2;
+  // How long a host stays unreachable before one URL is tried again.
+  // Default: 60 seconds.
+  absl::Duration unreachable_for = absl::Seconds(60);
 };
 
 // The politeness state of one host that the rules below read. Owned by the
@@ -78,6 +90,8 @@ struct HostPoliteness {
   absl::Duration last_response_time = absl::ZeroDuration();
   // 429/503 answers in a row since the last success.
   int throttle_streak = 0;
+  // Connection failures in a row since the host last answered.
+  int connection_failures = 0;
 };
 
 // Gap between the starts of two requests to the host: max(min_delay,

@@ -3,10 +3,14 @@
 #include <errno.h>
 #include <iconv.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "parse/internal/meta_prescan.h"
 
 namespace sieve {
@@ -280,6 +284,104 @@ Utf8Text ConvertToUtf8(std::string_view bytes, std::string_view encoding) {
     result.utf8.erase(0, 3);
   }
   return result;
+}
+
+}  // namespace sieve
+
+namespace sieve {
+namespace {
+
+// The code point of the valid UTF-8 sequence `s` (1 to 4 bytes).
+uint32_t CodePoint(std::string_view s) {
+  const auto b = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
+  switch (s.size()) {
+    case 1:
+      return b(0);
+    case 2:
+      return (uint32_t{b(0)} & 0x1F) << 6 | (b(1) & 0x3F);
+    case 3:
+      return (uint32_t{b(0)} & 0x0F) << 12 | (uint32_t{b(1)} & 0x3F) << 6 |
+             (b(2) & 0x3F);
+    default:
+      return (uint32_t{b(0)} & 0x07) << 18 | (uint32_t{b(1)} & 0x3F) << 12 |
+             (uint32_t{b(2)} & 0x3F) << 6 | (b(3) & 0x3F);
+  }
+}
+
+void AppendPercentEncoded(std::string& out, std::string_view bytes) {
+  constexpr char kHex[] = "0123456789ABCDEF";
+  for (char c : bytes) {
+    const auto byte = static_cast<unsigned char>(c);
+    out.push_back('%');
+    out.push_back(kHex[byte >> 4]);
+    out.push_back(kHex[byte & 0xF]);
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> EncodeQueryIn(std::string_view href,
+                                         std::string_view encoding) {
+  // URL Standard "get an output encoding": UTF-16 and replacement give UTF-8.
+  if (encoding.empty() || encoding == kUtf8 || encoding == "UTF-16LE" ||
+      encoding == "UTF-16BE") {
+    return std::nullopt;
+  }
+  const size_t query = href.find('?');
+  if (query == std::string_view::npos) return std::nullopt;
+  const size_t end = std::min(href.find('#', query), href.size());
+  const std::string_view q = href.substr(query + 1, end - query - 1);
+  if (std::all_of(q.begin(), q.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 0x80;
+      })) {
+    return std::nullopt;
+  }
+  const std::string to = IconvName(CanonicalEncodingName(encoding));
+  iconv_t cd = iconv_open(to.c_str(), "UTF-8");
+  if (cd == reinterpret_cast<iconv_t>(-1)) return std::nullopt;
+  std::string out(href.substr(0, query + 1));
+  out.reserve(href.size() + 2 * q.size());
+  char buffer[32];
+  for (size_t i = 0; i < q.size();) {
+    size_t n = ValidUtf8Length(q, i);
+    if (n == 1) {
+      // ASCII as it is, after a stateful encoding (ISO-2022-JP) returns to
+      // its initial state.
+      char* o = buffer;
+      size_t o_left = sizeof(buffer);
+      if (iconv(cd, nullptr, nullptr, &o, &o_left) != static_cast<size_t>(-1)) {
+        AppendPercentEncoded(out, std::string_view(buffer, o - buffer));
+      }
+      out.push_back(q[i++]);
+      continue;
+    }
+    if (n == 0) n = 1;  // Not UTF-8: the byte as it is (NormalizeUrl escapes).
+    const std::string_view ch = q.substr(i, n);
+    i += n;
+    char* in = const_cast<char*>(ch.data());  // iconv does not write input.
+    size_t in_left = ch.size();
+    char* o = buffer;
+    size_t o_left = sizeof(buffer);
+    if (n > 1 &&
+        iconv(cd, &in, &in_left, &o, &o_left) != static_cast<size_t>(-1)) {
+      AppendPercentEncoded(out, std::string_view(buffer, o - buffer));
+    } else if (n > 1) {
+      // Not in the encoding: the URL Standard's encoder writes "&#N;".
+      iconv(cd, nullptr, nullptr, nullptr, nullptr);
+      absl::StrAppend(&out, "%26%23", CodePoint(ch), "%3B");
+    } else {
+      out.append(ch);
+    }
+  }
+  // The same at the end.
+  char* o = buffer;
+  size_t o_left = sizeof(buffer);
+  if (iconv(cd, nullptr, nullptr, &o, &o_left) != static_cast<size_t>(-1)) {
+    AppendPercentEncoded(out, std::string_view(buffer, o - buffer));
+  }
+  iconv_close(cd);
+  out.append(href.substr(end));
+  return out;
 }
 
 }  // namespace sieve

@@ -27,6 +27,7 @@
 #define SIEVE_PARSE_CHARSET_H_
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -54,6 +55,19 @@ struct Utf8Text {
 // dropping a leading BOM. An unknown encoding falls back to windows-1252. Cost:
 // O(|bytes|), one allocation for the result.
 Utf8Text ConvertToUtf8(std::string_view bytes, std::string_view encoding);
+
+// `href` (UTF-8, from a document in `encoding`) with the non-ASCII characters
+// of its query percent-encoded in that encoding, as the URL Standard's query
+// state does with the document's encoding (a link "?q=café" on a windows-1252
+// page is requested as "?q=caf%E9"); a character the encoding cannot
+// represent becomes "%26%23" decimal "%3B" ("&#N;"), as the Standard's encoder
+// writes it. The query is from the first '?' to the first '#' after it; the
+// rest of the href is left alone (paths stay UTF-8). nullopt when nothing
+// changes: no non-ASCII byte in the query, or an encoding whose URLs use
+// UTF-8 (UTF-8, UTF-16LE/BE), or one iconv cannot write. Cost: O(|href|) and
+// one iconv descriptor, only for such a query.
+std::optional<std::string> EncodeQueryIn(std::string_view href,
+                                         std::string_view encoding);
 
 }  // namespace sieve
 

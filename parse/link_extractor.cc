@@ -112,6 +112,10 @@ ExtractedLinks html_internal::ExtractLinksWith(
   absl::StatusOr<url_internal::UrlComponents> base =
       url_internal::ResolveComponents("", base_url, resolver);
   if (collected.base_href) {
+    if (std::optional<std::string> encoded =
+            EncodeQueryIn(*collected.base_href, result.encoding)) {
+      *collected.base_href = *std::move(encoded);
+    }
     absl::StatusOr<url_internal::UrlComponents> declared =
         url_internal::ResolveAgainst(base, *collected.base_href, resolver);
     if (declared.ok()) base = *std::move(declared);
@@ -124,6 +128,12 @@ ExtractedLinks html_internal::ExtractLinksWith(
     if (!scheme.empty() && scheme != "http" && scheme != "https") {
       ++result.skipped_scheme;
       continue;
+    }
+    // A query in the document's encoding (URL Standard: the "encoding" a
+    // document passes to the URL parser).
+    if (std::optional<std::string> encoded =
+            EncodeQueryIn(raw.href, result.encoding)) {
+      raw.href = *std::move(encoded);
     }
     absl::StatusOr<url_internal::UrlComponents> url =
         url_internal::ResolveAgainst(base, raw.href, resolver);

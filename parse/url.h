@@ -35,8 +35,9 @@
 // keep libcurl's dotted form ("[::127.0.0.1]", browsers "[::7f00:1]"); hosts
 // with !$&'()*+,;= are rejected by libcurl; symbol/emoji hosts are rejected
 // (libidn2 applies IDNA2008, browsers UTS #46 without STD3 rules); "0x" is not
-// read as the IPv4 number 0. Queries are always UTF-8 (browsers use the page's
-// encoding for the query of a link on a non-UTF-8 page).
+// read as the IPv4 number 0. Queries are written in UTF-8 here; ExtractLinks
+// first encodes a non-UTF-8 page's queries in its encoding, as browsers do
+// (EncodeQueryIn, parse/charset.h).
 #ifndef SIEVE_PARSE_URL_H_
 #define SIEVE_PARSE_URL_H_
 

@@ -8,6 +8,8 @@ packages=(
   g++ cmake ninja-build pkg-config git
   # wget: tests/crawler/crawl/crawl_warc_test.cc compares its WARC archive with ours
   wget
+  # openssl: tests/crawler/crawl/crawl_tls_test.cc makes its own CA and server certificate
+  openssl
   # libraries (found with find_package / pkg-config in cmake/SieveDependencies.cmake)
   libabsl-dev libcurl4-openssl-dev libgumbo-dev libxxhash-dev libtomlplusplus-dev libspdlog-dev
   librocksdb-dev libre2-dev libpsl-dev libidn2-dev nlohmann-json3-dev libcpp-httplib-dev zlib1g-dev

@@ -17,6 +17,12 @@ namespace {
   [](CrawlConfig & c) -> auto& { return c.member; }
 
 constexpr double kMaxInt = 1e15;
+// The bounds of a key that has none (ConfigKey's defaults), for rows that set
+// a later field.
+constexpr struct {
+  double min = std::numeric_limits<double>::lowest();
+  double max = std::numeric_limits<double>::max();
+} kNoBound;
 
 // crawl.scope: an enum, by the names of crawler/crawl/scope_mode.h.
 constexpr EnumField kScopeField = {
@@ -207,7 +213,18 @@ const ConfigKey kKeys[] = {
      "times a URL is fetched again after a transient error (connection "
      "refused or reset, timeout)",
      SIEVE_FIELD(politeness.max_error_retries), 0, 100},
+    {"politeness.unreachable_after", "",
+     "connection failures in a row (dns, connect, tls) after which a host's "
+     "URLs are recorded unfetched",
+     SIEVE_FIELD(politeness.unreachable_after), 1, 1000},
+    {"politeness.unreachable_seconds", "",
+     "seconds a host stays unreachable before one URL is tried again",
+     SIEVE_FIELD(politeness.unreachable_seconds), 0, 86400},
     // [robots]
+    {"robots.token", "robots-token",
+     "product token robots.txt groups are matched against (default: the "
+     "User-Agent's product name)",
+     SIEVE_FIELD(robots.token)},
     {"robots.cache_entries", "",
      "origins whose robots.txt rules are kept (least recently used dropped)",
      SIEVE_FIELD(robots.cache_entries), 1, 1e9},
@@ -217,7 +234,8 @@ const ConfigKey kKeys[] = {
     {"fetch.concurrency", "concurrency", "transfers in flight overall",
      SIEVE_FIELD(fetch.concurrency), 1, 10000},
     {"fetch.user_agent", "user-agent",
-     "User-Agent header, also the robots.txt product token",
+     "User-Agent header; its product name is the robots.txt token unless "
+     "robots.token is set",
      SIEVE_FIELD(fetch.user_agent)},
     {"fetch.connect_timeout", "", "seconds to connect",
      SIEVE_FIELD(fetch.connect_timeout), 0.1, 600},
@@ -231,14 +249,32 @@ const ConfigKey kKeys[] = {
     {"fetch.max_body_bytes", "",
      "body bytes kept; the rest is cut and the page marked truncated",
      SIEVE_FIELD(fetch.max_body_bytes), 1024, kMaxInt},
+    {"fetch.skip_oversized", "",
+     "skip (error too_large) instead of truncating a page whose Content-Length "
+     "exceeds max_body_bytes",
+     SIEVE_FIELD(fetch.skip_oversized)},
     {"fetch.http2", "", "use HTTP/2 when the server offers it",
      SIEVE_FIELD(fetch.http2)},
     {"fetch.compressed", "", "ask for compressed responses",
      SIEVE_FIELD(fetch.compressed)},
+    {"fetch.max_idle_connections", "",
+     "idle connections kept for later requests to their hosts (0 = half the "
+     "open-file limit)",
+     SIEVE_FIELD(fetch.max_idle_connections), 0, 1 << 20},
     {"fetch.dns_cache_seconds", "", "DNS cache lifetime, seconds",
      SIEVE_FIELD(fetch.dns_cache_seconds), 0, 86400},
-    {"fetch.verify_tls", "", "verify TLS certificates",
-     SIEVE_FIELD(fetch.verify_tls)},
+    {"fetch.verify_tls",
+     "insecure",
+     "verify TLS certificates (--insecure turns it off)",
+     SIEVE_FIELD(fetch.verify_tls),
+     kNoBound.min,
+     kNoBound.max,
+     {},
+     /*flag_negates=*/true},
+    {"fetch.ca_bundle", "ca-bundle",
+     "PEM file of the CAs to trust (empty: $CURL_CA_BUNDLE, $SSL_CERT_FILE, "
+     "or the system's)",
+     SIEVE_FIELD(fetch.ca_bundle)},
     {"fetch.allow_private_addresses", "",
      "connect to loopback, private and link-local addresses of any host (not "
      "only the seeds' hosts)",

@@ -62,6 +62,9 @@ struct ConfigKey {
   double max = std::numeric_limits<double>::max();
   // Strings: the accepted values separated by '|', or empty for any string.
   std::string_view choices = {};
+  // Booleans: the flag sets the opposite value (`--insecure` sets
+  // fetch.verify_tls = false; `--noinsecure` sets it true).
+  bool flag_negates = false;
 };
 
 // Every setting, in the order config/default.toml documents them.

@@ -241,8 +241,13 @@ absl::Status ApplyFlagOverrides(
     auto given = flag_values.find(std::string(key.flag));
     if (given == flag_values.end()) continue;
     std::string where = absl::StrCat("--", std::string(key.flag));
-    if (absl::Status s = std::visit(
-            TextSetter{key, given->second, config, where}, key.field);
+    std::string value = given->second;
+    if (key.flag_negates) {
+      // The flag parser normalises booleans to "true"/"false".
+      value = value == "true" ? "false" : value == "false" ? "true" : value;
+    }
+    if (absl::Status s =
+            std::visit(TextSetter{key, value, config, where}, key.field);
         !s.ok())
       return s;
   }

@@ -67,9 +67,16 @@ struct CrawlConfig {
     double backoff_max = 600;
     int64_t max_throttle_retries = 3;  // Refetches of a URL after 429/503.
     int64_t max_error_retries = 2;     // Refetches after a transient error.
+    // Connection failures in a row (dns, connect, tls) that make a host
+    // unreachable, and for how long, seconds.
+    int64_t unreachable_after = 2;
+    double unreachable_seconds = 60;
   } politeness;
 
   struct Robots {
+    // Product token robots.txt groups are matched against; "" = from
+    // fetch.user_agent (crawler/crawl/crawl_options.h, RobotsToken).
+    std::string token;
     int64_t cache_entries = 20000;  // Origins whose robots.txt is kept.
     int64_t cache_mb = 256;         // MiB of compiled rules kept.
   } robots;
@@ -82,12 +89,17 @@ struct CrawlConfig {
     int64_t low_speed_limit =
         100;  // Bytes/s; slower for low_speed_time aborts.
     double low_speed_time = 20;
-    int64_t max_body_bytes = 10 << 20;
+    int64_t max_body_bytes = 10 << 20;  // Longer bodies are cut (truncated).
+    bool skip_oversized = false;  // Refuse a Content-Length above it instead.
     bool allow_private_addresses = false;  // Else only the seeds' hosts.
     bool http2 = true;
     bool compressed = true;
-    double dns_cache_seconds = 60;
+    double dns_cache_seconds = 300;
+    int64_t max_idle_connections = 0;  // 0 = from the open-file limit.
     bool verify_tls = true;
+    // PEM file of trusted CAs; empty: CURL_CA_BUNDLE, SSL_CERT_FILE, or the
+    // system's (fetch/ca_bundle.h).
+    std::string ca_bundle;
   } fetch;
 
   struct SieveSettings {

@@ -22,6 +22,7 @@
 #include "crawler/crawl/seeds.h"
 #include "crawler/demo/demo_site.h"
 #include "crawler/logging.h"
+#include "fetch/open_file_limit.h"
 #include "filter/durable_file.h"
 #include "toml++/toml.h"
 
@@ -99,10 +100,13 @@ std::vector<FlagSpec> CrawlFlags() {
   for (const ConfigKey& key : ConfigKeys()) {
     // The server's settings are `sieve frontier serve`'s flags.
     if (key.flag.empty() || key.path.starts_with("frontier_server.")) continue;
+    std::string default_text = FormatConfigValue(key, defaults);
+    if (key.flag_negates)
+      default_text = default_text == "true" ? "false" : "true";
     flags.push_back({.name = std::string(key.flag),
                      .value_name = ConfigValueName(key),
                      .help = std::string(key.help),
-                     .default_text = FormatConfigValue(key, defaults),
+                     .default_text = std::move(default_text),
                      .config_path = std::string(key.path)});
   }
   return flags;
@@ -212,6 +216,11 @@ int RunCrawlCommand(const ParsedArgs& args) {
     std::cerr << "sieve crawl: " << logger.status().message() << "\n";
     return kExitUsage;
   }
+  // Idle connections, one per host in rotation, each hold a descriptor
+  // (fetch.max_idle_connections).
+  const OpenFileLimit files = RaiseOpenFileLimit();
+  (*logger)->info("open-file limit {} (was {}, hard limit {})", files.soft,
+                  files.before, files.hard);
   if (config->crawl.seeds.empty() && !demo && resume.empty()) {
     std::cerr << "sieve crawl: needs --seeds FILE, --resume DIR or --demo (try "
                  "'sieve help "
@@ -258,6 +267,7 @@ int RunCrawlCommand(const ParsedArgs& args) {
       std::cerr << "sieve crawl: " << seeds.status().message() << "\n";
       return kExitUsage;
     }
+    for (const std::string& note : seeds->notes) (*logger)->info("{}", note);
     for (const std::string& problem : seeds->problems)
       (*logger)->warn("{}", problem);
     if (seeds->urls.empty()) {

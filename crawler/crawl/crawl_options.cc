@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "fetch/ca_bundle.h"
 #include "frontier/cluster/redis_frontier.h"
 #include "frontier/service/grpc_frontier.h"
 
@@ -25,7 +27,10 @@ FetchOptions MakeFetchOptions(const CrawlConfig& config,
   o.http2 = f.http2;
   o.compressed = f.compressed;
   o.dns_cache_lifetime = absl::Seconds(f.dns_cache_seconds);
+  o.max_idle_connections = f.max_idle_connections;
   o.verify_tls = f.verify_tls;
+  o.ca_bundle = ChooseCaBundleFromEnvironment(f.ca_bundle).path;
+  o.skip_oversized = f.skip_oversized;
   // Retries are the frontier's (politeness.max_throttle_retries,
   // max_error_retries): the Fetcher makes one attempt per request.
   // Private addresses are refused unless the URL's host is a seed's host
@@ -35,16 +40,19 @@ FetchOptions MakeFetchOptions(const CrawlConfig& config,
   // WARC records need the exchange as it crossed the wire.
   o.keep_raw = config.output.warc;
   for (const std::string& authority : seed_hosts) {
-    // "host:port" or "[v6]:port": the guard compares hosts, not ports.
-    const size_t colon = authority.rfind(':');
-    const bool has_port =
-        colon != std::string::npos &&
-        authority.find(']', colon) == std::string::npos &&
-        (authority.front() == '[' || authority.find(':') == colon);
-    o.private_address_hosts.push_back(has_port ? authority.substr(0, colon)
-                                               : authority);
+    o.private_address_hosts.push_back(GuardHost(authority));
   }
   return o;
+}
+
+std::string GuardHost(std::string_view authority) {
+  // "host:port" or "[v6]:port": the guard compares hosts, not ports.
+  const size_t colon = authority.rfind(':');
+  const bool has_port =
+      colon != std::string::npos &&
+      authority.find(']', colon) == std::string::npos &&
+      (authority.front() == '[' || authority.find(':') == colon);
+  return std::string(has_port ? authority.substr(0, colon) : authority);
 }
 
 absl::StatusOr<FrontierOptions> MakeFrontierOptions(
@@ -80,6 +88,8 @@ absl::StatusOr<FrontierOptions> MakeFrontierOptions(
       std::max(o.politeness.backoff_base, absl::Seconds(p.backoff_max));
   o.politeness.max_throttle_retries = static_cast<int>(p.max_throttle_retries);
   o.politeness.max_error_retries = static_cast<int>(p.max_error_retries);
+  o.politeness.unreachable_after = static_cast<int>(p.unreachable_after);
+  o.politeness.unreachable_for = absl::Seconds(p.unreachable_seconds);
   o.max_urls_per_host = static_cast<uint64_t>(config.crawl.max_pages_per_host);
   return o;
 }
@@ -205,9 +215,65 @@ ScopeOptions MakeScopeOptions(const CrawlConfig& config) {
   return o;
 }
 
-std::string ProductToken(std::string_view user_agent) {
-  size_t end = user_agent.find_first_of("/ \t");
-  return std::string(user_agent.substr(0, end));
+namespace {
+
+// RFC 9309 2.2.1: a product token is letters, '_' and '-'.
+bool IsProductToken(std::string_view token) {
+  return !token.empty() && std::all_of(token.begin(), token.end(), [](char c) {
+    return absl::ascii_isalpha(static_cast<unsigned char>(c)) || c == '_' ||
+           c == '-';
+  });
+}
+
+// The product name at the start of `text` ("SieveBot" of "SieveBot/0.1").
+std::string_view ProductName(std::string_view text) {
+  return text.substr(0, text.find_first_of("/ \t;)"));
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> RobotsToken(const CrawlConfig& config) {
+  const std::string& configured = config.robots.token;
+  if (!configured.empty()) {
+    if (!IsProductToken(configured)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "robots.token '", configured,
+          "' is not a product token (letters, '_' and '-' only: RFC 9309 "
+          "2.2.1)"));
+    }
+    return configured;
+  }
+  const std::string& agent = config.fetch.user_agent;
+  std::string_view name = ProductName(agent);
+  if (name == "Mozilla") {
+    // A browser-style User-Agent: the crawler names itself after
+    // "compatible;" ("Mozilla/5.0 (compatible; Googlebot/2.1; +http://...)"),
+    // as Google, Bing and Yandex document for their crawlers.
+    constexpr std::string_view kCompatible = "compatible;";
+    const size_t at = agent.find(kCompatible);
+    name = {};
+    if (at != std::string_view::npos) {
+      std::string_view rest =
+          std::string_view(agent).substr(at + kCompatible.size());
+      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+      name = ProductName(rest);
+    }
+    if (!IsProductToken(name)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "fetch.user_agent '", agent,
+          "' starts with Mozilla/ and names no crawler after 'compatible;': "
+          "set robots.token (--robots-token) to the name robots.txt groups "
+          "should match"));
+    }
+    return std::string(name);
+  }
+  if (!IsProductToken(name)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "fetch.user_agent '", agent,
+        "' does not start with a product token (letters, '_' and '-'): set "
+        "robots.token (--robots-token)"));
+  }
+  return std::string(name);
 }
 
 }  // namespace sieve

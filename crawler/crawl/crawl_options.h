@@ -38,12 +38,19 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> RestoreFrontier(
     const CrawlConfig& config, const std::filesystem::path& work_dir,
     const SnapshotReader& snapshot);
 UrlOptions MakeUrlOptions(const CrawlConfig& config);
+// The host of `authority` as the private-address guard compares it (no port):
+// "127.0.0.1" of "127.0.0.1:8080", "[::1]" of "[::1]:80".
+std::string GuardHost(std::string_view authority);
 ScopeOptions MakeScopeOptions(const CrawlConfig& config);
 
-// The robots.txt product token of a User-Agent: its first word up to '/'
-// ("SieveBot/0.1 (+url)"
-// -> "SieveBot").
-std::string ProductToken(std::string_view user_agent);
+// The product token robots.txt groups are matched against (RFC 9309 2.2.1):
+// robots.token when set, else the User-Agent's product name ("SieveBot" of
+// "SieveBot/0.1 (+url)"), or for a browser-style User-Agent the name after
+// "compatible;" ("MyBot" of "Mozilla/5.0 (compatible; MyBot/1.0)").
+// InvalidArgument, saying to set robots.token, when there is none: a
+// "Mozilla/..." User-Agent naming no crawler would obey the rules for
+// "Mozilla". Cost: O(|user_agent|).
+absl::StatusOr<std::string> RobotsToken(const CrawlConfig& config);
 
 }  // namespace sieve
 

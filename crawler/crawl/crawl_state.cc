@@ -21,6 +21,7 @@ namespace fs = std::filesystem;
   X(http_errors)                \
   X(fetch_errors)               \
   X(too_many_redirects)         \
+  X(seeds_redirected)           \
   X(html_pages)                 \
   X(truncated)                  \
   X(bytes)                      \
@@ -37,6 +38,7 @@ namespace fs = std::filesystem;
   X(session_ids)                \
   X(beyond_depth)               \
   X(robots_fetches)             \
+  X(robots_unavailable)         \
   X(robots_disallowed)          \
   X(throttled)                  \
   X(given_up)                   \
@@ -57,6 +59,12 @@ void CountersFromJson(const nlohmann::json& j, CrawlCounters& c) {
   if (j.contains(#name)) j.at(#name).get_to(c.name);
   SIEVE_COUNTER_FIELDS(SIEVE_READ)
 #undef SIEVE_READ
+  if (!j.contains("failures")) return;
+  const nlohmann::json& failures = j.at("failures");
+  for (size_t i = 0; i < kFailureCodeCount; ++i) {
+    const std::string name(FailureCodeName(static_cast<FailureCode>(i)));
+    if (failures.contains(name)) failures.at(name).get_to(c.failures[i]);
+  }
 }
 
 constexpr std::string_view kStateFile = "crawl.state";
@@ -69,6 +77,13 @@ nlohmann::json CountersToJson(const CrawlCounters& c) {
 #define SIEVE_WRITE(name) j[#name] = c.name;
   SIEVE_COUNTER_FIELDS(SIEVE_WRITE)
 #undef SIEVE_WRITE
+  nlohmann::ordered_json failures = nlohmann::ordered_json::object();
+  for (size_t i = 0; i < kFailureCodeCount; ++i) {
+    if (c.failures[i] == 0) continue;
+    failures[std::string(FailureCodeName(static_cast<FailureCode>(i)))] =
+        c.failures[i];
+  }
+  j["failures"] = std::move(failures);
   return j;
 }
 

@@ -17,6 +17,7 @@
 #ifndef SIEVE_CRAWLER_CRAWL_CRAWL_STATE_H_
 #define SIEVE_CRAWLER_CRAWL_CRAWL_STATE_H_
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -26,6 +27,7 @@
 
 #include "absl/status/statusor.h"
 #include "crawler/output/warc_writer.h"
+#include "fetch/fetch_failure.h"
 #include "frontier/crawl_frontier.h"
 #include "frontier/snapshot.h"
 #include "nlohmann/json_fwd.hpp"
@@ -41,6 +43,9 @@ struct CrawlCounters {
   uint64_t fetch_errors =
       0;  // Of which transport errors (timeout, reset, ...).
   uint64_t too_many_redirects = 0;
+  // Seeds (or their robots.txt) that redirected to a host of their own,
+  // taken into the scope as a seed's.
+  uint64_t seeds_redirected = 0;
   uint64_t html_pages = 0;  // Pages parsed for links.
   uint64_t truncated = 0;
   uint64_t bytes = 0;  // Body bytes.
@@ -59,6 +64,8 @@ struct CrawlCounters {
   uint64_t session_ids = 0;     // Links whose session ID was cut from the URL.
   uint64_t beyond_depth = 0;    // Links past max_depth.
   uint64_t robots_fetches = 0;  // robots.txt requests.
+  // robots.txt answers 429/5xx that held their host's URLs back.
+  uint64_t robots_unavailable = 0;
   uint64_t robots_disallowed = 0;  // URLs robots.txt forbade (never fetched).
   uint64_t throttled = 0;          // 429/503 answers the frontier will retry.
   uint64_t given_up = 0;  // URLs recorded as given up (retries exhausted).
@@ -73,6 +80,8 @@ struct CrawlCounters {
   uint64_t warc_revisits = 0;     // Revisit records: payloads seen before.
   uint64_t warc_bytes = 0;        // Compressed WARC bytes written.
   double run_seconds = 0;         // Wall time crawled, all runs together.
+  // Records per error code (fetch/fetch_failure.h), indexed by FailureCode.
+  std::array<uint64_t, kFailureCodeCount> failures{};
 };
 
 struct CrawlState {

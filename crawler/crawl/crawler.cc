@@ -37,6 +37,9 @@ constexpr size_t kParseBytesAtOnce = size_t{4} << 20;
 
 absl::Status Crawler::Impl::Init() {
   log_ = setup_.logger;
+  absl::StatusOr<std::string> token = RobotsToken(config_);
+  if (!token.ok()) return token.status();
+  robots_token_ = *std::move(token);
   std::error_code ec;
   // Nothing in `out_` is read or removed before the lock is held.
   if (setup_.out_lock == nullptr) {
@@ -116,10 +119,19 @@ absl::Status Crawler::Impl::Init() {
   if (!writer.ok()) return writer.status();
   writer_ = std::move(*writer);
 
+  FetchOptions fetch_options = MakeFetchOptions(config_, state_.seed_hosts);
+  log_->info("TLS: {}, CA bundle {}",
+             fetch_options.verify_tls
+                 ? "certificates verified"
+                 : "certificates NOT verified (--insecure)",
+             fetch_options.ca_bundle.empty() ? "libcurl's default"
+                                             : fetch_options.ca_bundle);
   absl::StatusOr<std::unique_ptr<Fetcher>> fetcher =
-      Fetcher::Create(MakeFetchOptions(config_, state_.seed_hosts));
+      Fetcher::Create(std::move(fetch_options));
   if (!fetcher.ok()) return fetcher.status();
   fetcher_ = std::move(*fetcher);
+  log_->info("connections: up to {} idle kept; DNS answers kept {} s",
+             fetcher_->max_idle_connections(), config_.fetch.dns_cache_seconds);
 
   traps_ = std::make_unique<TrapGuard>(TrapOptions{
       .max_query_variants =
@@ -136,8 +148,7 @@ absl::Status Crawler::Impl::Init() {
       .obey_nofollow = config_.crawl.obey_nofollow,
       .traps = traps_.get(),
       .session_id_params = config_.url.session_id_params,
-      .robots_name =
-          absl::AsciiStrToLower(ProductToken(config_.fetch.user_agent))};
+      .robots_name = absl::AsciiStrToLower(robots_token_)};
   int threads = static_cast<int>(config_.crawl.parser_threads);
   if (threads <= 0)
     threads =
@@ -165,7 +176,11 @@ void Crawler::Impl::Dispatch(absl::Time now, absl::Duration& wait,
          pool_->pending() < parse_backlog) {
     NextUrl next = frontier_->Next(now);
     if (next.state == NextUrl::kReady) {
-      HandleReady(std::move(next.url), now);
+      if (next.url.unreachable()) {
+        RecordUnreachable(next.url, now);
+      } else {
+        HandleReady(std::move(next.url), now);
+      }
       continue;
     }
     if (next.state == NextUrl::kWait) wait = std::min(wait, next.wait);

@@ -46,6 +46,7 @@
 #include "crawler/config/crawl_config.h"
 #include "crawler/crawl/crawl_state.h"
 #include "crawler/crawl/out_dir_lock.h"
+#include "fetch/fetch_counters.h"
 #include "frontier/crawl_frontier.h"
 #include "spdlog/logger.h"
 
@@ -95,6 +96,8 @@ struct CrawlSummary {
   uint64_t filter_capacity = 0;
   double filter_estimated_count = 0;
   double filter_estimated_fp_rate = 0;
+  // This run's connections, TLS handshakes and DNS lookups (the Fetcher's).
+  FetchCounters fetch;
 };
 
 class Crawler {

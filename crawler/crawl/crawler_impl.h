@@ -54,12 +54,19 @@
 #include "crawler/crawl/worker_pool.h"
 #include "crawler/output/page_record.h"
 #include "crawler/output/warc_writer.h"
+#include "fetch/fetch_failure.h"
 #include "fetch/fetcher.h"
 #include "frontier/crawl_frontier.h"
 #include "frontier/snapshot.h"
 #include "spdlog/logger.h"
 
 namespace sieve {
+
+// What the frontier is told of a failed fetch (retried, connection-level),
+// from fetch/fetch_failure.h's table.
+FetchOutcome OutcomeOf(const Failure& failure);
+// A record of `url` with what the frontier knows of it (URL, depth, referrer).
+PageRecord RecordOf(const FrontierUrl& url);
 
 class Crawler::Impl {
  public:
@@ -140,9 +147,16 @@ class Crawler::Impl {
   UrlFate ReportDone(const FrontierUrl& url, const FetchOutcome& outcome,
                      absl::Time now);
   // Reports `outcome` and writes the record unless the frontier retries the
-  // URL; a URL given up is recorded with error "given_up".
+  // URL; a URL given up is recorded with "given up" in its error_detail.
+  // `page_started`: a page request was made for it (counted in
+  // pages_started_, which a retry gives back).
   void Finish(PageRecord& record, const FrontierUrl& url,
-              const FetchOutcome& outcome, absl::Time now);
+              const FetchOutcome& outcome, absl::Time now, bool page_started);
+  // A seed (or its robots.txt) redirected to `target`: its host joins the
+  // scope and the private-address guard as a seed's.
+  void AddRedirectedSeed(std::string_view from, std::string_view target);
+  // Records a URL the frontier handed out unfetched, its host unreachable.
+  void RecordUnreachable(const FrontierUrl& url, absl::Time now);
   // Writes the record of a URL the frontier counts as done.
   void WriteRecord(const PageRecord& record);
   // Done without a fetch (robots.txt forbids it, the URL does not parse).
@@ -198,6 +212,7 @@ class Crawler::Impl {
   absl::flat_hash_map<uint64_t, int64_t> sitemaps_per_host_;
   std::unique_ptr<Scope> scope_;
   RobotsCache robots_;
+  std::string robots_token_;  // RobotsToken(config_), set by Init.
   std::unique_ptr<TrapGuard> traps_;
   LinkPolicy policy_;
   std::unique_ptr<WorkerPool<ParsedPage>> pool_;

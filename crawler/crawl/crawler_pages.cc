@@ -10,17 +10,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "crawler/crawl/crawler_impl.h"
+#include "fetch/fetch_failure.h"
 #include "fetch/retry_policy.h"
+#include "parse/url.h"
 
 namespace sieve {
 namespace {
-
-// Errors worth another try after the host's back-off: the server may be
-// reachable again. DNS, TLS and protocol errors are not.
-bool IsTransient(FetchError error) {
-  return error == FetchError::kConnect || error == FetchError::kReset ||
-         error == FetchError::kTimeout;
-}
 
 // Adds what became of a page's or a sitemap's links to the crawl's counters.
 void AddOutcomes(const LinkOutcomes& links, CrawlCounters& counters) {
@@ -34,6 +29,25 @@ void AddOutcomes(const LinkOutcomes& links, CrawlCounters& counters) {
 }
 
 }  // namespace
+
+FetchOutcome OutcomeOf(const Failure& failure) {
+  const FailureInfo& info = InfoOf(failure.code);
+  if (info.retry == FailureRetry::kThrottle) return FetchOutcome::Throttled();
+  const bool transient = info.retry == FailureRetry::kError;
+  if (info.connection_level) {
+    return FetchOutcome::ConnectionFailed(transient, info.name, failure.detail);
+  }
+  return FetchOutcome::Error(transient);
+}
+
+PageRecord RecordOf(const FrontierUrl& url) {
+  PageRecord record;
+  record.url = url.url;
+  record.final_url = url.url;
+  record.depth = url.depth;
+  record.discovered_from = Origin::Decode(url.metadata).referrer;
+  return record;
+}
 
 void Crawler::Impl::SubmitPage(FrontierUrl url, absl::Time now) {
   ++pages_started_;
@@ -84,19 +98,20 @@ void Crawler::Impl::OnResponse(FetchResponse response, absl::Time now) {
 }
 
 void Crawler::Impl::Finish(PageRecord& record, const FrontierUrl& url,
-                           const FetchOutcome& outcome, absl::Time now) {
+                           const FetchOutcome& outcome, absl::Time now,
+                           bool page_started) {
   switch (ReportDone(url, outcome, now)) {
     case UrlFate::kRetryLater:
       // The frontier fetches it again after the host's back-off: no record
-      // yet, and it does not count against max_pages.
-      if (outcome.kind == FetchOutcome::kThrottled) ++counters_.throttled;
-      --pages_started_;
+      // yet, and a page request made for it does not count against
+      // max_pages.
+      if (page_started) {
+        if (outcome.kind == FetchOutcome::kThrottled) ++counters_.throttled;
+        --pages_started_;
+      }
       return;
     case UrlFate::kGivenUp:
       // Recorded once, with the last answer, as given up.
-      if (record.error.empty()) {
-        record.error = absl::StrCat("http_", record.status);
-      }
       record.error_detail = absl::StrCat(
           record.error_detail, record.error_detail.empty() ? "" : "; ",
           "given up: retries exhausted");
@@ -108,21 +123,42 @@ void Crawler::Impl::Finish(PageRecord& record, const FrontierUrl& url,
   WriteRecord(record);
 }
 
+void Crawler::Impl::AddRedirectedSeed(std::string_view from,
+                                      std::string_view target) {
+  absl::StatusOr<UrlParts> parts = SplitUrl(target);
+  if (!parts.ok()) return;
+  std::string authority = parts->Authority();
+  if (!scope_->AddSeedHost(authority)) return;
+  fetcher_->AllowPrivateAddressHost(GuardHost(authority));
+  log_->info("seed {} redirects to {}: {} is crawled as a seed's host", from,
+             target, authority);
+  state_.seed_hosts.push_back(std::move(authority));
+  ++counters_.seeds_redirected;
+}
+
+void Crawler::Impl::RecordUnreachable(const FrontierUrl& url, absl::Time now) {
+  PageRecord record = RecordOf(url);
+  record.error = url.unreachable_error;
+  record.error_detail = absl::StrCat(
+      "not fetched: host unreachable (", config_.politeness.unreachable_after,
+      " connection failures in a row); last: ", url.unreachable_detail);
+  (void)ReportDone(url, FetchOutcome::NotFetched(), now);
+  WriteRecord(record);
+}
+
 void Crawler::Impl::OnPage(Request request, FetchResponse response,
                            absl::Time now,
                            const std::optional<WarcLocation>& archived) {
   FrontierUrl& url = request.url;
   const Origin origin = Origin::Decode(url.metadata);
-  PageRecord record;
-  record.url = url.url;
-  record.final_url =
-      response.effective_url.empty() ? url.url : response.effective_url;
+  PageRecord record = RecordOf(url);
+  if (!response.effective_url.empty()) {
+    record.final_url = response.effective_url;
+  }
   record.status = response.status;
   record.content_type = response.headers.content_type;
   record.bytes = static_cast<int64_t>(response.body.size());
   record.fetch_ms = absl::ToDoubleMilliseconds(response.timings.total);
-  record.depth = url.depth;
-  record.discovered_from = origin.referrer;
   record.truncated = response.truncated;
   record.sitemap = origin.sitemap;
   if (archived.has_value()) {
@@ -131,22 +167,26 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
   }
   const absl::Duration response_time = response.timings.total;
 
+  std::optional<Failure> failure = FailureOf(response);
+  if (failure.has_value()) {
+    record.error = std::string(FailureCodeName(failure->code));
+    record.error_detail = failure->detail;
+  }
   if (!response.ok()) {
-    record.error = std::string(FetchErrorName(response.error));
-    record.error_detail = response.error_message;
     ++counters_.fetch_errors;
     if (response.error == FetchError::kBlockedAddress) {
       ++counters_.blocked_addresses;
     }
-    Finish(record, url, FetchOutcome::Error(IsTransient(response.error)), now);
+    Finish(record, url, OutcomeOf(*failure), now, /*page_started=*/true);
     return;
   }
-  if (response.status == 429 || response.status == 503) {
+  if (failure.has_value() && failure->code == FailureCode::kThrottled) {
     // Throttled: the frontier backs the host off and retries the URL within
     // its limit; recorded only when it gives up.
-    std::optional<absl::Duration> retry_after =
+    FetchOutcome throttled = OutcomeOf(*failure);
+    throttled.retry_after =
         ParseRetryAfter(response.headers.retry_after, absl::Now());
-    Finish(record, url, FetchOutcome::Throttled(retry_after), now);
+    Finish(record, url, throttled, now, /*page_started=*/true);
     return;
   }
   const FetchOutcome success = FetchOutcome::Success(response_time);
@@ -154,9 +194,16 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
     ++counters_.redirects;
     if (!response.redirect_url.empty()) {
       record.redirect_to = response.redirect_url;
+      if (url.depth == 0 && !origin.sitemap && !origin.from_robots) {
+        AddRedirectedSeed(url.url, response.redirect_url);
+      }
       record.links_found = 1;
       if (origin.redirect_hops + 1 > config_.crawl.max_redirects) {
-        record.error = "too_many_redirects";
+        record.error =
+            std::string(FailureCodeName(FailureCode::kTooManyRedirects));
+        record.error_detail =
+            absl::StrCat("more than crawl.max_redirects (",
+                         config_.crawl.max_redirects, ") in a row");
         ++counters_.too_many_redirects;
       } else {
         // A sitemap that redirects stays a sitemap (and keeps the robots.txt
@@ -173,13 +220,12 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
         if (added == AddOutcome::kDisallowed) ++counters_.robots_disallowed;
       }
     }
-    Finish(record, url, success, now);
+    Finish(record, url, success, now, /*page_started=*/true);
     return;
   }
-  if (response.status >= 400) {
-    record.error = absl::StrCat("http_", response.status);
+  if (failure.has_value()) {  // 4xx, 5xx
     ++counters_.http_errors;
-    Finish(record, url, success, now);
+    Finish(record, url, success, now, /*page_started=*/true);
     return;
   }
   if (response.status >= 200 && response.status < 300) ++counters_.pages_ok;
@@ -202,7 +248,7 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
     return;
   }
   if (!IsHtml(response.headers.content_type)) {
-    Finish(record, url, success, now);
+    Finish(record, url, success, now, /*page_started=*/true);
     return;
   }
   // HTML: release the host's slot now so fetching goes on while the page
@@ -285,6 +331,12 @@ void Crawler::Impl::WriteRecord(const PageRecord& record) {
     (void)frontier_->RecordWritten(record.url);
   }
   ++counters_.pages;
+  if (!record.error.empty()) {
+    if (std::optional<FailureCode> code = FailureCodeFromName(record.error)) {
+      ++counters_.failures[static_cast<size_t>(*code)];
+    }
+    log_->debug("{}: {}: {}", record.url, record.error, record.error_detail);
+  }
   counters_.bytes += static_cast<uint64_t>(record.bytes);
   counters_.links_found += static_cast<uint64_t>(record.links_found);
   counters_.links_new += static_cast<uint64_t>(record.links_new);

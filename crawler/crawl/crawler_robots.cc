@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "crawler/crawl/crawler_impl.h"
+#include "fetch/fetch_failure.h"
 #include "parse/url.h"
 
 namespace sieve {
@@ -60,10 +61,10 @@ void Crawler::Impl::OnRobots(const Request& request,
   PendingRobots pending = std::move(pending_it->second);
   robots_pending_.erase(pending_it);
 
-  RobotsVerdict verdict =
-      InterpretRobotsResponse(response, ProductToken(config_.fetch.user_agent));
+  RobotsVerdict verdict = InterpretRobotsResponse(response, robots_token_);
+  std::optional<Failure> failure = FailureOf(response);
   log_->debug("robots.txt of {}: status {} {}", request.origin, response.status,
-              std::string(FetchErrorName(response.error)));
+              failure.has_value() ? failure->detail : "");
   if (response.error == FetchError::kBlockedAddress) {
     // Its robots.txt (or a redirect of it) lies on a private address that
     // was not connected: like a redirect that cannot be followed, it counts
@@ -73,24 +74,42 @@ void Crawler::Impl::OnRobots(const Request& request,
     verdict = RobotsVerdict();  // kAllowAll.
   }
   if (verdict.kind == RobotsVerdict::kUnavailable) {
-    // RFC 9309 2.3.1.4: assume complete disallow for now. The URLs go back to
-    // the frontier as throttled: it backs the host off and hands them out
-    // again (robots.txt is asked again then), and gives each up after its
-    // retries; a URL given up is recorded, never silently dropped.
-    log_->info("robots.txt of {} unavailable ({}); backing off", request.host,
-               response.status != 0
-                   ? absl::StrCat("HTTP ", response.status)
-                   : std::string(FetchErrorName(response.error)));
+    // RFC 9309 2.3.1.4: assume complete disallow for now. The waiting URLs go
+    // back to the frontier with the cause: a robots.txt answering 429/5xx
+    // holds them as throttled (robots_unavailable: the host backs off, they
+    // are tried again, robots.txt first); no answer at all (dns, connect,
+    // tls, timeout, ...) is their own failure, retried or not as a page's
+    // would be, and counted towards the host being unreachable. A URL given
+    // up is recorded, never silently dropped.
+    Failure cause =
+        response.ok()
+            ? Failure{.code = FailureCode::kRobotsUnavailable,
+                      .detail = failure.has_value()
+                                    ? failure->detail
+                                    : absl::StrCat("HTTP ", response.status)}
+            : *failure;
+    cause.detail = absl::StrCat("robots.txt: ", cause.detail);
+    log_->info("robots.txt of {}: {}: {}", request.origin,
+               FailureCodeName(cause.code), cause.detail);
+    if (cause.code == FailureCode::kRobotsUnavailable) {
+      ++counters_.robots_unavailable;
+    }
+    const FetchOutcome outcome = OutcomeOf(cause);
     for (const FrontierUrl& url : pending.waiting) {
-      PageRecord record;
-      record.url = url.url;
-      record.final_url = url.url;
-      record.depth = url.depth;
-      record.discovered_from = Origin::Decode(url.metadata).referrer;
-      record.error = "robots_unavailable";
-      Finish(record, url, FetchOutcome::Throttled(), now);
+      PageRecord record = RecordOf(url);
+      record.error = std::string(FailureCodeName(cause.code));
+      record.error_detail = cause.detail;
+      Finish(record, url, outcome, now, /*page_started=*/false);
     }
     return;
+  }
+  if (!response.effective_url.empty() && scope_->IsSeedHost(request.host)) {
+    // A seed host's robots.txt that redirects to another host (http to
+    // https, apex to www) names where the site lives.
+    if (absl::StatusOr<UrlParts> final_parts = SplitUrl(response.effective_url);
+        final_parts.ok() && final_parts->Authority() != request.host) {
+      AddRedirectedSeed(response.url, response.effective_url);
+    }
   }
   if (verdict.crawl_delay.has_value()) {
     frontier_->SetCrawlDelay(request.host, *verdict.crawl_delay);

@@ -112,7 +112,8 @@ CrawlSummary Crawler::Impl::MakeSummary(absl::Time now) {
       .peak_rss_bytes = PeakRssBytes(),
       .filter_capacity = filter.capacity,
       .filter_estimated_count = filter.estimated_count,
-      .filter_estimated_fp_rate = filter.estimated_fp_rate};
+      .filter_estimated_fp_rate = filter.estimated_fp_rate,
+      .fetch = fetcher_ != nullptr ? fetcher_->counters() : FetchCounters{}};
 }
 
 }  // namespace sieve

@@ -15,6 +15,9 @@
 namespace sieve {
 namespace {
 
+// Debian's Abseil has its own string_view: hash-set lookups take that.
+absl::string_view AbslView(std::string_view s) { return {s.data(), s.size()}; }
+
 absl::Status CompilePatterns(const std::vector<std::string>& patterns,
                              std::string_view what,
                              std::vector<std::unique_ptr<re2::RE2>>& out) {
@@ -101,6 +104,19 @@ absl::StatusOr<Scope> Scope::Create(
   return scope;
 }
 
+bool Scope::AddSeedHost(std::string_view authority) {
+  std::string domain = RegistrableDomain(HostWithoutPort(authority));
+  std::unique_lock lock(*mu_);
+  if (!hosts_.emplace(std::string(authority)).second) return false;
+  domains_.insert(std::move(domain));
+  return true;
+}
+
+bool Scope::IsSeedHost(std::string_view authority) const {
+  std::shared_lock lock(*mu_);
+  return hosts_.contains(AbslView(authority));
+}
+
 Scope::Scope(Scope&&) noexcept = default;
 Scope& Scope::operator=(Scope&&) noexcept = default;
 Scope::~Scope() = default;
@@ -130,13 +146,17 @@ ScopeVerdict Scope::Check(const UrlParts& url) const {
     return ScopeVerdict::kRepeatedPath;
   }
   switch (options_.mode) {
-    case ScopeMode::kHost:
+    case ScopeMode::kHost: {
+      std::shared_lock lock(*mu_);
       if (!hosts_.contains(url.Authority())) return ScopeVerdict::kOffSite;
       break;
-    case ScopeMode::kDomain:
-      if (!domains_.contains(RegistrableDomain(url.host)))
-        return ScopeVerdict::kOffSite;
+    }
+    case ScopeMode::kDomain: {
+      const std::string domain = RegistrableDomain(url.host);
+      std::shared_lock lock(*mu_);
+      if (!domains_.contains(domain)) return ScopeVerdict::kOffSite;
       break;
+    }
     case ScopeMode::kAny:
       break;
   }

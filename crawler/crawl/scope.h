@@ -22,6 +22,7 @@
 #define SIEVE_CRAWLER_CRAWL_SCOPE_H_
 
 #include <memory>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,8 +76,14 @@ class Scope {
   ~Scope();
 
   // The verdict for `url`. Cost: one PSL lookup in "domain" mode, one RE2 match
-  // per pattern.
+  // per pattern, a shared lock.
   ScopeVerdict Check(const UrlParts& url) const;
+
+  // Takes `authority` in as a seed's host (a seed redirected to it: Heritrix's
+  // "seeds redirect new seeds"); false when it already was one. Thread-safe.
+  bool AddSeedHost(std::string_view authority);
+  // Whether `authority` is a seed's host. Thread-safe.
+  bool IsSeedHost(std::string_view authority) const;
 
   // Registrable domain of `host` (without port) by the public suffix list;
   // `host` itself when it has none (IP address, single label, a public suffix).
@@ -85,6 +92,9 @@ class Scope {
  private:
   Scope() = default;
   ScopeOptions options_;
+  // Guards hosts_ and domains_ (in a box, so the Scope moves).
+  std::unique_ptr<std::shared_mutex> mu_ =
+      std::make_unique<std::shared_mutex>();
   absl::flat_hash_set<std::string> hosts_;    // Seed authorities.
   absl::flat_hash_set<std::string> domains_;  // Their registrable domains.
   std::vector<std::unique_ptr<re2::RE2>> allow_;

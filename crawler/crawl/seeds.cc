@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
@@ -12,6 +13,9 @@ namespace sieve {
 SeedList ParseSeeds(std::string_view text, std::string_view source,
                     const UrlOptions& options) {
   SeedList seeds;
+  // A UTF-8 byte-order mark, as Windows editors write one.
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (text.starts_with(kBom)) text.remove_prefix(kBom.size());
   int line_number = 0;
   for (absl::string_view line :
        absl::StrSplit(absl::string_view(text.data(), text.size()), '\n')) {
@@ -21,8 +25,15 @@ SeedList ParseSeeds(std::string_view text, std::string_view source,
     }
     line = absl::StripAsciiWhitespace(line);
     if (line.empty()) continue;
-    absl::StatusOr<std::string> url =
-        ResolveUrl("", std::string_view(line.data(), line.size()), options);
+    std::string written(line.data(), line.size());
+    if (!absl::StrContains(line, "://")) {
+      // "example.com/x", "example.com:8080/x": taken as http://, as browsers
+      // and wget do with an address typed without a scheme.
+      written = absl::StrCat("http://", written);
+      seeds.notes.push_back(absl::StrCat(std::string(source), ":", line_number,
+                                         ": no scheme; taken as ", written));
+    }
+    absl::StatusOr<std::string> url = ResolveUrl("", written, options);
     if (!url.ok()) {
       seeds.problems.push_back(
           absl::StrCat(std::string(source), ":", line_number, ": '", line,

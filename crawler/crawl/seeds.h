@@ -1,5 +1,7 @@
 // crawler/crawl/seeds.h: reads a seed list: one URL per line, '#' starts a
-// comment, blank lines are skipped.
+// comment, blank lines are skipped, a leading UTF-8 byte-order mark is
+// ignored, and a line without "://" ("example.com/x", "example.com:8080/x")
+// is taken as http:// with a note.
 //
 // Surprises first:
 //   - A bad line is not fatal: it is reported with its line number and skipped,
@@ -31,6 +33,8 @@ struct SeedList {
       urls;  // Normalised absolute http(s) URLs, in file order.
   std::vector<std::string>
       problems;  // "FILE:LINE: what is wrong", one per skipped line.
+  std::vector<std::string>
+      notes;  // "FILE:LINE: no scheme; taken as http://...", for the log.
 };
 
 // Parses seed-list text; `source` names it in problems. Cost: one ResolveUrl

@@ -9,10 +9,24 @@ namespace sieve {
 
 absl::StatusOr<std::unique_ptr<DemoSite>> DemoSite::Start(SiteOptions options) {
   std::unique_ptr<DemoSite> site(new DemoSite());
-  site->server_ = std::make_unique<httplib::Server>();
+  site->tls_ = !options.tls_cert_file.empty() && !options.tls_key_file.empty();
+  if (site->tls_) {
+    site->server_ = std::make_unique<httplib::SSLServer>(
+        options.tls_cert_file.c_str(), options.tls_key_file.c_str());
+    if (!site->server_->is_valid()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "demo site: cannot load the certificate ", options.tls_cert_file,
+          " or its key ", options.tls_key_file));
+    }
+  } else {
+    site->server_ = std::make_unique<httplib::Server>();
+  }
   // Without it, headers and body leave in two segments and Nagle's algorithm
   // meets the client's delayed ACK: 40 ms per response on loopback.
   site->server_->set_tcp_nodelay(true);
+  // As nginx's keepalive_requests: a crawler's connection to the site lives
+  // for 1000 requests (cpp-httplib closes it after 5 by default).
+  site->server_->set_keep_alive_max_count(1000);
   // cpp-httplib answers "Accept-Encoding: br" with brotli at its slowest
   // quality; on loopback compression only costs time, so the demo site sends
   // bodies as they are.
@@ -50,6 +64,13 @@ absl::StatusOr<std::unique_ptr<DemoSite>> DemoSite::Start(SiteOptions options) {
           if (q != std::string::npos) target = req.path + req.target.substr(q);
         }
         SiteResponse r = self->graph_->Respond(target);
+        if (req.path == "/robots.txt" &&
+            self->robots_answered_.fetch_add(1) <
+                self->graph_->options().robots_unavailable_first) {
+          r = SiteResponse();
+          r.status = 503;
+          r.body = "busy";
+        }
         const absl::Duration delay =
             r.delay + self->graph_->options().response_delay;
         if (delay > absl::ZeroDuration()) absl::SleepFor(delay);
@@ -80,7 +101,7 @@ std::string DemoSite::authority() const {
 }
 
 std::string DemoSite::root_url() const {
-  return absl::StrCat("http://", authority(), "/");
+  return absl::StrCat(tls_ ? "https://" : "http://", authority(), "/");
 }
 
 std::vector<SiteRequest> DemoSite::requests() const {

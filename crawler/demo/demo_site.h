@@ -61,7 +61,8 @@ class DemoSite {
 
   int port() const { return port_; }
   std::string authority() const;  // "127.0.0.1:<port>"
-  std::string root_url() const;   // "http://127.0.0.1:<port>/"
+  // "http://127.0.0.1:<port>/", or https:// with SiteOptions::tls_cert_file.
+  std::string root_url() const;
   const SiteGraph& graph() const { return *graph_; }
 
   std::vector<SiteRequest> requests() const;
@@ -76,10 +77,12 @@ class DemoSite {
   std::unique_ptr<HostilePages> hostile_;  // When options.hostile_pages.
   std::thread thread_;
   int port_ = 0;
+  bool tls_ = false;  // Serving HTTPS (SiteOptions::tls_cert_file).
   // std::mutex, not absl::Mutex: the installed Abseil has no TSan annotations.
   mutable std::mutex mu_;
   std::vector<SiteRequest> requests_;  // Guarded by mu_.
   std::atomic<int> active_{0};
+  std::atomic<int> robots_answered_{0};
   std::atomic<int> max_active_{0};
 };
 

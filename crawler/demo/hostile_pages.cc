@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <random>
 
 #include "absl/strings/str_cat.h"
@@ -75,6 +76,31 @@ void HostilePages::Register(httplib::Server& server) {
   });
   server.Get("/hostile/links10mb", [this](const Request&, Response& res) {
     res.set_content(links_, "text/html");
+  });
+  server.Get("/hostile/big12mb", [](const Request&, Response& res) {
+    constexpr size_t kSize = 12'000'000;
+    std::string head = "<html><body>";
+    for (int i = 1000001; i <= 1000005; ++i)
+      absl::StrAppend(&head, "<a href=\"/hostile/l/", i, "\">", i, "</a>\n");
+    head += "<p>";
+    const std::string tail =
+        "</p><a href=\"/hostile/l/2000000\">past the cut</a></body></html>";
+    res.set_content_provider(
+        kSize, "text/html",
+        [head, tail](size_t offset, size_t length, DataSink& sink) {
+          std::string chunk(std::min<size_t>(length, 64 << 10), 'x');
+          for (size_t i = 0; i < chunk.size(); ++i) {
+            const size_t at = offset + i;
+            if (at < head.size()) {
+              chunk[i] = head[at];
+            } else if (at >= kSize - tail.size()) {
+              chunk[i] = tail[at - (kSize - tail.size())];
+            } else if (at % 64 == 0) {
+              chunk[i] = ' ';
+            }
+          }
+          return sink.write(chunk.data(), chunk.size());
+        });
   });
   server.Get(R"(/hostile/l/\d+)", [](const Request&, Response& res) {
     res.set_content("<html>leaf</html>", "text/html");

@@ -10,6 +10,12 @@
 //   - /hostile/ok.html -> /hostile/ok2.html: two well-behaved pages.
 // None links back into the site graph, so a crawl seeded at /hostile/ sees
 // these pages only. Bodies are made once, deterministically (seed 42).
+//
+// Not linked from /hostile/ (a crawl seeds it itself):
+//   - /hostile/big12mb: 12,000,000 bytes of HTML with Content-Length: links
+//     to /hostile/l/1000001 ... /hostile/l/1000005 at the start, text after
+//     them, and a link to /hostile/l/2000000 in its last bytes (past a 10 MiB
+//     cut). Streamed, never held in memory.
 #ifndef SIEVE_CRAWLER_DEMO_HOSTILE_PAGES_H_
 #define SIEVE_CRAWLER_DEMO_HOSTILE_PAGES_H_
 

@@ -247,7 +247,8 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
     r.body =
         "# Sieve demo site\nUser-agent: *\nDisallow: /private/\n\nUser-agent: "
         "otherbot\n"
-        "Disallow: /\n\n";
+        "Disallow: /\n\n"
+        "User-agent: MyBot\nDisallow: /p/\n\n";
     for (const std::string& sitemap : SitemapsInRobots()) {
       absl::StrAppend(&r.body, "Sitemap: http://", options_.self_authority,
                       sitemap, "\n");
@@ -255,6 +256,15 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
   } else if (options_.throttle_pages &&
              absl::StartsWith(AV(path), "/throttle/")) {
     r = RespondThrottling(path);
+  } else if (options_.charset_pages && path == "/charset/") {
+    r.content_type = "text/html; charset=windows-1252";
+    r.body =
+        "<!doctype html><title>caf\xE9</title>"
+        "<a href=\"target?q=caf\xE9\">query</a> "
+        "<a href=\"caf\xE9.html\">path</a>\n";
+  } else if (options_.charset_pages && (path == "/charset/target" ||
+                                        path == "/charset/caf\xC3\xA9.html")) {
+    r.body = Html("charset target", "", "here");
   } else if (path == "/") {
     r.body = Html(
         "Sieve demo site", "",

@@ -1,7 +1,8 @@
 // crawler/demo/site_graph.h: the synthetic web site of `sieve crawl --demo` and
 // of the crawler's end-to-end tests: a few thousand HTML pages with a known,
 // deterministic link graph and the things a crawler must handle:
-//   - a robots.txt with a disallowed part;
+//   - a robots.txt with a disallowed part, and a group for "MyBot" that
+//     disallows /p/ (for a crawl under another robots token);
 //   - redirects, one a chain longer than the redirect limit;
 //   - 404s, a slow page, non-HTML files;
 //   - rel=nofollow links and a page with <meta name=robots content=nofollow>;
@@ -76,9 +77,21 @@ struct SiteOptions {
   //     busy always answers 503 with "Retry-After: 2".
   // The ok pages answer 200. Default: false.
   bool throttle_pages = false;
+  // The graph also answers /charset/, a windows-1252 page (not linked from
+  // the rest) linking to /charset/target?q=café and /charset/café.html, the
+  // é written as the byte 0xE9; both answer 200. Default: false.
+  bool charset_pages = false;
+  // DemoSite answers the first this many robots.txt requests with 503.
+  // Default: 0.
+  int robots_unavailable_first = 0;
   // Added to every answer by DemoSite (a stand-in for a real server's
   // latency, for benchmarks). Default: 0.
   absl::Duration response_delay = absl::ZeroDuration();
+  // When both are set, DemoSite serves HTTPS with this PEM certificate (chain)
+  // and private key instead of HTTP. The graph's absolute URLs (sitemaps,
+  // off-site links) keep http://. Default: "" (HTTP).
+  std::string tls_cert_file = "";
+  std::string tls_key_file = "";
 };
 
 struct SiteResponse {

@@ -19,20 +19,15 @@ std::string SummaryToJson(const CrawlSummary& s) {
   j["peak_rss_bytes"] = s.peak_rss_bytes;
   j["counters"] = CountersToJson(s.counters);
   const FrontierStats& f = s.frontier;
-  j["frontier"] = {{"queued", f.queued},
-                   {"in_flight", f.in_flight},
-                   {"hosts_known", f.hosts_known},
-                   {"added", f.added},
-                   {"duplicates", f.duplicates},
-                   {"dispatched", f.dispatched},
-                   {"done", f.done},
-                   {"throttled", f.throttled},
-                   {"retried", f.retried},
-                   {"given_up", f.given_up},
-                   {"dropped_urls", f.dropped_urls},
-                   {"crawl_delays_capped", f.crawl_delays_capped},
-                   {"budget_stalls", f.budget_stalls},
-                   {"reclaimed", f.reclaimed}};
+  nlohmann::ordered_json& frontier = j["frontier"];
+#define SIEVE_FRONTIER_FIELD(name, kind) frontier[#name] = f.name;
+  SIEVE_FRONTIER_STATS(SIEVE_FRONTIER_FIELD)
+#undef SIEVE_FRONTIER_FIELD
+  j["fetch"] = {{"connections_opened", s.fetch.connections_opened},
+                {"connections_reused", s.fetch.connections_reused},
+                {"tls_full_handshakes", s.fetch.tls_full_handshakes},
+                {"tls_resumed_handshakes", s.fetch.tls_resumed_handshakes},
+                {"dns_lookups", s.fetch.dns_lookups}};
   j["filter"] = {{"capacity", s.filter_capacity},
                  {"estimated_count", s.filter_estimated_count},
                  {"estimated_fp_rate", s.filter_estimated_fp_rate}};
@@ -85,9 +80,24 @@ std::string FormatSummaryTable(const CrawlSummary& s,
       absl::StrCat(c.nofollow_links, " / ", c.nofollow_pages));
   row("robots.txt fetched", absl::StrCat(c.robots_fetches));
   row("robots.txt disallowed", absl::StrCat(c.robots_disallowed));
+  row("robots.txt unavailable (429/5xx)", absl::StrCat(c.robots_unavailable));
   row("too many redirects", absl::StrCat(c.too_many_redirects));
+  row("seeds redirected", absl::StrCat(c.seeds_redirected));
   row("throttled (429/503)", absl::StrCat(c.throttled));
   row("given up (no retries left)", absl::StrCat(c.given_up));
+  std::string failures;
+  for (size_t i = 0; i < kFailureCodeCount; ++i) {
+    if (c.failures[i] == 0) continue;
+    absl::StrAppend(&failures, failures.empty() ? "" : ", ",
+                    std::string(FailureCodeName(static_cast<FailureCode>(i))),
+                    " ", c.failures[i]);
+  }
+  row("errors by code", failures.empty() ? "none" : failures);
+  if (s.frontier.hosts_unreachable > 0) {
+    row("hosts unreachable / URLs",
+        absl::StrCat(s.frontier.hosts_unreachable, " / ",
+                     s.frontier.unreachable_urls));
+  }
   row("blocked private addresses", absl::StrCat(c.blocked_addresses));
   row("sitemaps fetched / broken",
       absl::StrCat(c.sitemaps, " / ", c.sitemap_errors));
@@ -106,6 +116,13 @@ std::string FormatSummaryTable(const CrawlSummary& s,
   row("filter count / capacity",
       absl::StrFormat("%.0f / %d (est. FPR %.2g)", s.filter_estimated_count,
                       s.filter_capacity, s.filter_estimated_fp_rate));
+  row("connections opened / reused",
+      absl::StrCat(s.fetch.connections_opened, " / ",
+                   s.fetch.connections_reused));
+  row("TLS handshakes full / resumed",
+      absl::StrCat(s.fetch.tls_full_handshakes, " / ",
+                   s.fetch.tls_resumed_handshakes));
+  row("DNS lookups", absl::StrCat(s.fetch.dns_lookups));
   row("CPU seconds / peak RSS",
       absl::StrFormat("%.2f / %.1f MB", s.cpu_seconds,
                       static_cast<double>(s.peak_rss_bytes) / (1 << 20)));

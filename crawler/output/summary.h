@@ -3,7 +3,10 @@
 //
 //   {"stop_reason":"finished","seconds":12.3,"pages_per_second":250.1,"cpu_seconds":9.8,
 //    "peak_rss_bytes":..., "counters":{...CrawlCounters...},
-//    "frontier":{...FrontierStats...},
+//    "frontier":{...every FrontierStats field, SIEVE_FRONTIER_STATS...},
+//    "fetch":{"connections_opened":...,"connections_reused":...,
+//             "tls_full_handshakes":...,"tls_resumed_handshakes":...,
+//             "dns_lookups":...}  (this run; fetch/fetch_counters.h),
 //    "filter":{"capacity":...,"estimated_count":...,"estimated_fp_rate":...}}
 #ifndef SIEVE_CRAWLER_OUTPUT_SUMMARY_H_
 #define SIEVE_CRAWLER_OUTPUT_SUMMARY_H_

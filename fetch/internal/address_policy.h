@@ -25,6 +25,8 @@ class AddressPolicy {
   // otherwise the reason, for FetchResponse::error_message. O(|url_host|).
   std::string Refusal(absl::string_view url_host,
                       const sockaddr& address) const;
+  // Adds `host` to the hosts that may use private addresses.
+  void AllowHost(absl::string_view host) { hosts_.insert(GuardHostKey(host)); }
 
  private:
   const bool allow_all_;

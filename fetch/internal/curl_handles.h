@@ -18,6 +18,9 @@ struct CurlMultiDeleter {
 struct CurlSlistDeleter {
   void operator()(curl_slist* list) const { curl_slist_free_all(list); }
 };
+struct CurlShareDeleter {
+  void operator()(CURLSH* share) const { curl_share_cleanup(share); }
+};
 struct CurlUrlDeleter {
   void operator()(CURLU* url) const { curl_url_cleanup(url); }
 };
@@ -28,6 +31,8 @@ using CurlEasyPtr = std::unique_ptr<CURL, CurlEasyDeleter>;
 using CurlMultiPtr = std::unique_ptr<CURLM, CurlMultiDeleter>;
 using CurlSlistPtr = std::unique_ptr<curl_slist, CurlSlistDeleter>;
 using CurlUrlPtr = std::unique_ptr<CURLU, CurlUrlDeleter>;
+// A share handle must outlive every easy handle using it (CURLOPT_SHARE).
+using CurlSharePtr = std::unique_ptr<CURLSH, CurlShareDeleter>;
 
 }  // namespace sieve::fetch_internal
 

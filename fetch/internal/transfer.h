@@ -11,6 +11,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "fetch/fetch_counters.h"
 #include "fetch/fetch_options.h"
 #include "fetch/fetch_types.h"
 #include "fetch/internal/address_policy.h"
@@ -28,10 +29,13 @@ bool HasWebScheme(const char* url);
 
 class Transfer {
  public:
-  // `options`, `extra_headers` and `addresses` must outlive the Transfer (the
-  // Fetcher owns them).
+  // `options`, `extra_headers`, `addresses`, `share` and `counters` must
+  // outlive the Transfer (the Fetcher owns them). `share` (TLS sessions, DNS)
+  // may be null; `counters` gets this transfer's connections, TLS handshakes
+  // and DNS lookups.
   Transfer(FetchRequest request, const FetchOptions& options,
-           const curl_slist* extra_headers, const AddressPolicy& addresses);
+           const curl_slist* extra_headers, const AddressPolicy& addresses,
+           CURLSH* share, FetchCounters* counters);
   Transfer(const Transfer&) = delete;
   Transfer& operator=(const Transfer&) = delete;
 
@@ -55,6 +59,13 @@ class Transfer {
   // the address for the host of the URL curl is connecting for now.
   static curl_socket_t OnOpenSocket(void* self, curlsocktype purpose,
                                     curl_sockaddr* address);
+  // CURLOPT_RESOLVER_START_FUNCTION: libcurl starts resolving a name its DNS
+  // cache did not have.
+  static int OnResolverStart(void* resolver, void* reserved, void* self);
+  // CURLOPT_PREREQFUNCTION: a connection is ready (TLS included) and the
+  // request is about to go; counts the TLS handshake of a new connection.
+  static int OnPrerequest(void* self, char* primary_ip, char* local_ip,
+                          int primary_port, int local_port);
   void ReadHeaders(ResponseHeaders* headers) const;
   void ReadTimings(FetchTimings* timings) const;
 
@@ -64,6 +75,11 @@ class Transfer {
   const int64_t max_body_bytes_;
   const curl_slist* const extra_headers_;
   const AddressPolicy& addresses_;
+  CURLSH* const share_;
+  FetchCounters* const counters_;
+  // CURLINFO_NUM_CONNECTS when OnPrerequest last ran: a larger value there
+  // means the transfer is on a connection it opened.
+  long connects_seen_ = 0;
   // Why OnOpenSocket refused an address; empty when it refused none.
   std::string blocked_;
   CurlEasyPtr easy_;

@@ -232,9 +232,9 @@ absl::StatusOr<std::vector<bool>> RedisBloomFilter::AddMany(
   return Run(urls, hosts, add_sha_, /*add=*/true);
 }
 
-absl::StatusOr<bool> RedisBloomFilter::AddAndQueue(
+std::vector<std::string> RedisBloomFilter::AddAndQueueCommand(
     const std::string& url, const std::string& host,
-    const std::vector<std::string>& fields) {
+    const std::vector<std::string>& fields) const {
   uint32_t shard = 0;
   uint32_t key = 0;
   std::vector<std::string> offsets;
@@ -248,9 +248,49 @@ absl::StatusOr<bool> RedisBloomFilter::AddAndQueue(
                                       std::to_string(offsets.size())};
   for (std::string& o : offsets) command.push_back(std::move(o));
   command.insert(command.end(), fields.begin(), fields.end());
-  absl::StatusOr<RedisReply> r = client_->Command(command);
+  return command;
+}
+
+absl::StatusOr<bool> RedisBloomFilter::AddAndQueue(
+    const std::string& url, const std::string& host,
+    const std::vector<std::string>& fields) {
+  absl::StatusOr<RedisReply> r =
+      client_->Command(AddAndQueueCommand(url, host, fields));
   if (!r.ok()) return r.status();
   return r->integer == 1;
+}
+
+absl::StatusOr<std::vector<bool>> RedisBloomFilter::AddAndQueueMany(
+    std::span<const std::string> urls, std::span<const std::string> hosts,
+    std::span<const std::vector<std::string>> fields) {
+  if (urls.size() != hosts.size() || urls.size() != fields.size())
+    return absl::InvalidArgumentError(
+        "cluster filter: one host and one entry per URL");
+  std::vector<std::vector<std::string>> batch;
+  batch.reserve(urls.size());
+  for (size_t i = 0; i < urls.size(); ++i)
+    batch.push_back(AddAndQueueCommand(urls[i], hosts[i], fields[i]));
+  absl::StatusOr<std::vector<RedisReply>> replies = client_->Pipeline(batch);
+  if (!replies.ok()) return replies.status();
+  std::vector<bool> out;
+  out.reserve(urls.size());
+  for (const RedisReply& r : *replies) {
+    if (r.is_error())
+      return absl::FailedPreconditionError(absl::StrCat("redis: ", r.str));
+    out.push_back(r.integer == 1);
+  }
+  return out;
+}
+
+absl::Status RedisBloomFilter::UseClient(RedisClient& client) {
+  for (std::string_view body :
+       {std::string_view(kAddScript), std::string_view(kTestScript),
+        std::string_view(kAddAndQueueScript)}) {
+    absl::StatusOr<std::string> sha = client.RegisterScript(body);
+    if (!sha.ok()) return sha.status();
+  }
+  client_ = &client;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<bool>> RedisBloomFilter::MayContainMany(

@@ -105,6 +105,17 @@ class RedisBloomFilter {
   absl::StatusOr<bool> AddAndQueue(const std::string& url,
                                    const std::string& host,
                                    const std::vector<std::string>& fields);
+  // AddAndQueue for each URL (fields[i] is urls[i]'s entry), in order, all in
+  // one pipelined round trip: a page's links at once. A URL twice in `urls`
+  // is new at most once. A lost reply fails the whole call; sending it again
+  // is safe (see AddAndQueue). REQUIRES: equal lengths.
+  absl::StatusOr<std::vector<bool>> AddAndQueueMany(
+      std::span<const std::string> urls, std::span<const std::string> hosts,
+      std::span<const std::vector<std::string>> fields);
+  // Sends this filter's commands through `client` from now on (a second
+  // connection, so one caller's wait for Redis holds up no other): loads the
+  // scripts there. `client` must outlive the filter.
+  absl::Status UseClient(RedisClient& client);
   // Test only: true where the URL may have been added.
   absl::StatusOr<std::vector<bool>> MayContainMany(
       std::span<const std::string> urls, std::span<const std::string> hosts);
@@ -131,6 +142,10 @@ class RedisBloomFilter {
   // inside that key, as strings.
   void Locate(const std::string& url, const std::string& host, uint32_t& shard,
               uint32_t& key, std::vector<std::string>& args) const;
+  // The EVALSHA of AddAndQueue for one URL.
+  std::vector<std::string> AddAndQueueCommand(
+      const std::string& url, const std::string& host,
+      const std::vector<std::string>& fields) const;
   absl::StatusOr<std::vector<bool>> Run(std::span<const std::string> urls,
                                         std::span<const std::string> hosts,
                                         const std::string& sha, bool add);

@@ -48,10 +48,19 @@ absl::Status RedisFrontier::Open() {
   absl::StatusOr<ClusterKeys> keys = ClusterKeys::ForCrawl(options_.crawl_id);
   if (!keys.ok()) return keys.status();
   keys_ = std::make_unique<ClusterKeys>(*keys);
+  // Each call tries a broken connection once: waiting for Redis to come
+  // back is Next's (it answers kWait) and AddMany's (outside any lock), never
+  // a sleep under the mutex.
+  RedisClientOptions once = options_.client;
+  once.reconnect_deadline = absl::ZeroDuration();
   absl::StatusOr<std::unique_ptr<RedisClient>> client =
-      RedisClient::Connect(options_.endpoint, options_.client);
+      RedisClient::Connect(options_.endpoint, once);
   if (!client.ok()) return client.status();
   client_ = *std::move(client);
+  absl::StatusOr<std::unique_ptr<RedisClient>> add_client =
+      RedisClient::Connect(options_.endpoint, once);
+  if (!add_client.ok()) return add_client.status();
+  add_client_ = *std::move(add_client);
   absl::StatusOr<uint32_t> shards =
       OpenShardCount(*client_, *keys_, options_.shards);
   if (!shards.ok()) return shards.status();
@@ -59,6 +68,8 @@ absl::Status RedisFrontier::Open() {
       RedisBloomFilter::Open(*client_, *keys_, options_.filter, *shards);
   if (!filter.ok()) return filter.status();
   filter_ = std::make_unique<RedisBloomFilter>(*std::move(filter));
+  add_filter_ = std::make_unique<RedisBloomFilter>(*filter_);
+  if (absl::Status s = add_filter_->UseClient(*add_client_); !s.ok()) return s;
   leases_ = std::make_unique<ShardLeases>(*client_, *keys_, options_.worker_id,
                                           *shards, options_.lease_ttl);
   if (absl::Status s = leases_->Init(); !s.ok()) return s;
@@ -101,39 +112,69 @@ void RedisFrontier::Note(const absl::Status& s) {
 
 bool RedisFrontier::Add(std::string_view url, std::string_view host,
                         uint32_t depth, std::string_view metadata) {
-  std::lock_guard<std::mutex> lock(mu_);
-  const std::string u(url);
-  // Test-and-set and XADD in one script: a worker killed between the two
-  // would otherwise leave the URL seen and never queued. Every key it
-  // touches is the shard's (one Redis Cluster slot).
-  const std::string h(host);
-  const std::vector<std::string> fields =
-      ShardQueue::EntryFields({u, h, depth, std::string(metadata)});
+  const FrontierAdd add{
+      .url = url, .host = host, .depth = depth, .metadata = metadata};
+  bool queued = false;
+  AddMany(std::span<const FrontierAdd>(&add, 1), std::span<bool>(&queued, 1));
+  return queued;
+}
+
+void RedisFrontier::AddMany(std::span<const FrontierAdd> urls,
+                            std::span<bool> queued) {
+  if (urls.empty()) return;
+  // Test-and-set and XADD in one script per URL, all of them in one round
+  // trip: a worker killed between the two would otherwise leave the URL seen
+  // and never queued. Every key a script touches is its URL's shard's (one
+  // Redis Cluster slot).
+  std::vector<std::string> u, h;
+  std::vector<std::vector<std::string>> fields;
+  for (const FrontierAdd& add : urls) {
+    u.emplace_back(add.url);
+    h.emplace_back(add.host);
+    fields.push_back(ShardQueue::EntryFields(
+        {u.back(), h.back(), add.depth, std::string(add.metadata)}));
+  }
   // A transient error (connection lost, Redis loading its AOF) is tried
-  // again for up to kAddRetryFor; the client reconnects with its back-off.
-  // Sending it again is safe: if the lost one ran, the URL is queued and
-  // now answers "seen".
+  // again for up to kAddRetryFor, 100 ms apart, holding no lock while it
+  // waits: Next and Done go on (they answer kWait while Redis is away).
+  // Sending the batch again is safe: a URL the lost one queued now answers
+  // "seen".
   const absl::Time give_up = absl::Now() + kAddRetryFor;
-  absl::StatusOr<bool> fresh = filter_->AddAndQueue(u, h, fields);
-  while (!fresh.ok() && IsTransient(fresh.status()) && absl::Now() < give_up) {
-    Note(fresh.status());
+  absl::StatusOr<std::vector<bool>> fresh;
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> add_lock(add_mu_);
+      fresh = add_filter_->AddAndQueueMany(u, h, fields);
+    }
+    if (fresh.ok() || !IsTransient(fresh.status()) || absl::Now() >= give_up)
+      break;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      Note(fresh.status());
+    }
     absl::SleepFor(absl::Milliseconds(100));
-    fresh = filter_->AddAndQueue(u, h, fields);
   }
-  if (!fresh.ok()) return Lost(fresh.status(), u);
-  if (!*fresh) {
-    ++counters_.duplicates;
-    return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!fresh.ok()) {
+    for (size_t i = 0; i < urls.size(); ++i)
+      queued[i] = Lost(fresh.status(), u[i]);
+    return;
   }
-  ++counters_.added;
-  // A link to a shard of this worker's (most links stay on their page's
-  // host): its stream is read at the next Next, not after refill_poll.
-  if (auto it = shards_.find(ShardOf(host, leases_->shards()));
-      it != shards_.end()) {
-    it->second.next_read = absl::InfinitePast();
-    it->second.empty_reads = 0;
+  for (size_t i = 0; i < urls.size(); ++i) {
+    queued[i] = (*fresh)[i];
+    if (!queued[i]) {
+      ++counters_.duplicates;
+      continue;
+    }
+    ++counters_.added;
+    // A link to a shard of this worker's (most links stay on their page's
+    // host): its stream is read at the next Next, not after refill_poll.
+    if (auto it = shards_.find(ShardOf(h[i], leases_->shards()));
+        it != shards_.end()) {
+      it->second.next_read = absl::InfinitePast();
+      it->second.empty_reads = 0;
+    }
   }
-  return true;
 }
 
 bool RedisFrontier::Lost(const absl::Status& s, const std::string& url) {
@@ -357,25 +398,16 @@ absl::Status RedisFrontier::Checkpoint(SnapshotWriter& /*snapshot*/) {
 
 FrontierStats RedisFrontier::stats() const {
   std::lock_guard<std::mutex> lock(mu_);
-  FrontierStats out = counters_;
-  out.reclaimed = reclaimed_;
+  FrontierStats out = retired_;
   for (const auto& [s, shard] : shards_) {
-    FrontierStats l = shard.local->stats();
-    out.queued += l.queued;
-    out.queued_in_hosts += l.queued_in_hosts + l.queued_in_sieve;
-    out.queued_on_disk_hosts += l.queued_on_disk_hosts;
-    out.host_queue_bytes += l.host_queue_bytes;
-    out.in_flight += l.in_flight;
-    out.hosts_active += l.hosts_active;
-    out.hosts_known += l.hosts_known;
-    out.succeeded += l.succeeded;
-    out.throttled += l.throttled;
-    out.failed += l.failed;
-    out.retried += l.retried;
-    out.given_up += l.given_up;
-    out.dropped_urls += l.dropped_urls;
-    out.crawl_delays_capped += l.crawl_delays_capped;
+    AddFrontierStats(shard.local->stats(), out);
   }
+  // A shard's frontier sees these too, but only while the shard is here.
+  out.added = counters_.added;
+  out.duplicates = counters_.duplicates;
+  out.dispatched = counters_.dispatched;
+  out.done = counters_.done;
+  out.reclaimed = counters_.reclaimed;
   return out;
 }
 
@@ -401,7 +433,7 @@ std::vector<uint32_t> RedisFrontier::held_shards() const {
 
 uint64_t RedisFrontier::reclaimed() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return reclaimed_;
+  return counters_.reclaimed;
 }
 
 uint64_t RedisFrontier::redis_commands() const {

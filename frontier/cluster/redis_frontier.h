@@ -37,9 +37,12 @@
 //     flight.
 //
 // Surprises first:
-//   - Every method takes one mutex and may make Redis round trips (bounded by
-//     the client's timeouts). Add: 1 round trip (through transient errors,
-//     more, 100 ms apart, for up to 20 s).
+//   - Every method but Add and AddMany takes one mutex and may make Redis
+//     round trips (bounded by the client's timeouts; a broken connection is
+//     tried once per call, and Next answers kWait until Redis is back). Add
+//     and AddMany: 1 pipelined round trip for the whole batch, on a
+//     connection of their own, without that mutex; through transient errors
+//     more, 100 ms apart, for up to 20 s, holding no lock while they wait.
 //   - Lease upkeep (heartbeat, renew, rebalance, load balance) runs inside
 //     Next, at most every lease_ttl / 3 of `now`. A refill runs in every Next
 //     that finds shards' local queues low: one pipelined round trip for all
@@ -142,6 +145,11 @@ class RedisFrontier final : public CrawlFrontier {
 
   bool Add(std::string_view url, std::string_view host, uint32_t depth,
            std::string_view metadata = {}) override;
+  // One pipelined round trip for all of `urls` (one script call each), on a
+  // connection of its own: an AddMany waiting for Redis holds up no Next or
+  // Done.
+  void AddMany(std::span<const FrontierAdd> urls,
+               std::span<bool> queued) override;
   NextUrl Next(absl::Time now) override;
   absl::StatusOr<UrlFate> Done(std::string_view url,
                                const FetchOutcome& outcome,
@@ -234,6 +242,11 @@ class RedisFrontier final : public CrawlFrontier {
   std::unique_ptr<RedisClient> client_;
   std::unique_ptr<ClusterKeys> keys_;
   std::unique_ptr<RedisBloomFilter> filter_;
+  // Adds go through a connection of their own, under add_mu_ only (never
+  // mu_ while Redis is asked): add_filter_ is filter_ on add_client_.
+  std::mutex add_mu_;
+  std::unique_ptr<RedisClient> add_client_;
+  std::unique_ptr<RedisBloomFilter> add_filter_;
   std::unique_ptr<ShardLeases> leases_;
   std::unique_ptr<ShardQueue> queue_;
   std::map<uint32_t, Shard> shards_{};
@@ -251,9 +264,12 @@ class RedisFrontier final : public CrawlFrontier {
   uint64_t last_publish_pages_ = 0;
   absl::Time next_upkeep_ = absl::InfinitePast();
   absl::Time next_finish_check_ = absl::InfinitePast();
+  // What this worker counts itself (added, duplicates: the shared filter's
+  // answers; dispatched, done; reclaimed, at Take); the rest comes from the
+  // shards' frontiers, and from retired_ for shards let go.
   FrontierStats counters_{};
+  FrontierStats retired_{};  // kTotal counters of the shards let go.
   FrontierFilterStats filter_stats_{};
-  uint64_t reclaimed_ = 0;
   // Shards this worker should hold at the last upkeep: ShardLeases::Target,
   // plus one while it is the least loaded or was handed a shard.
   uint32_t target_ = 0;

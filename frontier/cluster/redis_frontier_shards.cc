@@ -38,19 +38,14 @@ absl::Status RedisFrontier::Take(uint32_t shard, absl::Time now) {
   absl::StatusOr<RedisReply> clean =
       client_->Command({"GETDEL", keys_->Clean(shard)});
   if (!clean.ok()) return clean.status();
-  if (clean->is_nil()) reclaimed_ += claimed->size();
+  if (clean->is_nil()) counters_.reclaimed += claimed->size();
   return Feed(shard, *std::move(claimed));
 }
 
 void RedisFrontier::Drop(uint32_t shard) {
   auto it = shards_.find(shard);
   if (it == shards_.end()) return;
-  FrontierStats s = it->second.local->stats();
-  counters_.succeeded += s.succeeded;
-  counters_.throttled += s.throttled;
-  counters_.failed += s.failed;
-  counters_.retried += s.retried;
-  counters_.given_up += s.given_up;
+  AddFrontierStats(it->second.local->stats(), retired_, /*totals_only=*/true);
   shards_.erase(it);
 }
 
@@ -257,7 +252,7 @@ absl::Status RedisFrontier::Publish(absl::Time now) {
                 .dispatched = counters_.dispatched,
                 .added = counters_.added,
                 .duplicates = counters_.duplicates,
-                .reclaimed = reclaimed_,
+                .reclaimed = counters_.reclaimed,
                 .shards = static_cast<uint32_t>(leases_->held().size()),
                 .commands = client_->commands_sent(),
                 .lease_ms = absl::ToInt64Milliseconds(options_.lease_ttl)};

@@ -109,6 +109,7 @@ void FrontierCore::UnscheduleLocked(const UrlKey& key,
   if (q == c->second.queues.end()) return;
   auto t = c->second.in_transit.find(key.Encode());
   if (t != c->second.in_transit.end()) {
+    c->second.expiry.erase({t->second.expires, t->first});
     c->second.in_transit.erase(t);
     --q->second.in_transit;
     return;
@@ -218,18 +219,17 @@ absl::StatusOr<uint32_t> FrontierCore::PutDiscovered(
 }
 
 void FrontierCore::ExpireTransitLocked(Crawl& crawl, absl::Time now) {
-  for (auto it = crawl.in_transit.begin(); it != crawl.in_transit.end();) {
-    if (it->second.expires > now) {
-      ++it;
-      continue;
-    }
-    std::optional<UrlKey> key = UrlKey::Decode(it->first);
-    if (key) {
+  while (!crawl.expiry.empty() && crawl.expiry.begin()->first <= now) {
+    auto node = crawl.expiry.extract(crawl.expiry.begin());
+    const std::string& encoded = node.value().second;
+    auto it = crawl.in_transit.find(encoded);
+    std::optional<UrlKey> key = UrlKey::Decode(encoded);
+    if (it != crawl.in_transit.end() && key) {
       Queue& q = crawl.queues[key->queue];
       --q.in_transit;
       q.pending.emplace(it->second.due, key->url);
     }
-    crawl.in_transit.erase(it++);
+    if (it != crawl.in_transit.end()) crawl.in_transit.erase(it);
   }
 }
 
@@ -292,8 +292,9 @@ std::vector<urlfrontier::URLInfo> FrontierCore::GetUrls(
           info.set_key(q_it->first);
           info.set_crawlid(name);
         }
-        crawl.in_transit[encoded] =
-            Transit{.due = due, .expires = now + absl::Seconds(requestable)};
+        const absl::Time expires = now + absl::Seconds(requestable);
+        crawl.in_transit[encoded] = Transit{.due = due, .expires = expires};
+        crawl.expiry.emplace(expires, encoded);
         ++q.in_transit;
         out.push_back(std::move(info));
         ++taken;

@@ -11,7 +11,10 @@
 //     mode). With `bloom` off every discovered URL costs a lookup.
 //   - Per queue: the URLs due or waiting to be due, ordered by (due second,
 //     URL), and the URLs in transit; rebuilt from the store at Open. Done URLs
-//     are only on disk.
+//     are only on disk. A URL handed out leaves its queue's pending set, so
+//     GetURLs never looks at URLs in transit: its cost is that of the URLs it
+//     hands out and of those whose transit expired, however many are in
+//     transit (bench/frontier/urlfrontier_transit_bench.cc).
 //   - Queue settings (delay, block, crawl limit) and the active flag: RAM only;
 //     a restart resets them.
 //
@@ -159,6 +162,9 @@ class FrontierCore {
     std::map<std::string, Queue> queues;
     // By encoded record key.
     absl::flat_hash_map<std::string, Transit> in_transit;
+    // The same URLs by (expiry, encoded key): GetURLs expires the due ones
+    // from the front, at a cost of the URLs expired, not of all in transit.
+    std::set<std::pair<absl::Time, std::string>> expiry;
     uint32_t default_delay = 0;
     std::string last_served;  // Round-robin cursor.
   };

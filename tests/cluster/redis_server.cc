@@ -155,6 +155,14 @@ void RedisServer::Stop() {
   pid_ = -1;
 }
 
+void RedisServer::Pause() {
+  if (pid_ > 0) kill(pid_, SIGSTOP);
+}
+
+void RedisServer::Resume() {
+  if (pid_ > 0) kill(pid_, SIGCONT);
+}
+
 absl::Status RedisServer::Restart() {
   Stop();
   return Launch();

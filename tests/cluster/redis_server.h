@@ -42,6 +42,10 @@ class RedisServer {
   // directory; Restart starts it again on the same port and directory.
   void Stop();
   absl::Status Restart();
+  // SIGSTOP and SIGCONT: a Redis that accepts connections and answers
+  // nothing until resumed.
+  void Pause();
+  void Resume();
 
   cluster::RedisEndpoint endpoint() const { return {"127.0.0.1", port_, 0}; }
   std::string url() const;

@@ -2,6 +2,7 @@
 
 #include <functional>
 
+#include "fetch/ca_bundle.h"
 #include "fetch/fetch_types.h"
 #include "fetch/internal/transfer.h"
 #include "gtest/gtest.h"
@@ -47,11 +48,26 @@ INSTANTIATE_TEST_SUITE_P(
                   }},
         BadOption{"max_body_bytes",
                   [](FetchOptions& o) { o.max_body_bytes = 0; }},
+        BadOption{"ca_bundle",
+                  [](FetchOptions& o) {
+                    o.ca_bundle = "/nonexistent/sieve-test-ca.pem";
+                  }},
         BadOption{"extra_headers",
                   [](FetchOptions& o) { o.extra_headers = {"NoColon"}; }},
         BadOption{"extra_headers", [](FetchOptions& o) {
                     o.extra_headers = {"A: b\r\nEvil: 1"};
                   }}));
+
+TEST(CaBundleTest, TheSettingWinsThenCurlCaBundleThenSslCertFile) {
+  EXPECT_EQ(ChooseCaBundle("/a.pem", "/b.pem", "/c.pem").path, "/a.pem");
+  EXPECT_EQ(ChooseCaBundle("/a.pem", "/b.pem", "/c.pem").source, "setting");
+  EXPECT_EQ(ChooseCaBundle("", "/b.pem", "/c.pem").path, "/b.pem");
+  EXPECT_EQ(ChooseCaBundle("", "/b.pem", "/c.pem").source, "CURL_CA_BUNDLE");
+  EXPECT_EQ(ChooseCaBundle("", nullptr, "/c.pem").path, "/c.pem");
+  EXPECT_EQ(ChooseCaBundle("", "", "/c.pem").source, "SSL_CERT_FILE");
+  EXPECT_EQ(ChooseCaBundle("", nullptr, "").path, "");
+  EXPECT_EQ(ChooseCaBundle("", nullptr, nullptr).source, "libcurl default");
+}
 
 TEST(FetchErrorNameTest, NamesEveryKind) {
   EXPECT_EQ(FetchErrorName(FetchError::kNone), "none");
@@ -82,7 +98,7 @@ INSTANTIATE_TEST_SUITE_P(
         std::pair{CURLE_FILESIZE_EXCEEDED, FetchError::kTooLarge},
         std::pair{CURLE_UNSUPPORTED_PROTOCOL, FetchError::kProtocol},
         std::pair{CURLE_BAD_CONTENT_ENCODING, FetchError::kProtocol},
-        std::pair{CURLE_TOO_MANY_REDIRECTS, FetchError::kProtocol},
+        std::pair{CURLE_TOO_MANY_REDIRECTS, FetchError::kTooManyRedirects},
         std::pair{CURLE_RECV_ERROR, FetchError::kReset},
         std::pair{CURLE_GOT_NOTHING, FetchError::kReset},
         std::pair{CURLE_PARTIAL_FILE, FetchError::kReset},

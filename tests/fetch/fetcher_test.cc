@@ -134,9 +134,24 @@ TEST_F(FetcherTest, SendsUserAgentAndExtraHeaders) {
   EXPECT_THAT(r.body, HasSubstr("Accept-Encoding: "));
 }
 
-TEST_F(FetcherTest, RefusesABodyWhoseContentLengthExceedsTheLimit) {
+TEST_F(FetcherTest, TruncatesABodyWhoseContentLengthExceedsTheLimit) {
   FetchOptions options = TestOptions();
   options.max_body_bytes = 10'000;
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(options);
+  const FetchResponse r =
+      FetchOne(*fetcher, {.id = 1, .url = server_.Url("/big")});
+  ASSERT_TRUE(r.ok()) << r.error_message;
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.headers.content_length, 100'000);
+  EXPECT_TRUE(r.truncated);
+  EXPECT_EQ(r.body, std::string(10'000, 'x'));
+}
+
+TEST_F(FetcherTest,
+       SkipOversizedRefusesABodyWhoseContentLengthExceedsTheLimit) {
+  FetchOptions options = TestOptions();
+  options.max_body_bytes = 10'000;
+  options.skip_oversized = true;
   std::unique_ptr<Fetcher> fetcher = MakeFetcher(options);
   const FetchResponse r =
       FetchOne(*fetcher, {.id = 1, .url = server_.Url("/big")});

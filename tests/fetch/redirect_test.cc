@@ -119,7 +119,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(RedirectTest, StopsFollowingAtTheRequestLimit) {
   const FetchResponse r = FetchOne(
       *fetcher_, {.id = 5, .url = server_.Url("/loop"), .max_redirects = 3});
-  EXPECT_EQ(r.error, FetchError::kProtocol) << r.error_message;
+  EXPECT_EQ(r.error, FetchError::kTooManyRedirects) << r.error_message;
 }
 
 }  // namespace

@@ -159,9 +159,21 @@ TEST_F(WireCaptureTest, MarksABodyTheLengthCapCut) {
   EXPECT_THAT(r.wire.response_head, HasSubstr("Transfer-Encoding: chunked"));
 }
 
+TEST_F(WireCaptureTest, CutsABodyWhoseContentLengthIsOverTheCap) {
+  FetchOptions options = RawOptions();
+  options.max_body_bytes = 100;
+  const FetchResponse r = Fetch("/gzip", options);  // Content-Length > 100.
+  ASSERT_TRUE(r.ok()) << r.error_message;
+  EXPECT_TRUE(r.truncated);
+  EXPECT_EQ(r.wire.cut, BodyCut::kLength);
+  EXPECT_EQ(r.wire.body.size(), 100u);
+  EXPECT_FALSE(r.body.empty());  // What the first 100 gzip bytes decode to.
+}
+
 TEST_F(WireCaptureTest, MarksABodyRefusedForItsContentLength) {
   FetchOptions options = RawOptions();
   options.max_body_bytes = 100;
+  options.skip_oversized = true;
   const FetchResponse r = Fetch("/gzip", options);  // Content-Length > 100.
   EXPECT_EQ(r.error, FetchError::kTooLarge);
   EXPECT_TRUE(r.wire.captured());

@@ -85,10 +85,13 @@ TEST(FrontierBackoffTest, ThrottledHostBacksOffDoublingAndResetsOnSuccess) {
   for (int i = 0; i < 5; ++i)
     ASSERT_TRUE(f->Add(absl::StrCat("http://a/", i), "a", 0));
   absl::Time now = kStart;
-  // Three 429s in a row: 5 s, 10 s, 20 s; the URL comes back each time.
+  // Three 429s in a row: 5 s, 10 s, 20 s; each URL throttled goes behind the
+  // host's others.
+  int i = 0;
   for (absl::Duration expected :
        {absl::Seconds(5), absl::Seconds(10), absl::Seconds(20)}) {
-    EXPECT_EQ(FetchNow(*f, now, FetchOutcome::Throttled()), "http://a/0");
+    EXPECT_EQ(FetchNow(*f, now, FetchOutcome::Throttled()),
+              absl::StrCat("http://a/", i++));
     NextUrl wait = f->Next(now);
     ASSERT_EQ(wait.state, NextUrl::kWait);
     EXPECT_EQ(wait.wait, expected);
@@ -97,9 +100,9 @@ TEST(FrontierBackoffTest, ThrottledHostBacksOffDoublingAndResetsOnSuccess) {
     now += expected;
   }
   EXPECT_EQ(FetchNow(*f, now, FetchOutcome::Success(absl::Milliseconds(10))),
-            "http://a/0");
+            "http://a/3");
   // After a success the next 429 starts again at the base.
-  EXPECT_EQ(FetchNow(*f, now, FetchOutcome::Throttled()), "http://a/1");
+  EXPECT_EQ(FetchNow(*f, now, FetchOutcome::Throttled()), "http://a/4");
   NextUrl wait = f->Next(now);
   ASSERT_EQ(wait.state, NextUrl::kWait);
   EXPECT_EQ(wait.wait, absl::Seconds(5));
@@ -192,6 +195,77 @@ TEST(FrontierBackoffTest, DropHostDiscardsItsUrlsNowAndLater) {
             "http://b/0");
   EXPECT_EQ(f->Next(kStart).state, NextUrl::kEmpty);
   EXPECT_EQ(f->stats().dropped_urls, 3u);  // a/1, a/2, and the refused a/3.
+}
+
+TEST(FrontierUnreachableTest,
+     AHostFailingToConnectTwiceHasItsUrlsHandedOutUnfetched) {
+  const PolitenessOptions opts{.min_delay = absl::Seconds(1),
+                               .max_error_retries = 2,
+                               .unreachable_after = 2,
+                               .unreachable_for = absl::Seconds(60)};
+  std::unique_ptr<Frontier> f = MakeFrontier(opts);
+  for (int i = 0; i < 5; ++i) {
+    f->Add(absl::StrCat("http://dead/", i), "dead", 0);
+  }
+  const FetchOutcome refused =
+      FetchOutcome::ConnectionFailed(/*transient=*/true, "connect", "refused");
+  // First failure: retried after the delay only (no back-off), behind the
+  // host's other URLs.
+  NextUrl first = f->Next(kStart);
+  ASSERT_EQ(first.state, NextUrl::kReady);
+  EXPECT_FALSE(first.url.unreachable());
+  ASSERT_EQ(*f->Done(first.url.url, refused, kStart), UrlFate::kRetryLater);
+  NextUrl wait = f->Next(kStart);
+  ASSERT_EQ(wait.state, NextUrl::kWait);
+  EXPECT_EQ(wait.wait, absl::Seconds(1));
+  // Second failure in a row: the host is unreachable; this URL is finished
+  // (its record carries the failure) and the rest go out at once, marked.
+  const absl::Time t1 = kStart + absl::Seconds(1);
+  NextUrl second = f->Next(t1);
+  ASSERT_EQ(second.state, NextUrl::kReady);
+  EXPECT_EQ(second.url.url, "http://dead/1");
+  ASSERT_EQ(*f->Done(second.url.url, refused, t1), UrlFate::kFinished);
+  std::vector<std::string> unfetched;
+  for (;;) {
+    NextUrl next = f->Next(t1);
+    if (next.state != NextUrl::kReady) break;
+    EXPECT_EQ(next.url.unreachable_error, "connect");
+    EXPECT_EQ(next.url.unreachable_detail, "refused");
+    unfetched.push_back(next.url.url);
+    ASSERT_TRUE(f->Done(next.url.url, FetchOutcome::NotFetched(), t1).ok());
+  }
+  EXPECT_EQ(unfetched.size(), 4u);  // 2, 3, 4 and the retried 0.
+  EXPECT_EQ(f->stats().hosts_unreachable, 1u);
+  EXPECT_EQ(f->stats().unreachable_urls, 4u);
+  // After unreachable_for a new URL is tried for real; an answer clears it.
+  const absl::Time later = t1 + absl::Seconds(61);
+  f->Add("http://dead/new", "dead", 0);
+  NextUrl retry = f->Next(later);
+  ASSERT_EQ(retry.state, NextUrl::kReady);
+  EXPECT_FALSE(retry.url.unreachable());
+  ASSERT_TRUE(f->Done(retry.url.url,
+                      FetchOutcome::Success(absl::Milliseconds(5)), later)
+                  .ok());
+  f->Add("http://dead/after", "dead", 0);
+  NextUrl after = f->Next(later + absl::Seconds(1));
+  ASSERT_EQ(after.state, NextUrl::kReady);
+  EXPECT_FALSE(after.url.unreachable());
+}
+
+TEST(FrontierBackoffTest, AThrottledUrlIsRetriedBehindItsHostsOtherUrls) {
+  std::unique_ptr<Frontier> f = MakeFrontier({.min_delay = absl::ZeroDuration(),
+                                              .backoff_base = absl::Seconds(5),
+                                              .backoff_jitter = 0});
+  f->Add("http://h/busy", "h", 0);
+  f->Add("http://h/ok", "h", 0);
+  EXPECT_EQ(FetchNow(*f, kStart, FetchOutcome::Throttled()), "http://h/busy");
+  EXPECT_EQ(f->Next(kStart).state, NextUrl::kWait);
+  EXPECT_EQ(FetchNow(*f, kStart + absl::Seconds(5),
+                     FetchOutcome::Success(absl::Milliseconds(5))),
+            "http://h/ok");
+  EXPECT_EQ(FetchNow(*f, kStart + absl::Seconds(5),
+                     FetchOutcome::Success(absl::Milliseconds(5))),
+            "http://h/busy");
 }
 
 }  // namespace

@@ -142,5 +142,23 @@ TEST(CharsetTest, LargeInputGrowsTheOutputBuffer) {
   EXPECT_EQ(text.utf8.substr(199998), "\xC3\xA9");
 }
 
+TEST(EncodeQueryInTest, WritesTheQueryInTheDocumentsEncoding) {
+  EXPECT_EQ(EncodeQueryIn("/x?q=caf\xC3\xA9#caf\xC3\xA9", "windows-1252"),
+            "/x?q=caf%E9#caf\xC3\xA9");
+  // The path stays UTF-8 (ResolveUrl escapes it).
+  EXPECT_EQ(EncodeQueryIn("/caf\xC3\xA9?q=\xC3\xA9", "windows-1252"),
+            "/caf\xC3\xA9?q=%E9");
+  // Shift_JIS: U+3042 HIRAGANA A is 0x82 0xA0.
+  EXPECT_EQ(EncodeQueryIn("?a=\xE3\x81\x82", "Shift_JIS"), "?a=%82%A0");
+  // Not in windows-1252: "&#12354;", as the URL Standard's encoder writes.
+  EXPECT_EQ(EncodeQueryIn("?a=\xE3\x81\x82", "windows-1252"),
+            "?a=%26%2312354%3B");
+  // Nothing to do.
+  EXPECT_EQ(EncodeQueryIn("/x?q=cafe", "windows-1252"), std::nullopt);
+  EXPECT_EQ(EncodeQueryIn("/caf\xC3\xA9", "windows-1252"), std::nullopt);
+  EXPECT_EQ(EncodeQueryIn("?q=caf\xC3\xA9", "UTF-8"), std::nullopt);
+  EXPECT_EQ(EncodeQueryIn("?q=caf\xC3\xA9", "UTF-16LE"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace sieve

@@ -1,5 +1,6 @@
 // The crawl's politeness as the server sees it: one owner (the frontier) for
 // delays, back-off and retries, checked from the test site's request log.
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -79,13 +80,39 @@ TEST(CrawlPolitenessTest, AUrlAlwaysAnswering429IsTriedItsRetriesPlusOneTimes) {
     if (PathOf(page["url"]) != "/throttle/429/busy") continue;
     ++busy_records;
     EXPECT_EQ(page["status"], 429);
-    EXPECT_EQ(page["error"], "http_429");
+    EXPECT_EQ(page["error"], "throttled");
     EXPECT_THAT(page["error_detail"].get<std::string>(),
                 ::testing::HasSubstr("given up"));
   }
   EXPECT_EQ(busy_records, 1);
   EXPECT_EQ(summary->counters.given_up, 1u);
   EXPECT_EQ(summary->counters.throttled, static_cast<uint64_t>(kRetries));
+}
+
+TEST(CrawlPolitenessTest, AHostsOtherUrlsGoRightAfterTheFirstBackOff) {
+  // busy is linked first, so it is asked first; after its first 429 and the
+  // back-off, the host's ten good pages go, and busy's retries after them.
+  absl::StatusOr<std::unique_ptr<DemoSite>> site =
+      DemoSite::Start({.throttle_pages = true});
+  ASSERT_TRUE(site.ok()) << site.status();
+  constexpr int kRetries = 3;
+  CrawlConfig config = ThrottleConfig("throttle-429-order", kRetries);
+  const std::string root = absl::StrCat((*site)->root_url(), "throttle/429/");
+  absl::StatusOr<CrawlSummary> summary = CrawlInProcess(config, {root});
+  ASSERT_TRUE(summary.ok()) << summary.status();
+
+  std::vector<absl::Time> busy;
+  absl::Time last_ok = absl::InfinitePast();
+  for (const SiteRequest& r : (*site)->requests()) {
+    if (r.path == "/throttle/429/busy") busy.push_back(r.start);
+    if (absl::StartsWith(r.path, "/throttle/429/ok/")) {
+      last_ok = std::max(last_ok, r.start);
+    }
+  }
+  ASSERT_EQ(busy.size(), static_cast<size_t>(kRetries + 1));
+  std::sort(busy.begin(), busy.end());
+  EXPECT_LT(busy[0], last_ok);
+  EXPECT_GT(busy[1], last_ok) << "the good pages waited for busy's retries";
 }
 
 TEST(CrawlPolitenessTest, RetryAfterHoldsTheWholeHostBack) {

@@ -89,7 +89,7 @@ TEST(CrawlSiteTest,
   }
   // 404s and the timeout recorded with their error.
   for (const std::string& path : expected.not_found) {
-    EXPECT_EQ(by_path[path]["error"], "http_404") << path;
+    EXPECT_EQ(by_path[path]["error"], "http_4xx") << path;
   }
   ASSERT_TRUE(by_path.contains("/slow.html"));
   EXPECT_EQ(by_path["/slow.html"]["error"], "timeout");

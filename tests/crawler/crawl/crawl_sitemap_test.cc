@@ -146,7 +146,7 @@ TEST(CrawlSitemapTest, RobotsPlusProbeAlsoAsksForSitemapXmlOnce) {
   Crawled c = Crawl("sitemap-probe", SitemapSource::kRobotsAndProbe);
   ASSERT_NE(c.site, nullptr);
   EXPECT_EQ(c.requested["/sitemap.xml"], 1);
-  EXPECT_EQ(c.by_path["/sitemap.xml"]["error"], "http_404");
+  EXPECT_EQ(c.by_path["/sitemap.xml"]["error"], "http_4xx");
   EXPECT_EQ(c.requested["/sitemaps/pages.xml"], 1);
 }
 

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "crawler/crawl/crawl_options.h"
 #include "crawler/crawl/link_policy.h"
 #include "crawler/crawl/scope.h"
 #include "crawler/crawl/seeds.h"
@@ -22,6 +23,12 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::SizeIs;
 
+UrlParts Parts(const std::string& url) {
+  absl::StatusOr<UrlParts> parts = SplitUrl(url);
+  EXPECT_TRUE(parts.ok()) << url;
+  return parts.ok() ? *parts : UrlParts{};
+}
+
 TEST(SeedsTest, ReadsUrlsSkipsCommentsAndReportsBadLinesWithTheirNumber) {
   SeedList seeds = ParseSeeds(
       "# my seeds\n"
@@ -38,14 +45,54 @@ TEST(SeedsTest, ReadsUrlsSkipsCommentsAndReportsBadLinesWithTheirNumber) {
   EXPECT_THAT(seeds.problems[1], HasSubstr("seeds.txt:6:"));
 }
 
-TEST(SeedsTest, AMissingFileIsAnError) {
-  EXPECT_FALSE(ReadSeedFile("/nonexistent/seeds.txt", {}).ok());
+TEST(SeedsTest, IgnoresAByteOrderMarkAndTakesASchemelessSeedAsHttp) {
+  SeedList seeds = ParseSeeds(
+      "\xEF\xBB\xBF"
+      "example.com/x\r\n"
+      "example.com:8080/y\n"
+      "https://example.org/\n",
+      "seeds.txt", {});
+  EXPECT_THAT(seeds.urls,
+              ElementsAre("http://example.com/x", "http://example.com:8080/y",
+                          "https://example.org/"));
+  EXPECT_THAT(seeds.problems, SizeIs(0));
+  ASSERT_THAT(seeds.notes, SizeIs(2));
+  EXPECT_THAT(seeds.notes[0], HasSubstr("seeds.txt:1: no scheme"));
+  EXPECT_THAT(seeds.notes[1], HasSubstr("seeds.txt:2: no scheme"));
 }
 
-UrlParts Parts(const std::string& url) {
-  absl::StatusOr<UrlParts> parts = SplitUrl(url);
-  EXPECT_TRUE(parts.ok()) << url;
-  return parts.ok() ? *parts : UrlParts{};
+TEST(RobotsTokenTest, ComesFromTheSettingTheProductNameOrCompatible) {
+  CrawlConfig c;
+  EXPECT_EQ(*RobotsToken(c), "SieveBot");
+  c.fetch.user_agent = "Mozilla/5.0 (compatible; MyBot/1.0; +https://x.test/)";
+  EXPECT_EQ(*RobotsToken(c), "MyBot");
+  c.fetch.user_agent = "Mozilla/5.0 (X11; Linux x86_64) Firefox/120";
+  absl::StatusOr<std::string> refused = RobotsToken(c);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("robots.token"));
+  c.robots.token = "OurBot";
+  EXPECT_EQ(*RobotsToken(c), "OurBot");
+  c.robots.token = "Our Bot/1";
+  EXPECT_FALSE(RobotsToken(c).ok());
+}
+
+TEST(ScopeTest, ARedirectedSeedsHostJoinsTheScope) {
+  absl::StatusOr<Scope> scope =
+      Scope::Create({.mode = ScopeMode::kHost}, {"example.com"});
+  ASSERT_TRUE(scope.ok());
+  EXPECT_EQ(scope->Check(Parts("http://www.example.com/x")),
+            ScopeVerdict::kOffSite);
+  EXPECT_TRUE(scope->AddSeedHost("www.example.com"));
+  EXPECT_FALSE(scope->AddSeedHost("www.example.com"));
+  EXPECT_TRUE(scope->IsSeedHost("www.example.com"));
+  EXPECT_EQ(scope->Check(Parts("http://www.example.com/x")),
+            ScopeVerdict::kInScope);
+}
+
+TEST(SeedsTest, AMissingFileIsAnError) {
+  EXPECT_FALSE(ReadSeedFile("/nonexistent/seeds.txt", {}).ok());
 }
 
 TEST(ScopeTest, HostScopeKeepsTheSeedsHostsWithTheirPorts) {

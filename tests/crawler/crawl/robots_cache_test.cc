@@ -180,7 +180,7 @@ TEST(InterpretRobotsResponseTest, FollowsTheFetchStatusRules) {
   EXPECT_EQ(InterpretRobotsResponse(blocked, kAgent).kind,
             RobotsVerdict::kUnavailable);
   FetchResponse too_many_redirects = Response(301);
-  too_many_redirects.error = FetchError::kProtocol;
+  too_many_redirects.error = FetchError::kTooManyRedirects;
   EXPECT_EQ(InterpretRobotsResponse(too_many_redirects, kAgent).kind,
             RobotsVerdict::kAllowAll);
 }

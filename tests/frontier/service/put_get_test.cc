@@ -151,6 +151,35 @@ TEST(UrlFrontierPutGetTest, TakesAtMostMaxUrlsPerQueueFromAtMostMaxQueues) {
   EXPECT_THAT(f.Get(p), ElementsAre("http://b.example/2"));
 }
 
+// The held-out client's scenario: every queued URL handed out and in transit
+// for a minute, then one fresh URL: the next GetURLs hands it out, whatever
+// is in transit ahead of it in its queue.
+TEST(UrlFrontierPutGetTest, HandsOutAFreshUrlPastAQueueFullOfUrlsInTransit) {
+  TestFrontier f("fresh_past_transit");
+  std::vector<urlfrontier::URLItem> items;
+  for (int q = 0; q < 10; ++q) {
+    for (int i = 0; i < 100; ++i) {
+      items.push_back(Discovered("http://q" + std::to_string(q) + ".example/" +
+                                 std::to_string(i)));
+    }
+  }
+  f.PutOk(items);
+  urlfrontier::GetParams p;
+  p.set_max_urls_per_queue(100);
+  p.set_delay_requestable(60);
+  EXPECT_EQ(f.Get(p).size(), 1000u);
+  EXPECT_THAT(f.Get(p), IsEmpty());
+  f.Advance(2);  // Past any queue delay, well inside delay_requestable.
+  f.PutOk({Discovered("http://q3.example/fresh")});
+  EXPECT_THAT(f.Get(p), ElementsAre("http://q3.example/fresh"));
+  EXPECT_THAT(f.Get(p), IsEmpty());
+  EXPECT_EQ(f.Stats().inprocess(), 1001u);
+  // A minute later they all come back, the fresh one too.
+  f.Advance(60);
+  p.set_max_urls_per_queue(0);
+  EXPECT_EQ(f.Get(p).size(), 1001u);
+}
+
 TEST(UrlFrontierPutGetTest, KeepsEveryStateAcrossARestart) {
   TestFrontier f("restart");
   f.PutOk({Discovered("http://a.example/1"), Discovered("http://a.example/2"),

@@ -1,0 +1,177 @@
+// What a Fetcher's connections cost, counted (fetch/fetch_counters.h): a
+// connection kept and reused, a new TLS connection resuming its host's session,
+// idle connections kept for more hosts than libcurl's default cache holds, DNS
+// answers reused. Servers on 127.0.0.1; the TLS one has a certificate from a CA
+// the test makes (tests/fetch/test_pki.h).
+#include <httplib.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "fetch/fetcher.h"
+#include "gtest/gtest.h"
+#include "tests/fetch/test_pki.h"
+#include "tests/fetch/test_servers.h"
+
+namespace sieve {
+namespace {
+
+using fetch_test::FetchOne;
+using fetch_test::TestOptions;
+
+// A cpp-httplib server (HTTP, or HTTPS when given a certificate) answering
+// "ok" for every path.
+class OkServer {
+ public:
+  explicit OkServer(const fetch_test::TestPki* pki = nullptr,
+                    int requests_per_connection = 100) {
+    if (pki != nullptr) {
+      server_ = std::make_unique<httplib::SSLServer>(pki->cert.c_str(),
+                                                     pki->key.c_str());
+      scheme_ = "https";
+    } else {
+      server_ = std::make_unique<httplib::Server>();
+    }
+    server_->set_keep_alive_max_count(requests_per_connection);
+    server_->Get(".*", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content("ok", "text/plain");
+    });
+    port_ = server_->bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_->listen_after_bind(); });
+    while (!server_->is_running()) absl::SleepFor(absl::Milliseconds(1));
+  }
+  ~OkServer() {
+    server_->stop();
+    thread_.join();
+  }
+  std::string Url(const std::string& path) const {
+    return absl::StrCat(scheme_, "://127.0.0.1:", port_, path);
+  }
+
+ private:
+  std::unique_ptr<httplib::Server> server_;
+  std::string scheme_ = "http";
+  int port_ = 0;
+  std::thread thread_;
+};
+
+class ConnectionTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string dir = absl::StrCat(
+        testing::TempDir(), "/connection_test_",
+        testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir);
+    if (!fetch_test::MakeTestPki(dir, &pki_))
+      GTEST_SKIP() << "the openssl command is missing or failed in " << dir;
+  }
+
+  std::unique_ptr<Fetcher> MakeFetcher(FetchOptions options) {
+    options.ca_bundle = pki_.ca;
+    absl::StatusOr<std::unique_ptr<Fetcher>> fetcher =
+        Fetcher::Create(std::move(options));
+    EXPECT_TRUE(fetcher.ok()) << fetcher.status();
+    return fetcher.ok() ? std::move(*fetcher) : nullptr;
+  }
+
+  fetch_test::TestPki pki_;
+};
+
+TEST_F(ConnectionTest, OneTlsConnectionServesAHostsRequestsInTurn) {
+  OkServer server(&pki_);
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(TestOptions());
+  for (int i = 0; i < 5; ++i) {
+    const FetchResponse r =
+        FetchOne(*fetcher, {.id = 1, .url = server.Url(absl::StrCat("/", i))});
+    ASSERT_TRUE(r.ok()) << r.error_message;
+  }
+  const FetchCounters& c = fetcher->counters();
+  EXPECT_EQ(c.connections_opened, 1u);
+  EXPECT_EQ(c.connections_reused, 4u);
+  EXPECT_EQ(c.tls_full_handshakes, 1u);
+  EXPECT_EQ(c.tls_resumed_handshakes, 0u);
+  EXPECT_EQ(c.dns_lookups, 1u);  // 127.0.0.1 goes through the cache too.
+}
+
+TEST_F(ConnectionTest, ANewConnectionResumesTheHostsTlsSession) {
+  OkServer server(&pki_, /*requests_per_connection=*/1);  // Closes each.
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(TestOptions());
+  for (int i = 0; i < 4; ++i) {
+    const FetchResponse r =
+        FetchOne(*fetcher, {.id = 1, .url = server.Url(absl::StrCat("/", i))});
+    ASSERT_TRUE(r.ok()) << r.error_message;
+  }
+  const FetchCounters& c = fetcher->counters();
+  EXPECT_EQ(c.connections_opened, 4u);
+  EXPECT_EQ(c.tls_full_handshakes, 1u);
+  EXPECT_EQ(c.tls_resumed_handshakes, 3u);
+}
+
+TEST_F(ConnectionTest, IdleConnectionsAreKeptForMoreHostsThanTransfers) {
+  // Six hosts (servers) taken in turn, one transfer at a time, as a crawl
+  // takes hosts waiting out their delay. libcurl's default cache would keep
+  // 4 connections per transfer in its multi handle: the fifth host evicts the
+  // first.
+  std::vector<std::unique_ptr<OkServer>> hosts;
+  for (int i = 0; i < 6; ++i) hosts.push_back(std::make_unique<OkServer>());
+  FetchOptions options = TestOptions();
+  options.max_concurrent_transfers = 1;
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(options);
+  EXPECT_GE(fetcher->max_idle_connections(), 6);
+  for (int round = 0; round < 3; ++round) {
+    for (const auto& host : hosts) {
+      const FetchResponse r =
+          FetchOne(*fetcher, {.id = 1, .url = host->Url("/")});
+      ASSERT_TRUE(r.ok()) << r.error_message;
+    }
+  }
+  EXPECT_EQ(fetcher->counters().connections_opened, 6u);
+  EXPECT_EQ(fetcher->counters().connections_reused, 12u);
+}
+
+TEST_F(ConnectionTest, AnExplicitIdleCapIsHeld) {
+  std::vector<std::unique_ptr<OkServer>> hosts;
+  for (int i = 0; i < 3; ++i) hosts.push_back(std::make_unique<OkServer>());
+  FetchOptions options = TestOptions();
+  options.max_idle_connections = 2;
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(options);
+  EXPECT_EQ(fetcher->max_idle_connections(), 2);
+  for (int round = 0; round < 2; ++round) {
+    for (const auto& host : hosts) {
+      ASSERT_TRUE(FetchOne(*fetcher, {.id = 1, .url = host->Url("/")}).ok());
+    }
+  }
+  // Each host's connection was the one idle longest when the third came.
+  EXPECT_EQ(fetcher->counters().connections_opened, 6u);
+}
+
+TEST_F(ConnectionTest, ANameIsResolvedOncePerCacheLifetime) {
+  // The server closes each connection: every request connects again, so the
+  // DNS cache, not a kept connection, saves the lookups.
+  OkServer server(nullptr, /*requests_per_connection=*/1);
+  for (const int lifetime_s : {300, 0}) {
+    FetchOptions options = TestOptions();
+    options.dns_cache_lifetime = absl::Seconds(lifetime_s);
+    std::unique_ptr<Fetcher> fetcher = MakeFetcher(options);
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_TRUE(
+          FetchOne(*fetcher, {.id = 1, .url = server.Url(absl::StrCat("/", i))})
+              .ok());
+    }
+    EXPECT_EQ(fetcher->counters().connections_opened, 3u);
+    EXPECT_EQ(fetcher->counters().dns_lookups, lifetime_s > 0 ? 1u : 3u)
+        << "cache lifetime " << lifetime_s << " s";
+  }
+}
+
+TEST(FetchOptionsDefaultsTest, DnsAnswersLiveFiveMinutes) {
+  EXPECT_EQ(FetchOptions{}.dns_cache_lifetime, absl::Seconds(300));
+}
+
+}  // namespace
+}  // namespace sieve
