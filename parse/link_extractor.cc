@@ -59,9 +59,8 @@ absl::StatusOr<HtmlParser> ParseHtmlParser(std::string_view name) {
   for (HtmlParser parser : {HtmlParser::kTokenizer, HtmlParser::kGumbo}) {
     if (HtmlParserName(parser) == name) return parser;
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown HTML parser \"", std::string(name),
-                   "\" (choose \"tokenizer\" or \"gumbo\")"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "must be one of tokenizer, gumbo; got \"", std::string(name), "\""));
 }
 
 bool Link::HasRel(std::string_view token) const { return HasToken(rel, token); }

@@ -97,7 +97,7 @@ enum class HtmlParser {
 // "tokenizer", "gumbo".
 std::string_view HtmlParserName(HtmlParser parser);
 // The parser named `name` (as HtmlParserName gives it), or InvalidArgument
-// naming the choices.
+// naming the choices ("must be one of tokenizer, gumbo; got \"x\"").
 absl::StatusOr<HtmlParser> ParseHtmlParser(std::string_view name);
 
 struct LinkOptions {

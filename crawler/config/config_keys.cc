@@ -82,6 +82,26 @@ constexpr EnumField kFilterField = {
           return names;
         }};
 
+// parse.html_parser: an enum, by the names of parse/link_extractor.h.
+constexpr EnumField kHtmlParserField = {
+    .get =
+        [](const CrawlConfig& c) {
+          return std::string(HtmlParserName(c.parse.html_parser));
+        },
+    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
+      absl::StatusOr<HtmlParser> parser = ParseHtmlParser(name);
+      if (!parser.ok()) return parser.status();
+      c.parse.html_parser = *parser;
+      return absl::OkStatus();
+    },
+    .names =
+        [] {
+          std::vector<std::string> names;
+          for (HtmlParser p : {HtmlParser::kTokenizer, HtmlParser::kGumbo})
+            names.emplace_back(HtmlParserName(p));
+          return names;
+        }};
+
 // crawl.sitemaps and crawl.sitemap_location: enums, by the names of
 // crawler/crawl/sitemap_mode.h.
 constexpr EnumField kSitemapsField = {
@@ -179,6 +199,10 @@ const ConfigKey kKeys[] = {
      kSitemapLocationField},
     {"crawl.max_sitemaps_per_host", "", "sitemap files fetched per host",
      SIEVE_FIELD(crawl.max_sitemaps_per_host), 0, kMaxInt},
+    // [parse]
+    {"parse.html_parser", "html-parser",
+     "tokenizer (HTML Standard tokenizer, no tree) or gumbo (HTML5 tree)",
+     kHtmlParserField},
     // [output]
     {"output.warc", "warc",
      "write WARC files of every fetch (OUT/warc/, with CDXJ indexes)",

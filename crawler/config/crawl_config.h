@@ -17,6 +17,7 @@
 #include "crawler/crawl/capacity_policy.h"
 #include "crawler/crawl/scope_mode.h"
 #include "crawler/crawl/sitemap_mode.h"
+#include "parse/link_extractor.h"
 
 namespace sieve {
 
@@ -49,6 +50,11 @@ struct CrawlConfig {
     SitemapLocationRule sitemap_location = SitemapLocationRule::kLenient;
     int64_t max_sitemaps_per_host = 100;  // Sitemap files fetched per host.
   } crawl;
+
+  struct Parse {
+    // Which HTML parser finds a page's links (parse/link_extractor.h).
+    HtmlParser html_parser = HtmlParser::kTokenizer;
+  } parse;
 
   struct Output {
     bool warc = false;  // WARC files of every fetch under OUT/warc/.

@@ -148,7 +148,8 @@ absl::Status Crawler::Impl::Init() {
       .obey_nofollow = config_.crawl.obey_nofollow,
       .traps = traps_.get(),
       .session_id_params = config_.url.session_id_params,
-      .robots_name = absl::AsciiStrToLower(robots_token_)};
+      .robots_name = absl::AsciiStrToLower(robots_token_),
+      .html_parser = config_.parse.html_parser};
   int threads = static_cast<int>(config_.crawl.parser_threads);
   if (threads <= 0)
     threads =

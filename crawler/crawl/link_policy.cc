@@ -227,7 +227,8 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
                      policy.session_id_params.end(),
                      pattern) != policy.session_id_params.end();
   });
-  const LinkOptions options{.url = std::move(resolve),
+  const LinkOptions options{.html_parser = policy.html_parser,
+                            .url = std::move(resolve),
                             .robots_name = policy.robots_name};
   ExtractedLinks page =
       ExtractLinks(response.body, base, response.headers.content_type,

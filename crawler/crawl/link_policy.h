@@ -28,6 +28,7 @@
 #include "crawler/crawl/trap_guard.h"
 #include "fetch/fetch_types.h"
 #include "frontier/crawl_frontier.h"
+#include "parse/link_extractor.h"
 #include "parse/url.h"
 
 namespace sieve {
@@ -70,6 +71,8 @@ struct LinkPolicy {
   // Lower-case robots product token: <meta name="sievebot"> applies besides
   // name=robots.
   std::string robots_name;
+  // The HTML parser (config parse.html_parser).
+  HtmlParser html_parser = HtmlParser::kTokenizer;
 };
 
 enum class AddOutcome {

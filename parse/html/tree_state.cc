@@ -209,6 +209,7 @@ void TreeState::HtmlStartTag(const Tag& tag) {
   if (TextStateAfter(tag.name, &state)) {
     tokenizer_->set_state(state);
     in_raw_text_ = true;
+    tokenizer_->set_text(false);  // raw text is not body content
   }
   if (!stack_.empty() && tag.name == "a") {
     // §13.2.6.4.7 "in body", an "a" start tag with an "a" still open: the
@@ -265,6 +266,7 @@ void TreeState::SelectStartTag(const Tag& tag) {
 }
 
 void TreeState::EndTag(const Tag& tag) {
+  if (in_raw_text_ && frameset_ok_ && !in_frameset_) tokenizer_->set_text(true);
   in_raw_text_ = false;
   if (stack_.empty()) {
     if (tag.name == "template" && !template_was_in_select_.empty()) {

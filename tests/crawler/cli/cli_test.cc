@@ -132,6 +132,14 @@ TEST(CliTest, AScopeFlagOutsideTheEnumListsTheModesAndExitsTwo) {
             "\"planet\"\n");
 }
 
+TEST(CliTest, AnHtmlParserFlagOutsideTheEnumListsTheParsersAndExitsTwo) {
+  SieveRun run = RunSieve("crawl --seeds=x --html-parser=lexbor");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.output,
+            "sieve crawl: --html-parser: must be one of tokenizer, gumbo; got "
+            "\"lexbor\"\n");
+}
+
 TEST(CliTest, CommandHelpFlagEqualsHelpCommand) {
   SieveRun run = RunSieve("crawl --help");
   EXPECT_EQ(run.exit_code, 0);
