@@ -79,10 +79,15 @@ TEST(CliTest, HelpCrawlListsEveryTableFlagWithItsDefault) {
     EXPECT_THAT(run.output,
                 HasSubstr(absl::StrCat("--", std::string(key.flag),
                                        value.empty() ? "" : "=", value)));
-    EXPECT_THAT(run.output, HasSubstr(absl::StrCat(
-                                std::string(key.help), " (default ",
-                                sieve::FormatConfigValue(key, defaults),
-                                "; config ", std::string(key.path), ")")));
+    // A flag that negates its key (--insecure) is off by default when the
+    // key is on.
+    std::string default_text = sieve::FormatConfigValue(key, defaults);
+    if (key.flag_negates)
+      default_text = default_text == "true" ? "false" : "true";
+    EXPECT_THAT(run.output,
+                HasSubstr(absl::StrCat(std::string(key.help), " (default ",
+                                       default_text, "; config ",
+                                       std::string(key.path), ")")));
   }
   EXPECT_GE(flags, 14);
 }
