@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "filter/key_hash.h"  // Fingerprint64: the file's XXH3-64 checksum.
+#include "frontier/snapshot.h"
 
 namespace sieve {
 namespace {
@@ -99,8 +100,8 @@ absl::StatusOr<HostSnapshot> DecodeHostSnapshot(std::string_view bytes) {
   std::optional<uint64_t> version = in.Fixed(4);
   if (!version) return Truncated();
   if (*version != kHostSnapshotVersion) {
-    return absl::DataLossError(
-        absl::StrCat("frontier snapshot: unknown version ", *version));
+    return FormatVersionError("frontier snapshot", *version,
+                              kHostSnapshotVersion);
   }
   HostSnapshot snapshot;
   std::optional<uint64_t> next_seq = in.Fixed(8);

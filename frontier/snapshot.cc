@@ -224,6 +224,16 @@ absl::Status SnapshotWriter::Commit() {
   return absl::OkStatus();
 }
 
+absl::Status FormatVersionError(std::string_view what, uint64_t found,
+                                uint64_t reads) {
+  return absl::FailedPreconditionError(
+      found < reads
+          ? absl::StrCat(std::string(what), ": format ", found,
+                         " is too old (this build reads ", reads, ")")
+          : absl::StrCat(std::string(what), ": format ", found,
+                         " is newer than this build (it reads ", reads, ")"));
+}
+
 absl::StatusOr<std::vector<ManifestEntry>> ParseSnapshotManifest(
     std::string_view bytes, const fs::path& source) {
   // The last line is the checksum of everything before it.
@@ -250,9 +260,7 @@ absl::StatusOr<std::vector<ManifestEntry>> ParseSnapshotManifest(
     return Corrupt(source, "bad version line");
   }
   if (version != kSnapshotFormatVersion) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "checkpoint ", source.string(), " has format version ", version,
-        "; this build reads version ", kSnapshotFormatVersion));
+    return FormatVersionError(source.string(), version, kSnapshotFormatVersion);
   }
   std::vector<ManifestEntry> entries;
   entries.reserve(lines.size() - 1);

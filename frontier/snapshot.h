@@ -55,6 +55,13 @@ namespace sieve {
 // versions.
 inline constexpr uint32_t kSnapshotFormatVersion = 2;
 
+// The one error of every saved format's reader for a version it does not
+// read: FailedPrecondition "<what>: format N is too old (this build reads
+// M)" for N < M, "... format N is newer than this build (it reads M)"
+// otherwise. Example: FormatVersionError("frontier.state", 1, 2).
+absl::Status FormatVersionError(std::string_view what, uint64_t found,
+                                uint64_t reads);
+
 // Checksums of files already read, keyed by (device, inode, size, mtime), so a
 // file hard-linked into successive snapshots is read once. Not thread-safe.
 class SnapshotChecksumCache {

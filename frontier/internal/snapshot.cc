@@ -82,9 +82,8 @@ absl::StatusOr<SnapshotManifest> DecodeManifest(std::string_view text) {
   read("has_store", has_store);
   if (!status.ok()) return status;
   if (manifest.format != kSieveStateVersion) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("snapshot format ", manifest.format,
-                     " unknown (this build reads ", kSieveStateVersion, ")"));
+    return FormatVersionError("Sieve state", manifest.format,
+                              kSieveStateVersion);
   }
   manifest.verify_positives = verify != 0;
   manifest.has_store = has_store != 0;

@@ -181,15 +181,18 @@ absl::StatusOr<PutResult> FrontierCore::Put(const urlfrontier::URLItem& item) {
 }
 
 absl::StatusOr<uint32_t> FrontierCore::PutDiscovered(
-    const std::vector<urlfrontier::DiscoveredURLItem>& items,
-    uint32_t* skipped) {
+    const std::vector<urlfrontier::DiscoveredURLItem>& items, uint32_t* skipped,
+    std::vector<bool>* stored_items) {
   *skipped = 0;
+  std::vector<bool> added(items.size(), false);
+  size_t index = 0;
   std::vector<std::pair<UrlKey, urlfrontier::URLItem>> fresh;
   StoreBatch batch;
   std::lock_guard<std::mutex> lock(mu_);
   const uint64_t now = Seconds(options_.clock());
   absl::flat_hash_set<std::string> in_batch;
   for (const urlfrontier::DiscoveredURLItem& d : items) {
+    const size_t i = index++;
     absl::StatusOr<UrlKey> key =
         UrlKey::Make(d.info().crawlid(), d.info().key(), d.info().url());
     if (!key.ok()) {
@@ -209,8 +212,10 @@ absl::StatusOr<uint32_t> FrontierCore::PutDiscovered(
     batch.puts.emplace_back(encoded, stored.SerializeAsString());
     in_batch.insert(std::move(encoded));
     fresh.emplace_back(*std::move(key), std::move(stored));
+    added[i] = true;
   }
   if (absl::Status s = store_->Write(batch); !s.ok()) return s;
+  if (stored_items != nullptr) *stored_items = std::move(added);
   for (const auto& [key, value] : batch.puts) {
     if (filter_) filter_->Add(key);
   }

@@ -105,9 +105,10 @@ class FrontierCore {
   absl::StatusOr<PutResult> Put(const urlfrontier::URLItem& item);
   // Discovered URLs in one store write; returns how many were added, or the
   // write's error (then none was). Malformed items are counted in *skipped.
+  // `stored` (may be null) gets, per item in order, whether it was added.
   absl::StatusOr<uint32_t> PutDiscovered(
       const std::vector<urlfrontier::DiscoveredURLItem>& items,
-      uint32_t* skipped);
+      uint32_t* skipped, std::vector<bool>* stored = nullptr);
 
   std::vector<urlfrontier::URLInfo> GetUrls(
       const urlfrontier::GetParams& params);

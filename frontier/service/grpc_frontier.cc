@@ -97,50 +97,86 @@ void GrpcFrontier::NoteErrorLocked(const absl::Status& s) {
 
 bool GrpcFrontier::Add(std::string_view url, std::string_view host,
                        uint32_t depth, std::string_view metadata) {
-  const FrontierUrl u{.url = std::string(url),
-                      .host = std::string(host),
-                      .depth = depth,
-                      .metadata = std::string(metadata)};
-  std::lock_guard<std::mutex> lock(mu_);
-  if (!put_discovered_unavailable_) {
+  const FrontierAdd add{
+      .url = url, .host = host, .depth = depth, .metadata = metadata};
+  bool queued = false;
+  AddMany(std::span<const FrontierAdd>(&add, 1), std::span<bool>(&queued, 1));
+  return queued;
+}
+
+void GrpcFrontier::AddMany(std::span<const FrontierAdd> urls,
+                           std::span<bool> queued) {
+  std::fill(queued.begin(), queued.end(), false);
+  if (urls.empty()) return;
+  // The round trip holds no lock (the stubs are thread-safe): Next and Done
+  // go on while a page's links are on their way.
+  auto info = [&](size_t i, urlfrontier::URLInfo* out) {
+    FillInfo({.url = std::string(urls[i].url),
+              .host = std::string(urls[i].host),
+              .depth = urls[i].depth,
+              .metadata = std::string(urls[i].metadata)},
+             options_.crawl_id, out);
+  };
+  if (!put_discovered_unavailable_.load()) {
     grpc::ClientContext ctx;
     ctx.set_deadline(absl::ToChronoTime(absl::Now() + options_.rpc_timeout));
     auto stream = rpc_->sieve->PutDiscovered(&ctx);
     sieve_urlfrontier::DiscoveredBatch batch;
-    FillInfo(u, options_.crawl_id, batch.add_items()->mutable_info());
+    for (size_t i = 0; i < urls.size(); ++i)
+      info(i, batch.add_items()->mutable_info());
     sieve_urlfrontier::BatchAck ack;
     const bool exchanged = stream->Write(batch) && stream->Read(&ack);
     stream->WritesDone();
     const grpc::Status s = stream->Finish();
     if (s.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
       put_discovered_unavailable_ = true;  // Another URLFrontier server.
-    } else if (!s.ok() || !exchanged ||
-               ack.status() != urlfrontier::AckMessage::OK) {
-      NoteErrorLocked(FromGrpc(
-          s.ok() ? grpc::Status(grpc::StatusCode::UNAVAILABLE, "no ack") : s,
-          "PutDiscovered"));
-      return false;
     } else {
-      const bool added = ack.added() > 0;
-      ++(added ? stats_.added : stats_.duplicates);
-      return added;
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!s.ok() || !exchanged ||
+          ack.status() != urlfrontier::AckMessage::OK) {
+        NoteErrorLocked(FromGrpc(
+            s.ok() ? grpc::Status(grpc::StatusCode::UNAVAILABLE, "no ack") : s,
+            "PutDiscovered"));
+        return;
+      }
+      // A server without per-item answers: only a batch of one is known.
+      const bool per_item = ack.stored_size() == static_cast<int>(urls.size());
+      for (size_t i = 0; i < urls.size(); ++i) {
+        queued[i] = per_item ? ack.stored(static_cast<int>(i))
+                             : urls.size() == 1 && ack.added() > 0;
+      }
+      stats_.added += ack.added();
+      stats_.duplicates += urls.size() - ack.added();
+      return;
     }
   }
+  // Another URLFrontier server: one PutURLs stream for the page; a URL
+  // counts as queued when the server acknowledged it.
   grpc::ClientContext ctx;
   ctx.set_deadline(absl::ToChronoTime(absl::Now() + options_.rpc_timeout));
   auto stream = rpc_->frontier->PutURLs(&ctx);
-  urlfrontier::URLItem item;
-  FillInfo(u, options_.crawl_id, item.mutable_discovered()->mutable_info());
-  urlfrontier::AckMessage ack;
-  const bool exchanged = stream->Write(item) && stream->Read(&ack);
-  stream->WritesDone();
-  const grpc::Status s = stream->Finish();
-  if (!s.ok() || !exchanged || ack.status() != urlfrontier::AckMessage::OK) {
-    NoteErrorLocked(FromGrpc(s, "PutURLs"));
-    return false;
+  bool written = true;
+  for (size_t i = 0; i < urls.size() && written; ++i) {
+    urlfrontier::URLItem item;
+    item.set_id(absl::StrCat(i));
+    info(i, item.mutable_discovered()->mutable_info());
+    written = stream->Write(item);
   }
-  ++stats_.added;
-  return true;
+  stream->WritesDone();
+  urlfrontier::AckMessage ack;
+  uint64_t acked = 0;
+  while (stream->Read(&ack)) {
+    size_t i = 0;
+    if (ack.status() == urlfrontier::AckMessage::OK &&
+        absl::SimpleAtoi(ack.id(), &i) && i < urls.size()) {
+      acked += queued[i] ? 0 : 1;
+      queued[i] = true;
+    }
+  }
+  const grpc::Status s = stream->Finish();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!s.ok() || !written) NoteErrorLocked(FromGrpc(s, "PutURLs"));
+  stats_.added += acked;
 }
 
 size_t GrpcFrontier::RefillLocked() {

@@ -4,9 +4,10 @@
 // seen set; this side keeps per-host politeness for what it fetches.
 //
 // How it works:
-//   - Add: one PutDiscovered batch of one URL (Sieve's server says whether it
-//     was new); against a server without PutDiscovered, one PutURLs item
-//     (then Add returns true for any URL the server acknowledged).
+//   - Add, AddMany: one PutDiscovered batch for all the URLs (a page's
+//     links; Sieve's server says which were new); against a server without
+//     PutDiscovered, one PutURLs stream (then a URL counts as queued when the
+//     server acknowledged it). No lock is held during the call.
 //   - Next: hands out URLs from a local buffer that GetURLs fills (at most
 //     max_urls_per_queue per host per call); a host is ready when it has fewer
 //     than max_in_flight_per_host URLs in flight and its delay since its last
@@ -17,8 +18,8 @@
 //     again after the back-off.
 //
 // Surprises first:
-//   - Every call holds one mutex; Add and Next make a round trip each (Next
-//     when its buffer is empty), each bounded by `rpc_timeout`.
+//   - Next and Done hold one mutex; Add/AddMany and Next make a round trip
+//     each (Next when its buffer is empty), each bounded by `rpc_timeout`.
 //   - URLs handed out by GetURLs are in transit on the server for
 //     `delay_requestable`; a crawler that dies returns them to other crawlers
 //     after that.
@@ -33,6 +34,7 @@
 #ifndef SIEVE_FRONTIER_SERVICE_GRPC_FRONTIER_H_
 #define SIEVE_FRONTIER_SERVICE_GRPC_FRONTIER_H_
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -82,6 +84,11 @@ class GrpcFrontier final : public CrawlFrontier {
 
   bool Add(std::string_view url, std::string_view host, uint32_t depth,
            std::string_view metadata = {}) override;
+  // One stream for all of `urls`: one PutDiscovered batch (the server says
+  // which were new), or, against another URLFrontier server, one PutURLs
+  // stream. Holds no lock during the call.
+  void AddMany(std::span<const FrontierAdd> urls,
+               std::span<bool> queued) override;
   NextUrl Next(absl::Time now) override;
   absl::StatusOr<UrlFate> Done(std::string_view url,
                                const FetchOutcome& outcome,
@@ -123,7 +130,7 @@ class GrpcFrontier final : public CrawlFrontier {
   absl::flat_hash_map<std::string, std::pair<int, int>> retries_;
   absl::flat_hash_map<std::string, Host> hosts_;
   absl::Time next_poll_ = absl::InfinitePast();
-  bool put_discovered_unavailable_ = false;
+  std::atomic<bool> put_discovered_unavailable_ = false;
   std::mt19937_64 rng_{0x5eed};
   FrontierStats stats_;
   absl::Status status_;

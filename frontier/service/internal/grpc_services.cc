@@ -204,7 +204,9 @@ grpc::Status SieveFrontierService::PutDiscovered(
   while (stream->Read(&batch)) {
     items.assign(batch.items().begin(), batch.items().end());
     uint32_t skipped = 0;
-    absl::StatusOr<uint32_t> added = core_->PutDiscovered(items, &skipped);
+    std::vector<bool> stored;
+    absl::StatusOr<uint32_t> added =
+        core_->PutDiscovered(items, &skipped, &stored);
     ack.Clear();
     ack.set_id(batch.id());
     if (added.ok()) {
@@ -212,6 +214,7 @@ grpc::Status SieveFrontierService::PutDiscovered(
       ack.set_added(*added);
       ack.set_skipped(skipped);
       ack.set_known(static_cast<uint32_t>(items.size()) - *added - skipped);
+      for (bool b : stored) ack.add_stored(b);
     } else {
       spdlog::warn("PutDiscovered: {}", added.status().ToString());
       ack.set_status(::urlfrontier::AckMessage::FAIL);

@@ -135,16 +135,22 @@ TEST_F(CrawlCheckpointTest, AMissingFileIsRefusedAndNamed) {
 }
 
 TEST_F(CrawlCheckpointTest, AnUnknownFormatVersionIsRefused) {
-  const fs::path out = Copy("version");
-  const fs::path manifest = Snapshot(out) / "MANIFEST";
-  std::string text = Slurp(manifest);
-  // Version 99, with a correct checksum: only the version is wrong.
-  std::string body = text.substr(0, text.rfind("checksum "));
-  body = "sieve-snapshot 99" + body.substr(body.find('\n'));
-  Spit(manifest,
-       absl::StrCat(body, "checksum ",
-                    absl::Hex(Checksum64(body), absl::kZeroPad16), "\n"));
-  ExpectRefused(out, "format version 99");
+  // A version from the future and one from the past, each with a correct
+  // checksum: only the version is wrong.
+  for (const auto& [version, expected] :
+       {std::pair<int, std::string>{99, "format 99 is newer than this build"},
+        std::pair<int, std::string>{1, "format 1 is too old"}}) {
+    const fs::path out = Copy(absl::StrCat("version", version));
+    const fs::path manifest = Snapshot(out) / "MANIFEST";
+    std::string text = Slurp(manifest);
+    std::string body = text.substr(0, text.rfind("checksum "));
+    body =
+        absl::StrCat("sieve-snapshot ", version, body.substr(body.find('\n')));
+    Spit(manifest,
+         absl::StrCat(body, "checksum ",
+                      absl::Hex(Checksum64(body), absl::kZeroPad16), "\n"));
+    ExpectRefused(out, expected);
+  }
 }
 
 TEST_F(CrawlCheckpointTest, AnIntactCheckpointStillResumes) {

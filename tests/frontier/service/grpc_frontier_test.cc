@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -37,6 +38,26 @@ TEST(GrpcFrontierTest, AddSaysWhetherTheServerFoundTheUrlNew) {
   EXPECT_EQ(f.Count("c"), 1u);
   EXPECT_EQ(c->stats().added, 1u);
   EXPECT_EQ(c->stats().duplicates, 1u);
+}
+
+TEST(GrpcFrontierTest, AddManySendsAPageInOneBatchAndSaysWhichUrlsWereNew) {
+  TestFrontier f("client_add_many");
+  auto c = Client(f);
+  ASSERT_TRUE(c->Add("http://a.example/seen", "a.example", 0));
+  const std::vector<FrontierAdd> page = {
+      {.url = "http://a.example/1", .host = "a.example"},
+      {.url = "http://a.example/seen", .host = "a.example"},
+      {.url = "http://b.example/1", .host = "b.example", .depth = 2},
+      {.url = "http://a.example/1", .host = "a.example"}};
+  bool queued[4] = {};
+  c->AddMany(page, queued);
+  EXPECT_TRUE(queued[0]);
+  EXPECT_FALSE(queued[1]) << "known to the server";
+  EXPECT_TRUE(queued[2]);
+  EXPECT_FALSE(queued[3]) << "repeated in the page";
+  EXPECT_EQ(f.Count("c"), 3u);
+  EXPECT_EQ(c->stats().added, 3u);
+  EXPECT_EQ(c->stats().duplicates, 2u);
 }
 
 TEST(GrpcFrontierTest,

@@ -180,6 +180,26 @@ TEST(UrlFrontierPutGetTest, HandsOutAFreshUrlPastAQueueFullOfUrlsInTransit) {
   EXPECT_EQ(f.Get(p).size(), 1001u);
 }
 
+TEST(UrlFrontierPutGetTest, PutDiscoveredSaysWhichItemsOfABatchWereStored) {
+  TestFrontier f("put_discovered_stored");
+  f.PutOk({Discovered("http://a.example/known")});
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+  auto stream = f.sieve_stub().PutDiscovered(&ctx);
+  sieve_urlfrontier::DiscoveredBatch batch;
+  for (const char* url : {"http://a.example/1", "http://a.example/known",
+                          "http://b.example/1", "http://a.example/1", ""}) {
+    batch.add_items()->mutable_info()->set_url(url);
+  }
+  sieve_urlfrontier::BatchAck ack;
+  ASSERT_TRUE(stream->Write(batch));
+  ASSERT_TRUE(stream->Read(&ack));
+  stream->WritesDone();
+  ASSERT_TRUE(stream->Finish().ok());
+  EXPECT_EQ(ack.added(), 2u);
+  EXPECT_THAT(ack.stored(), ElementsAre(true, false, true, false, false));
+}
+
 TEST(UrlFrontierPutGetTest, KeepsEveryStateAcrossARestart) {
   TestFrontier f("restart");
   f.PutOk({Discovered("http://a.example/1"), Discovered("http://a.example/2"),
