@@ -115,11 +115,15 @@ TEST_F(CrawlTlsTest, AnUnknownCaFailsWithTheCertificateProblemNamed) {
   EXPECT_EQ(pages[0]["url"], site_->root_url());
   EXPECT_FALSE(pages[0]["error"].is_null()) << pages[0].dump();
   EXPECT_EQ(pages[0]["status"], 0) << pages[0].dump();
-  // robots.txt failed first: the log quotes curl's reason. (The record's code
-  // and detail are the crawl's error model's.)
+  // robots.txt failed first: the record and the log name the code and quote
+  // curl's reason.
+  EXPECT_EQ(pages[0]["error"], "tls") << pages[0].dump();
+  EXPECT_THAT(pages[0]["error_detail"].get<std::string>(),
+              HasSubstr("SSL certificate problem: unable to get local issuer "
+                        "certificate"));
   EXPECT_THAT(ReadFile(log_),
-              HasSubstr("tls: SSL certificate problem: unable to get local "
-                        "issuer certificate"));
+              HasSubstr("tls: robots.txt: SSL certificate problem: unable to "
+                        "get local issuer certificate"));
 }
 
 TEST_F(CrawlTlsTest, CaBundleCrawlsTheWholeSite) {
