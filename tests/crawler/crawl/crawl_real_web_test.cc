@@ -4,6 +4,7 @@
 // page's query, seed files as editors write them, and robots.txt answering
 // 503 during a --max-pages crawl.
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -148,6 +149,8 @@ TEST(CrawlRealWebTest, DeadHostsAreRecordedAsConnectWithoutSlowingTheCrawl) {
   const nlohmann::json counters = Summary(mixed.out)["counters"];
   EXPECT_EQ(counters["throttled"], 0);
   EXPECT_EQ(counters["failures"]["connect"], kHosts);
+  std::cout << "live hosts alone " << alone.wall << ", with " << kHosts
+            << " dead hosts " << mixed.wall << "\n";
   EXPECT_LE(mixed.wall, alone.wall * 1.5 + absl::Seconds(1))
       << "live hosts alone " << alone.wall;
 }
