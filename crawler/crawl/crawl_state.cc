@@ -112,9 +112,9 @@ absl::StatusOr<CrawlState> DecodeCrawlState(std::string_view text,
   CrawlState state;
   try {
     nlohmann::json j = nlohmann::json::parse(text);
-    if (j.at("format").get<int>() != kStateFormat) {
-      return absl::FailedPreconditionError(
-          absl::StrCat(path, ": unknown format ", j.at("format").dump()));
+    if (const uint64_t format = j.at("format").get<uint64_t>();
+        format != kStateFormat) {
+      return FormatVersionError(path, format, kStateFormat);
     }
     state.pages_offset = j.at("pages_offset").get<uint64_t>();
     state.sequence = j.at("sequence").get<uint64_t>();
