@@ -244,6 +244,9 @@ const ConfigKey kKeys[] = {
     {"politeness.unreachable_seconds", "",
      "seconds a host stays unreachable before one URL is tried again",
      SIEVE_FIELD(politeness.unreachable_seconds), 0, 86400},
+    {"politeness.max_requests_per_second", "max-requests-per-second",
+     "requests started per second, all hosts together (0 = no cap)",
+     SIEVE_FIELD(politeness.max_requests_per_second), 0, 1e6},
     // [robots]
     {"robots.token", "robots-token",
      "product token robots.txt groups are matched against (default: the "

@@ -77,6 +77,8 @@ struct CrawlConfig {
     // unreachable, and for how long, seconds.
     int64_t unreachable_after = 2;
     double unreachable_seconds = 60;
+    // Requests started per second, all hosts together; 0 = no cap.
+    double max_requests_per_second = 0;
   } politeness;
 
   struct Robots {

@@ -172,15 +172,26 @@ void Crawler::Impl::Dispatch(absl::Time now, absl::Duration& wait,
   // fetching outruns parsing on a fast site, so no new transfer starts while
   // the parsers have a few pages each waiting. A finished parse wakes the loop.
   const size_t parse_backlog = kParseBacklogPerThread * parser_threads_;
+  // politeness.max_requests_per_second: one request per interval, crawl-wide.
+  const double rate = config_.politeness.max_requests_per_second;
   while (!Stopping() && PageBudgetLeft() &&
          fetcher_->in_flight() < concurrency &&
          pool_->pending() < parse_backlog) {
+    if (rate > 0 && now < next_request_at_) {
+      wait = std::min(wait, next_request_at_ - now);
+      break;
+    }
     NextUrl next = frontier_->Next(now);
     if (next.state == NextUrl::kReady) {
       if (next.url.unreachable()) {
         RecordUnreachable(next.url, now);
       } else {
+        const uint64_t requests_before = next_request_id_;
         HandleReady(std::move(next.url), now);
+        if (rate > 0 && next_request_id_ != requests_before) {
+          next_request_at_ =
+              std::max(next_request_at_, now) + absl::Seconds(1 / rate);
+        }
       }
       continue;
     }

@@ -223,6 +223,8 @@ class Crawler::Impl {
   absl::flat_hash_map<uint64_t, Request> requests_;
   absl::flat_hash_map<std::string, PendingRobots> robots_pending_;
   uint64_t pages_started_ = 0;
+  // politeness.max_requests_per_second: when the next request may start.
+  absl::Time next_request_at_ = absl::InfinitePast();
   uint64_t capacity_warned_at_ = 0;
   double base_run_seconds_ = 0;
   absl::Time started_;

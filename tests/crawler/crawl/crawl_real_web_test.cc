@@ -3,6 +3,7 @@
 // ones, a browser-style User-Agent with its own robots token, a non-UTF-8
 // page's query, seed files as editors write them, and robots.txt answering
 // 503 during a --max-pages crawl.
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -205,6 +206,32 @@ TEST(CrawlRealWebTest, ASeedFileWithAByteOrderMarkAndNoSchemeWorks) {
   EXPECT_THAT(log, HasSubstr(":1: no scheme; taken as http://"));
   EXPECT_THAT(log,
               HasSubstr(":2: 'ftp://example.invalid/' is not an http(s) URL"));
+}
+
+TEST(CrawlRealWebTest, TheCrawlWideRateCapHoldsAtTheServer) {
+  absl::StatusOr<std::unique_ptr<DemoSite>> site =
+      DemoSite::Start({.pages = 300, .slow_page_delay = absl::ZeroDuration()});
+  ASSERT_TRUE(site.ok()) << site.status();
+  constexpr int kRate = 20;
+  CrawlRun run = Crawl("rate-cap", (*site)->root_url() + "\n",
+                       {"--delay", "0", "--sitemaps", "off", "--max-pages",
+                        "60", "--per-host-connections", "4",
+                        "--max-requests-per-second", absl::StrCat(kRate)});
+  ASSERT_EQ(run.exit_code, 0) << ReadFile(run.log);
+  std::vector<absl::Time> starts;
+  for (const SiteRequest& r : (*site)->requests()) starts.push_back(r.start);
+  std::sort(starts.begin(), starts.end());
+  ASSERT_GE(starts.size(), 60u);
+  // No second holds more than the cap (one more for where a second starts).
+  for (size_t i = 0; i < starts.size(); ++i) {
+    size_t in_second = 0;
+    for (size_t j = i;
+         j < starts.size() && starts[j] - starts[i] < absl::Seconds(1); ++j) {
+      ++in_second;
+    }
+    EXPECT_LE(in_second, static_cast<size_t>(kRate + 1))
+        << "from request " << i;
+  }
 }
 
 TEST(CrawlRealWebTest, MaxPagesHoldsWhenRobotsTxtAnswers503Once) {
