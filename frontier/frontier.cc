@@ -360,54 +360,6 @@ absl::StatusOr<UrlFate> Frontier::Done(std::string_view url,
   return fate;
 }
 
-bool Frontier::CountConnectionFailure(HostState& host,
-                                      const FetchOutcome& outcome,
-                                      absl::Time now) {
-  const PolitenessOptions& p = options_.politeness;
-  if (++host.politeness.connection_failures < p.unreachable_after) {
-    return false;
-  }
-  if (!host.unreachable(now)) ++counters_.hosts_unreachable;
-  host.unreachable_until = now + p.unreachable_for;
-  host.unreachable_error = std::string(outcome.error);
-  host.unreachable_detail = std::string(outcome.detail);
-  // Its URLs go out at once, unfetched.
-  host.next_allowed = now;
-  host.blocked_until = absl::InfinitePast();
-  return true;
-}
-
-UrlFate Frontier::RetryOrGiveUp(HostState& host, QueuedUrl entry,
-                                bool throttled, bool back_off,
-                                std::optional<absl::Duration> retry_after,
-                                absl::Time now) {
-  const PolitenessOptions& p = options_.politeness;
-  if (back_off) {
-    ++host.politeness.throttle_streak;
-    host.blocked_until =
-        std::max(host.blocked_until,
-                 now + ThrottleBackoff(p, host.politeness.throttle_streak,
-                                       retry_after, rng_));
-  }
-  uint32_t& retries = throttled ? entry.throttle_retries : entry.error_retries;
-  const int limit = throttled ? p.max_throttle_retries : p.max_error_retries;
-  if (retries >= static_cast<uint32_t>(limit)) {
-    ++counters_.given_up;
-    return UrlFate::kGivenUp;
-  }
-  if (host.dropped) {
-    ++counters_.dropped_urls;
-    return UrlFate::kFinished;
-  }
-  ++retries;
-  ++counters_.retried;
-  entry.seq = next_seq_++;
-  // Behind the host's other URLs: they go as soon as the back-off ends, and
-  // one URL that keeps failing never holds its host up.
-  Enqueue(host, std::move(entry));
-  return UrlFate::kRetryLater;
-}
-
 FrontierFilterStats Frontier::filter_stats() const {
   const SieveStats sieve = sieve_->stats();
   return FrontierFilterStats{

@@ -1,7 +1,8 @@
 // The Frontier's hosts: when a host's state becomes active or idle (and idle
 // state is forgotten or parked), and the rules the crawl sets for a host
-// (robots.txt Crawl-delay, a block until a time, a drop). The scheduling of
-// URLs is in frontier/frontier.cc.
+// (robots.txt Crawl-delay, a block until a time, a drop, a retry after a
+// failure, a host found unreachable). The scheduling of URLs is in
+// frontier/frontier.cc.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -120,6 +121,54 @@ uint64_t Frontier::DropHostLocked(HostState& host) {
   }
   counters_.dropped_urls += discarded;
   return discarded;
+}
+
+bool Frontier::CountConnectionFailure(HostState& host,
+                                      const FetchOutcome& outcome,
+                                      absl::Time now) {
+  const PolitenessOptions& p = options_.politeness;
+  if (++host.politeness.connection_failures < p.unreachable_after) {
+    return false;
+  }
+  if (!host.unreachable(now)) ++counters_.hosts_unreachable;
+  host.unreachable_until = now + p.unreachable_for;
+  host.unreachable_error = std::string(outcome.error);
+  host.unreachable_detail = std::string(outcome.detail);
+  // Its URLs go out at once, unfetched.
+  host.next_allowed = now;
+  host.blocked_until = absl::InfinitePast();
+  return true;
+}
+
+UrlFate Frontier::RetryOrGiveUp(HostState& host, QueuedUrl entry,
+                                bool throttled, bool back_off,
+                                std::optional<absl::Duration> retry_after,
+                                absl::Time now) {
+  const PolitenessOptions& p = options_.politeness;
+  if (back_off) {
+    ++host.politeness.throttle_streak;
+    host.blocked_until =
+        std::max(host.blocked_until,
+                 now + ThrottleBackoff(p, host.politeness.throttle_streak,
+                                       retry_after, rng_));
+  }
+  uint32_t& retries = throttled ? entry.throttle_retries : entry.error_retries;
+  const int limit = throttled ? p.max_throttle_retries : p.max_error_retries;
+  if (retries >= static_cast<uint32_t>(limit)) {
+    ++counters_.given_up;
+    return UrlFate::kGivenUp;
+  }
+  if (host.dropped) {
+    ++counters_.dropped_urls;
+    return UrlFate::kFinished;
+  }
+  ++retries;
+  ++counters_.retried;
+  entry.seq = next_seq_++;
+  // Behind the host's other URLs: they go as soon as the back-off ends, and
+  // one URL that keeps failing never holds its host up.
+  Enqueue(host, std::move(entry));
+  return UrlFate::kRetryLater;
 }
 
 }  // namespace sieve

@@ -1,8 +1,7 @@
 #include "frontier/host_table.h"
 
-#include <iterator>
-
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 namespace sieve {

@@ -12,13 +12,6 @@
 
 namespace sieve::testing_util {
 
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 std::unique_ptr<ClusterCrawl> ClusterCrawl::Start(const std::string& name,
                                                   ClusterCrawlOptions options) {
   std::unique_ptr<ClusterCrawl> c(new ClusterCrawl());

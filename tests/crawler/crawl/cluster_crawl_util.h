@@ -16,6 +16,7 @@
 #include "crawler/demo/demo_site.h"
 #include "nlohmann/json.hpp"
 #include "tests/cluster/redis_server.h"
+#include "tests/crawler/crawl/crawl_test_util.h"
 
 namespace sieve::testing_util {
 
@@ -73,8 +74,6 @@ class ClusterCrawl {
   std::filesystem::path dir_;
   std::string crawl_id_;
 };
-
-std::string ReadFile(const std::filesystem::path& path);
 
 // The records of DIR/pages.jsonl, but an unterminated last line: a worker
 // SIGKILLed while writing leaves one (its URL was not acknowledged; another

@@ -36,6 +36,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing_util::FreshDir;
+using testing_util::ReadFile;
 using testing_util::ReadPages;
 using testing_util::StartSieve;
 using testing_util::WaitFor;
@@ -46,12 +47,6 @@ constexpr double kDelaySeconds = 0.2;
 constexpr char kChildEnv[] = "SIEVE_BROAD_WEB_IN_NETNS";
 
 std::string HostName(int i) { return absl::StrFormat("h%04d.web.test", i); }
-
-std::string ReadFile(const fs::path& path) {
-  std::stringstream s;
-  s << std::ifstream(path).rdbuf();
-  return s.str();
-}
 
 bool Have(const char* command) {
   return std::system(absl::StrCat("command -v ", command, " >/dev/null 2>&1")

@@ -28,17 +28,11 @@ namespace {
 using ::testing::HasSubstr;
 using testing_util::FreshDir;
 using testing_util::PathOf;
+using testing_util::ReadFile;
 using testing_util::ReadPages;
 using testing_util::StartSieve;
 using testing_util::StartSieveWithFileLimit;
 using testing_util::WaitFor;
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 struct Fixture {
   std::unique_ptr<DemoSite> site;

@@ -29,16 +29,10 @@ namespace {
 using ::testing::HasSubstr;
 using testing_util::FreshDir;
 using testing_util::PathOf;
+using testing_util::ReadFile;
 using testing_util::ReadPages;
 using testing_util::StartSieve;
 using testing_util::WaitFor;
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 nlohmann::json Summary(const std::filesystem::path& out) {
   return nlohmann::json::parse(ReadFile(out / "summary.json"));

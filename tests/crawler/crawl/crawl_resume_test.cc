@@ -24,16 +24,10 @@ namespace {
 using ::testing::HasSubstr;
 using testing_util::FreshDir;
 using testing_util::PathOf;
+using testing_util::ReadFile;
 using testing_util::ReadPages;
 using testing_util::StartSieve;
 using testing_util::WaitFor;
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 size_t CountLines(const std::filesystem::path& path) {
   std::string text = ReadFile(path);

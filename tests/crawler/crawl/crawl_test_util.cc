@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "gtest/gtest.h"
 #include "spdlog/sinks/stdout_sinks.h"
@@ -37,6 +38,13 @@ std::vector<nlohmann::json> ReadPages(const std::filesystem::path& out) {
     }
   }
   return pages;
+}
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 std::string PathOf(const std::string& url) {

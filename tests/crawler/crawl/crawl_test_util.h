@@ -25,6 +25,9 @@ std::filesystem::path FreshDir(const std::string& name);
 // fails).
 std::vector<nlohmann::json> ReadPages(const std::filesystem::path& out);
 
+// The whole file at `path` ("" when it cannot be read).
+std::string ReadFile(const std::filesystem::path& path);
+
 // "/p/1.html" for "http://127.0.0.1:123/p/1.html".
 std::string PathOf(const std::string& url);
 

@@ -27,18 +27,12 @@ namespace {
 using ::testing::HasSubstr;
 using testing_util::FreshDir;
 using testing_util::PathOf;
+using testing_util::ReadFile;
 using testing_util::ReadPages;
 using testing_util::StartSieve;
 using testing_util::WaitFor;
 
 namespace fs = std::filesystem;
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 class CrawlTlsTest : public testing::Test {
  protected:
