@@ -111,6 +111,14 @@ absl::StatusOr<std::vector<double>> ParseFpRates(std::string_view text) {
   return rates;
 }
 
+std::vector<FilterKind> KeepingFilterKinds() {
+  std::vector<FilterKind> kinds;
+  for (FilterKind kind : AllFilterKinds()) {
+    if (!FilterKindForgets(kind)) kinds.push_back(kind);
+  }
+  return kinds;
+}
+
 absl::StatusOr<std::vector<FilterKind>> ParseKinds(std::string_view text) {
   std::vector<FilterKind> kinds;
   absl::flat_hash_set<FilterKind> seen;
@@ -119,6 +127,12 @@ absl::StatusOr<std::vector<FilterKind>> ParseKinds(std::string_view text) {
     absl::StatusOr<FilterKind> kind =
         ParseFilterKind(S(absl::StripAsciiWhitespace(part)));
     if (!kind.ok()) return kind.status();
+    if (FilterKindForgets(*kind)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "kinds: ", part,
+          " forgets keys by design; the grid measures filters that keep "
+          "every key"));
+    }
     if (!seen.insert(*kind).second) {
       return absl::InvalidArgumentError(
           absl::StrCat("kinds: ", part, " is listed twice"));
