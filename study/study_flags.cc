@@ -224,6 +224,25 @@ const StudySetting kSettings[] = {
                     f.repeat_share);
      },
      [](const StudyFlags& f) { return absl::StrCat(f.repeat_share); }},
+    {"stream-n", "N", "stream chapter: positions fed (0: --max-n)",
+     [](std::string_view text, StudyFlags& f) {
+       return Store(ParseCount(text), "stream-n", f.stream_n);
+     },
+     [](const StudyFlags& f) { return CountText(f.stream_n); }},
+    {"stream-window", "N",
+     "stream chapter: repeats come from the last N distinct URLs (0: "
+     "positions/100)",
+     [](std::string_view text, StudyFlags& f) {
+       return Store(ParseCount(text), "stream-window", f.stream_window);
+     },
+     [](const StudyFlags& f) { return CountText(f.stream_window); }},
+    {"stream-memory", "BYTES",
+     "stream chapter: memory of the forgetting filters (0: twice a classic "
+     "filter of the window at 1 %)",
+     [](std::string_view text, StudyFlags& f) {
+       return Store(ParseByteSize(text), "stream-memory", f.stream_memory);
+     },
+     [](const StudyFlags& f) { return ByteSizeText(f.stream_memory); }},
 };
 
 }  // namespace
@@ -251,6 +270,9 @@ absl::Status ValidateStudyFlags(const StudyFlags& flags) {
     return absl::InvalidArgumentError("--memory-cap: less than 1 MiB");
   }
   if (flags.out.empty()) return absl::InvalidArgumentError("--out: empty");
+  if (flags.stream_n != 0 && flags.stream_n < 1000) {
+    return absl::InvalidArgumentError("--stream-n: less than 1000");
+  }
   if (!(flags.repeat_share >= 0 && flags.repeat_share < 1)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--repeat-share: ", flags.repeat_share, " is outside [0, 1)"));

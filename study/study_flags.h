@@ -50,6 +50,15 @@ struct StudyFlags {
   uint64_t seed = 42;
   // Share of stream positions that repeat an earlier URL. REQUIRES: [0, 1).
   double repeat_share = 0.1;
+  // The stream chapter (study/stream_chapter.h): positions fed; 0 means
+  // max_n. Default: 0.
+  uint64_t stream_n = 0;
+  // Its repeats come from the last this many distinct URLs; 0 means
+  // max(1000, positions / 100). Default: 0.
+  uint64_t stream_window = 0;
+  // Memory of its stable and generational filters; 0 means twice a classic
+  // filter of the window at 1 %. Default: 0.
+  uint64_t stream_memory = 0;
 };
 
 // One row of the settings table.

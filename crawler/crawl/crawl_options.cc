@@ -69,7 +69,9 @@ absl::StatusOr<FrontierOptions> MakeFrontierOptions(
   o.sieve.filter_kind = *kind;
   // grow: the scalable filter adds stages past expected_urls, its compound
   // rate bounded by fp_rate (Almeida et al. 2007; filter/scalable_bloom_filter.h).
-  if (s.on_capacity == CapacityPolicy::kGrow) {
+  // A forgetting kind (stable, generational) is kept: its rate is bounded by
+  // forgetting instead.
+  if (s.on_capacity == CapacityPolicy::kGrow && !FilterKindForgets(*kind)) {
     o.sieve.filter_kind = FilterKind::kScalable;
   }
   o.sieve.memory_budget_bytes = static_cast<size_t>(s.memory_budget_mb) << 20;
