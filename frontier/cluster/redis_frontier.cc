@@ -17,10 +17,13 @@ constexpr absl::Duration kAddRetryFor = absl::Seconds(20);
 
 // Errors that pass: the connection (re-opened by the next call), a timeout, a
 // lease lost (the shard is dropped at the next renewal), a Redis still
-// loading its AOF after a restart.
+// loading its AOF after a restart, a Redis Cluster failing over or moving a
+// slot.
 bool IsTransient(const absl::Status& s) {
   if (absl::IsUnavailable(s) || absl::IsDeadlineExceeded(s)) return true;
-  for (const char* word : {"FENCED", "LOADING", "NOSCRIPT", "BUSY"}) {
+  // Redis Cluster: a failover or a slot migration in progress.
+  for (const char* word : {"FENCED", "LOADING", "NOSCRIPT", "BUSY", "MOVED",
+                           "ASK ", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN"}) {
     if (absl::StrContains(s.message(), word)) return true;
   }
   return false;
