@@ -31,6 +31,8 @@ FetchOptions MakeFetchOptions(const CrawlConfig& config,
   o.verify_tls = f.verify_tls;
   o.ca_bundle = ChooseCaBundleFromEnvironment(f.ca_bundle).path;
   o.skip_oversized = f.skip_oversized;
+  o.extra_headers = f.headers;
+  o.proxy = f.proxy;
   // Retries are the frontier's (politeness.max_throttle_retries,
   // max_error_retries): the Fetcher makes one attempt per request.
   // Private addresses are refused unless the URL's host is a seed's host

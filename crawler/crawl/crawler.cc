@@ -71,6 +71,11 @@ absl::Status Crawler::Impl::Init() {
     base_run_seconds_ = counters_.run_seconds;
     log_->info("resuming {}: {} pages done, {} URLs queued", out_.string(),
                counters_.pages, frontier_->stats().queued);
+    if (!setup_.seeds.empty()) {
+      const size_t added = AddSeeds();
+      log_->info("{} new seeds: {} queued, {} seen before", setup_.seeds.size(),
+                 added, setup_.seeds.size() - added);
+    }
   } else {
     if (fs::exists(out_ / "checkpoint" / "CURRENT", ec) ||
         (fs::exists(pages, ec) && fs::file_size(pages, ec) > 0)) {
@@ -92,17 +97,7 @@ absl::Status Crawler::Impl::Init() {
         CreateFrontier(config_, scratch);
     if (!frontier.ok()) return frontier.status();
     frontier_ = *std::move(frontier);
-    const UrlOptions url_options = MakeUrlOptions(config_);
-    for (const std::string& seed : setup_.seeds) {
-      absl::StatusOr<UrlParts> parts = SplitUrl(seed, url_options);
-      if (!parts.ok()) continue;
-      const std::string host = parts->Authority();
-      if (std::find(state_.seed_hosts.begin(), state_.seed_hosts.end(), host) ==
-          state_.seed_hosts.end()) {
-        state_.seed_hosts.push_back(host);
-      }
-      frontier_->Add(parts->normalized_url, host, 0, Origin{}.Encode());
-    }
+    (void)AddSeeds();
   }
 
   // WARC files: recovered to the checkpoint (resume) before anything is
@@ -162,6 +157,23 @@ absl::Status Crawler::Impl::Init() {
   // A checkpoint before the first fetch, so a crawl killed at any moment can be
   // resumed.
   return WriteCheckpointNow();
+}
+
+size_t Crawler::Impl::AddSeeds() {
+  const UrlOptions url_options = MakeUrlOptions(config_);
+  size_t queued = 0;
+  for (const std::string& seed : setup_.seeds) {
+    absl::StatusOr<UrlParts> parts = SplitUrl(seed, url_options);
+    if (!parts.ok()) continue;
+    const std::string host = parts->Authority();
+    if (std::find(state_.seed_hosts.begin(), state_.seed_hosts.end(), host) ==
+        state_.seed_hosts.end()) {
+      state_.seed_hosts.push_back(host);
+    }
+    if (frontier_->Add(parts->normalized_url, host, 0, Origin{}.Encode()))
+      ++queued;
+  }
+  return queued;
 }
 
 void Crawler::Impl::Dispatch(absl::Time now, absl::Duration& wait,

@@ -126,6 +126,9 @@ class Crawler::Impl {
   }
 
   // crawler.cc
+  // Adds setup_.seeds to the frontier at depth 0 (their hosts join
+  // state_.seed_hosts); returns how many it queued (the rest were seen).
+  size_t AddSeeds();
   void Dispatch(absl::Time now, absl::Duration& wait, bool& frontier_empty);
 
   // crawler_robots.cc
