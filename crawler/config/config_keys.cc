@@ -199,6 +199,10 @@ const ConfigKey kKeys[] = {
      kSitemapLocationField},
     {"crawl.max_sitemaps_per_host", "", "sitemap files fetched per host",
      SIEVE_FIELD(crawl.max_sitemaps_per_host), 0, kMaxInt},
+    {"crawl.page_requisites", "page-requisites",
+     "also fetch each page's images, stylesheets, scripts and icons, from any "
+     "host",
+     SIEVE_FIELD(crawl.page_requisites)},
     // [parse]
     {"parse.html_parser", "html-parser",
      "tokenizer (HTML Standard tokenizer, no tree) or gumbo (HTML5 tree)",
@@ -213,6 +217,9 @@ const ConfigKey kKeys[] = {
     {"output.warc_gzip_level", "",
      "zlib level of each WARC record (1 fastest, 9 smallest)",
      SIEVE_FIELD(output.warc_gzip_level), 1, 9},
+    {"output.skipped", "",
+     "write OUT/skipped.jsonl: every URL found and not fetched, and why",
+     SIEVE_FIELD(output.skipped)},
     // [politeness]
     {"politeness.delay", "delay", "seconds between requests to one host",
      SIEVE_FIELD(politeness.delay), 0, 3600},

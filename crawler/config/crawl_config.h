@@ -49,6 +49,8 @@ struct CrawlConfig {
     // The sitemaps.org location rule: lenient accepts any URL a sitemap lists.
     SitemapLocationRule sitemap_location = SitemapLocationRule::kLenient;
     int64_t max_sitemaps_per_host = 100;  // Sitemap files fetched per host.
+    // Fetch each page's images, stylesheets, scripts and icons.
+    bool page_requisites = false;
   } crawl;
 
   struct Parse {
@@ -60,6 +62,7 @@ struct CrawlConfig {
     bool warc = false;  // WARC files of every fetch under OUT/warc/.
     int64_t warc_max_bytes = 1'000'000'000;  // A WARC file is rotated here.
     int64_t warc_gzip_level = 6;             // zlib level of each record.
+    bool skipped = true;  // OUT/skipped.jsonl: URLs found and not fetched.
   } output;
 
   struct Politeness {
