@@ -199,6 +199,10 @@ const ConfigKey kKeys[] = {
      kSitemapLocationField},
     {"crawl.max_sitemaps_per_host", "", "sitemap files fetched per host",
      SIEVE_FIELD(crawl.max_sitemaps_per_host), 0, kMaxInt},
+    {"crawl.page_requisites", "page-requisites",
+     "also fetch each page's images, stylesheets, scripts and icons, from any "
+     "host",
+     SIEVE_FIELD(crawl.page_requisites)},
     // [parse]
     {"parse.html_parser", "html-parser",
      "tokenizer (HTML Standard tokenizer, no tree) or gumbo (HTML5 tree)",
@@ -217,6 +221,9 @@ const ConfigKey kKeys[] = {
      "serve /metrics (Prometheus) and /status (JSON) at ADDR:PORT, or PORT on "
      "127.0.0.1, while the crawl runs (empty = off)",
      SIEVE_FIELD(output.metrics)},
+    {"output.skipped", "",
+     "write OUT/skipped.jsonl: every URL found and not fetched, and why",
+     SIEVE_FIELD(output.skipped)},
     // [politeness]
     {"politeness.delay", "delay", "seconds between requests to one host",
      SIEVE_FIELD(politeness.delay), 0, 3600},

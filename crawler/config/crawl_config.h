@@ -49,6 +49,8 @@ struct CrawlConfig {
     // The sitemaps.org location rule: lenient accepts any URL a sitemap lists.
     SitemapLocationRule sitemap_location = SitemapLocationRule::kLenient;
     int64_t max_sitemaps_per_host = 100;  // Sitemap files fetched per host.
+    // Fetch each page's images, stylesheets, scripts and icons.
+    bool page_requisites = false;
   } crawl;
 
   struct Parse {
@@ -63,6 +65,7 @@ struct CrawlConfig {
     // ADDR:PORT (or PORT, on 127.0.0.1) serving /metrics and /status while
     // the crawl runs; empty = off.
     std::string metrics;
+    bool skipped = true;  // OUT/skipped.jsonl: URLs found and not fetched.
   } output;
 
   struct Politeness {

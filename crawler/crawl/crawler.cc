@@ -50,6 +50,7 @@ absl::Status Crawler::Impl::Init() {
   }
   const fs::path scratch = out_ / ".scratch";
   const fs::path pages = out_ / "pages.jsonl";
+  const fs::path skipped = out_ / "skipped.jsonl";
   if (setup_.resume) {
     // The whole snapshot is verified before anything in `out_` changes.
     absl::StatusOr<SnapshotReader> snapshot =
@@ -67,6 +68,12 @@ absl::Status Crawler::Impl::Init() {
     if (absl::Status s = PagesWriter::TruncateTo(pages, state_.pages_offset);
         !s.ok())
       return s;
+    if (config_.output.skipped) {
+      if (absl::Status s =
+              PagesWriter::TruncateTo(skipped, state_.skipped_offset);
+          !s.ok())
+        return s;
+    }
     pages_started_ = counters_.pages;
     base_run_seconds_ = counters_.run_seconds;
     log_->info("resuming {}: {} pages done, {} URLs queued", out_.string(),
@@ -113,6 +120,11 @@ absl::Status Crawler::Impl::Init() {
       PagesWriter::Open(pages);
   if (!writer.ok()) return writer.status();
   writer_ = std::move(*writer);
+  if (config_.output.skipped) {
+    absl::StatusOr<std::unique_ptr<SkippedLog>> log = SkippedLog::Open(skipped);
+    if (!log.ok()) return log.status();
+    skipped_ = std::move(*log);
+  }
 
   FetchOptions fetch_options = MakeFetchOptions(config_, state_.seed_hosts);
   log_->info("TLS: {}, CA bundle {}",
@@ -144,7 +156,9 @@ absl::Status Crawler::Impl::Init() {
       .traps = traps_.get(),
       .session_id_params = config_.url.session_id_params,
       .robots_name = absl::AsciiStrToLower(robots_token_),
-      .html_parser = config_.parse.html_parser};
+      .html_parser = config_.parse.html_parser,
+      .record_skipped = skipped_ != nullptr,
+      .page_requisites = config_.crawl.page_requisites};
   int threads = static_cast<int>(config_.crawl.parser_threads);
   if (threads <= 0)
     threads =
