@@ -9,10 +9,12 @@
 #   env SCHEMES  (default "http https")
 #   env TOOLS    (default "sieve scrapy"); runs alternate between the tools
 #   env RUNS     runs per (hosts, scheme, tool); the table shows medians (default 1)
+#   env SCRAPY_RUNS  Scrapy's runs, the first ones of the RUNS (default RUNS): it is slow
 #   env DELAY    seconds between two requests to one host, both crawlers (default 0.5)
 #   env CONCURRENCY  Sieve's --concurrency (default 64); Scrapy keeps its docs' 100
 #   env CRAWL_DELAY_EVERY  every Nth host's robots.txt says Crawl-delay: 1 (default 20; 0 = none)
 #   env SIEVE_FLAGS  more flags for sieve crawl
+#   env KEEPALIVE  nginx's keepalive_timeout in seconds (default 75, nginx's own default)
 #   env PROFILE  when 1, each sieve run is recorded with `perf record -g` (perf.data in its dir)
 #
 # Needs root (it makes its own network and mount namespace with `unshare --net --mount`; nothing
@@ -21,8 +23,9 @@
 #
 # Inside the namespace: loopback up; dnsmasq on 127.0.0.1 answers hNNNNN.web.test ->
 # 127.1.(N/250).(N%250+1) from a hosts file (TTL 3600 s) and logs every query; /etc/resolv.conf
-# points at it (bind mount). A test CA signs one *.web.test certificate; the CA is bind-mounted
-# over /etc/ssl/certs/ca-certificates.crt, so both crawlers trust it through the system bundle.
+# points at it (bind mount). A test CA signs one *.web.test certificate; the system's CA bundle
+# with the test CA appended is bind-mounted over /etc/ssl/certs/ca-certificates.crt, so both
+# crawlers trust it through the system bundle.
 # nginx (one worker) serves every host from SITE/$host on ports 80 and 443, keep-alive 75 s,
 # and logs each request: end time, duration, host, URI, status, connection serial number,
 # requests on that connection, $ssl_session_reused. Every figure except wall/CPU/RSS (GNU time)
@@ -59,6 +62,8 @@ PAGES=${PAGES:-20}
 SCHEMES=${SCHEMES:-"http https"}
 TOOLS=${TOOLS:-"sieve scrapy"}
 RUNS=${RUNS:-1}
+SCRAPY_RUNS=${SCRAPY_RUNS:-$RUNS}
+KEEPALIVE=${KEEPALIVE:-75}
 DELAY=${DELAY:-0.5}
 CONCURRENCY=${CONCURRENCY:-64}
 CRAWL_DELAY_EVERY=${CRAWL_DELAY_EVERY:-20}
@@ -92,7 +97,9 @@ mount --bind "$WORK/resolv.conf" /etc/resolv.conf
   openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
     -extfile san.ext -out server.pem 2> /dev/null
 )
-mount --bind "$WORK/ca.pem" /etc/ssl/certs/ca-certificates.crt
+# The system's bundle (145 CAs in Debian 12) plus the test CA: what a crawler loads on the real web.
+cat /etc/ssl/certs/ca-certificates.crt "$WORK/ca.pem" > "$WORK/ca-bundle.crt"
+mount --bind "$WORK/ca-bundle.crt" /etc/ssl/certs/ca-certificates.crt
 
 start_dns() {  # hosts_file log
   rm -f "$2"
@@ -123,7 +130,7 @@ http {
   access_log $2 bench buffer=1m flush=5s;
   types { text/html html; text/plain txt; }
   client_body_temp_path $WORK/nginx-tmp;
-  keepalive_timeout 75s;
+  keepalive_timeout ${KEEPALIVE}s;
   keepalive_requests 1000;
   ssl_certificate $WORK/server.pem;
   ssl_certificate_key $WORK/server.key;
@@ -150,6 +157,7 @@ for hosts in $HOSTS; do
     for scheme in $SCHEMES; do
       awk -v s="$scheme" '{ print s "://" $2 "/" }' "$web/hosts" > "$web/seeds-$scheme.txt"
       for tool in $TOOLS; do
+        [ "$tool" = scrapy ] && [ "$run" -gt "$SCRAPY_RUNS" ] && continue
         dir="$WORK/$hosts-$scheme-$tool-$run"
         mkdir -p "$dir"
         start_dns "$web/hosts" "$dir/dns.log"
@@ -184,6 +192,6 @@ for hosts in $HOSTS; do
 done
 
 echo
-echo "(medians of $RUNS run(s); delay $DELAY s; sieve --concurrency $CONCURRENCY $SIEVE_FLAGS;" \
-  "$CORES cores; results in $RESULTS)"
+echo "(medians of $RUNS run(s), Scrapy $SCRAPY_RUNS; delay $DELAY s; sieve --concurrency" \
+  "$CONCURRENCY $SIEVE_FLAGS; nginx keepalive ${KEEPALIVE} s; $CORES cores; results in $RESULTS)"
 $PY "$HERE/broad_web.py" table "$RESULTS"
