@@ -166,6 +166,11 @@ def table(results):
               "pages/s %.1f = %.2fx the lower" % (
                   hosts, scheme, m["politeness_bound_pages_per_s"] or 0,
                   m["cpu_bound_pages_per_s"] or 0, m["pages_per_s"], m["fraction"]))
+        before = med.get((hosts, scheme, "sieve-before"))
+        if before:
+            print("  sieve / sieve-before pages/s: %.2fx; CPU per page %.2fx" % (
+                m["pages_per_s"] / before["pages_per_s"],
+                m["cpu_ms_per_page"] / before["cpu_ms_per_page"]))
         other = med.get((hosts, scheme, "scrapy"))
         if other:
             print("  sieve / scrapy pages/s: %.2fx" % (m["pages_per_s"] / other["pages_per_s"]))

@@ -7,7 +7,10 @@
 #   env HOSTS    space-separated host counts (default "1000")
 #   env PAGES    pages per host (default 20)
 #   env SCHEMES  (default "http https")
-#   env TOOLS    (default "sieve scrapy"); runs alternate between the tools
+#   env TOOLS    (default "sieve scrapy", plus sieve-before when SIEVE_BEFORE is set); runs
+#                alternate between the tools
+#   env SIEVE_BEFORE  a second sieve binary (an older build), run as tool "sieve-before" with the
+#                same flags, so the two are measured side by side in one run
 #   env RUNS     runs per (hosts, scheme, tool); the table shows medians (default 1)
 #   env SCRAPY_RUNS  Scrapy's runs, the first ones of the RUNS (default RUNS): it is slow
 #   env DELAY    seconds between two requests to one host, both crawlers (default 0.5)
@@ -53,14 +56,16 @@ done
 if [ -z "${BROAD_WEB_IN_NETNS:-}" ]; then
   SIEVE=$(realpath "${1:-build/release/crawler/sieve}")
   [ -x "$SIEVE" ] || { echo "no sieve binary at $SIEVE" >&2; exit 2; }
-  exec env BROAD_WEB_IN_NETNS=1 unshare --net --mount -- "$0" "$SIEVE"
+  [ -z "${SIEVE_BEFORE:-}" ] || SIEVE_BEFORE=$(realpath "$SIEVE_BEFORE")
+  exec env BROAD_WEB_IN_NETNS=1 SIEVE_BEFORE="${SIEVE_BEFORE:-}" unshare --net --mount -- "$0" "$SIEVE"
 fi
 SIEVE=$1
+SIEVE_BEFORE=${SIEVE_BEFORE:-}
 
 HOSTS=${HOSTS:-1000}
 PAGES=${PAGES:-20}
 SCHEMES=${SCHEMES:-"http https"}
-TOOLS=${TOOLS:-"sieve scrapy"}
+TOOLS=${TOOLS:-"sieve${SIEVE_BEFORE:+ sieve-before} scrapy"}
 RUNS=${RUNS:-1}
 SCRAPY_RUNS=${SCRAPY_RUNS:-$RUNS}
 KEEPALIVE=${KEEPALIVE:-75}
@@ -163,8 +168,10 @@ for hosts in $HOSTS; do
         start_dns "$web/hosts" "$dir/dns.log"
         start_nginx "$web/site" "$dir/access.log"
         case $tool in
-          sieve)
-            cmd=("$SIEVE" crawl --seeds "$web/seeds-$scheme.txt" --out "$dir/out" --delay "$DELAY"
+          sieve | sieve-before)
+            binary=$SIEVE
+            [ "$tool" = sieve-before ] && binary=$SIEVE_BEFORE
+            cmd=("$binary" crawl --seeds "$web/seeds-$scheme.txt" --out "$dir/out" --delay "$DELAY"
               --concurrency "$CONCURRENCY" --log-level warn $SIEVE_FLAGS)
             ;;
           scrapy)
@@ -172,7 +179,7 @@ for hosts in $HOSTS; do
               -s "DOWNLOAD_DELAY=$DELAY")
             ;;
         esac
-        if [ "$PROFILE" = 1 ] && [ "$tool" = sieve ]; then
+        if [ "$PROFILE" = 1 ] && [ "$tool" != scrapy ]; then
           cmd=(perf record -F 499 -g -o "$dir/perf.data" -- "${cmd[@]}")
         fi
         (cd "$dir" && /usr/bin/time -v -o "$dir/time.txt" "${cmd[@]}" > "$dir/log.txt" 2>&1) ||
