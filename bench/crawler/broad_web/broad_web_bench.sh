@@ -157,7 +157,7 @@ for hosts in $HOSTS; do
   web="$WORK/web-$hosts"
   mkdir -p "$web"
   $PY "$HERE/broad_web.py" site "$web" "$hosts" "$PAGES" "$CRAWL_DELAY_EVERY"
-  echo "web: $hosts hosts x $PAGES pages (every ${CRAWL_DELAY_EVERY}th host Crawl-delay: 1)"
+  echo "web: $hosts hosts x $PAGES pages (Crawl-delay: 1 on every Nth host, N = $CRAWL_DELAY_EVERY; 0 = none)"
   for run in $(seq 1 "$RUNS"); do
     for scheme in $SCHEMES; do
       awk -v s="$scheme" '{ print s "://" $2 "/" }' "$web/hosts" > "$web/seeds-$scheme.txt"
