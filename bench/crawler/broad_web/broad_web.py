@@ -12,6 +12,7 @@ pages (scheme-relative, so one tree serves http and https). robots.txt allows ev
 """
 import collections
 import json
+import os
 import statistics
 import sys
 
@@ -32,7 +33,6 @@ def crawl_delay(i, every):
 
 
 def make_site(out, hosts, pages, every):
-    import os
     with open(os.path.join(out, "hosts"), "w") as f:
         for i in range(hosts):
             f.write("%s %s\n" % (address(i), host(i)))

@@ -29,7 +29,7 @@
 # points at it (bind mount). A test CA signs one *.web.test certificate; the system's CA bundle
 # with the test CA appended is bind-mounted over /etc/ssl/certs/ca-certificates.crt, so both
 # crawlers trust it through the system bundle.
-# nginx (one worker) serves every host from SITE/$host on ports 80 and 443, keep-alive 75 s,
+# nginx (one worker) serves every host from SITE/$host on ports 80 and 443, keep-alive KEEPALIVE,
 # and logs each request: end time, duration, host, URI, status, connection serial number,
 # requests on that connection, $ssl_session_reused. Every figure except wall/CPU/RSS (GNU time)
 # comes from those two logs, the same way for both crawlers (bench/crawler/broad_web/broad_web.py):
@@ -38,6 +38,7 @@
 #   politeness violations  a host's request starting less than its delay (max of DELAY and its
 #                     Crawl-delay) after the end of its previous one (2 ms slack for nginx's clock)
 #   duplicate requests  requests for a (host, URI) already asked
+#   DNS queries       questions dnsmasq logged (A and AAAA count apart)
 #   politeness bound  pages / (the slowest host's (requests - 1) x delay): hosts / delay when all
 #                     hosts share one delay
 #   CPU bound         cores x pages / the crawler's CPU seconds
