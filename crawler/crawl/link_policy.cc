@@ -87,8 +87,9 @@ struct OutlinkCap {
 
 // A link that passed every rule but the Sieve's: what goes to the Frontier.
 struct Candidate {
-  std::string url;  // Normalised.
-  std::string host;
+  std::string url;   // Normalised.
+  std::string host;  // Authority, for the trap guard.
+  std::string key;   // The frontier's host key (politeness.key).
   std::string path_and_query;
   bool trap_counted = false;  // TrapGuard::Queued must see it once queued.
 };
@@ -145,8 +146,10 @@ AddOutcome Vet(const LinkPolicy& policy, std::string_view raw_url,
       allowed.has_value() && !*allowed) {
     return AddOutcome::kDisallowed;
   }
+  std::string key = policy.keys != nullptr ? policy.keys->KeyOf(*parts) : host;
   *out = Candidate{.url = std::move(parts->normalized_url),
                    .host = std::move(host),
+                   .key = std::move(key),
                    .path_and_query = std::move(parts->path_and_query),
                    .trap_counted = trap_counted};
   return AddOutcome::kQueued;
@@ -155,7 +158,7 @@ AddOutcome Vet(const LinkPolicy& policy, std::string_view raw_url,
 // Hands one vetted link to the Frontier.
 AddOutcome AddCandidate(const LinkPolicy& policy, const Candidate& c,
                         uint32_t depth, std::string_view metadata) {
-  if (!policy.frontier->Add(c.url, c.host, depth, metadata)) {
+  if (!policy.frontier->Add(c.url, c.key, depth, metadata)) {
     return AddOutcome::kSeen;
   }
   if (c.trap_counted) policy.traps->Queued(c.host, c.path_and_query);
@@ -267,7 +270,7 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
   adds.reserve(batch.size());
   for (const Candidate& c : batch) {
     adds.push_back({.url = c.url,
-                    .host = c.host,
+                    .host = c.key,
                     .depth = depth + 1,
                     .metadata = metadata});
   }
