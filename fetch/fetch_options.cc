@@ -32,8 +32,7 @@ absl::Status ValidateFetchOptions(const FetchOptions& o) {
   if (o.max_body_bytes <= 0) return Invalid("max_body_bytes", "> 0");
   if (o.max_idle_connections < 0)
     return Invalid("max_idle_connections", ">= 0");
-  if (o.dns_cache_lifetime < absl::ZeroDuration())
-    return Invalid("dns_cache_lifetime", ">= 0");
+  if (absl::Status s = ValidateDnsOptions(o.dns); !s.ok()) return s;
   if (!o.ca_bundle.empty() && access(o.ca_bundle.c_str(), R_OK) != 0) {
     return Invalid("ca_bundle", absl::StrCat("a readable file (", o.ca_bundle,
                                              ": ", std::strerror(errno), ")"));

@@ -17,6 +17,9 @@ packages=(
   libabsl-dev libcurl4-openssl-dev libgumbo-dev libxxhash-dev libtomlplusplus-dev libspdlog-dev
   librocksdb-dev libre2-dev libpsl-dev libidn2-dev nlohmann-json3-dev libcpp-httplib-dev zlib1g-dev
   libexpat1-dev libssl-dev libhiredis-dev
+  # c-ares: the crawl's DNS cache (fetch/dns_cache.h) reads each record's TTL, which libcurl's
+  # resolver does not give
+  libc-ares-dev
   # the URLFrontier gRPC service (sieve frontier serve): libraries, protoc and its gRPC plugins
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   # the shared frontier's store (sieve crawl --cluster); tests/cluster starts its own on loopback,

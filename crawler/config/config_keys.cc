@@ -44,6 +44,26 @@ constexpr EnumField kScopeField = {
           return names;
         }};
 
+// politeness.key: an enum, by the names of crawler/crawl/politeness_key.h.
+constexpr EnumField kPolitenessKeyField = {
+    .get =
+        [](const CrawlConfig& c) {
+          return std::string(PolitenessKeyName(c.politeness.key));
+        },
+    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
+      absl::StatusOr<PolitenessKey> key = ParsePolitenessKey(name);
+      if (!key.ok()) return key.status();
+      c.politeness.key = *key;
+      return absl::OkStatus();
+    },
+    .names =
+        [] {
+          std::vector<std::string> names;
+          for (PolitenessKey k : AllPolitenessKeys())
+            names.emplace_back(PolitenessKeyName(k));
+          return names;
+        }};
+
 // sieve.on_capacity: an enum, by the names of crawler/crawl/capacity_policy.h.
 constexpr EnumField kCapacityField = {
     .get =
@@ -258,6 +278,10 @@ const ConfigKey kKeys[] = {
     {"politeness.max_requests_per_second", "max-requests-per-second",
      "requests started per second, all hosts together (0 = no cap)",
      SIEVE_FIELD(politeness.max_requests_per_second), 0, 1e6},
+    {"politeness.key", "politeness-key",
+     "which hosts share the delay and the in-flight cap: each host, hosts on "
+     "one IP address, or hosts of one registrable domain",
+     kPolitenessKeyField},
     // [robots]
     {"robots.token", "robots-token",
      "product token robots.txt groups are matched against (default: the "
@@ -299,8 +323,15 @@ const ConfigKey kKeys[] = {
      "idle connections kept for later requests to their hosts (0 = half the "
      "open-file limit)",
      SIEVE_FIELD(fetch.max_idle_connections), 0, 1 << 20},
-    {"fetch.dns_cache_seconds", "", "DNS cache lifetime, seconds",
-     SIEVE_FIELD(fetch.dns_cache_seconds), 0, 86400},
+    {"fetch.dns_min_ttl", "",
+     "shortest time a DNS answer is kept, whatever its TTL, seconds",
+     SIEVE_FIELD(fetch.dns_min_ttl), 0, 86400},
+    {"fetch.dns_max_ttl", "",
+     "longest time a DNS answer is kept, whatever its TTL, seconds",
+     SIEVE_FIELD(fetch.dns_max_ttl), 0, 7 * 86400},
+    {"fetch.dns_negative_ttl", "",
+     "how long a failed DNS lookup is kept, seconds",
+     SIEVE_FIELD(fetch.dns_negative_ttl), 0, 86400},
     {"fetch.verify_tls",
      "insecure",
      "do not verify TLS certificates and host names (fetch.verify_tls = false)",

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "crawler/crawl/capacity_policy.h"
+#include "crawler/crawl/politeness_key.h"
 #include "crawler/crawl/scope_mode.h"
 #include "crawler/crawl/sitemap_mode.h"
 #include "parse/link_extractor.h"
@@ -85,6 +86,8 @@ struct CrawlConfig {
     double unreachable_seconds = 60;
     // Requests started per second, all hosts together; 0 = no cap.
     double max_requests_per_second = 0;
+    // Which hosts share the delay and the in-flight cap.
+    PolitenessKey key = PolitenessKey::kHost;
   } politeness;
 
   struct Robots {
@@ -108,7 +111,11 @@ struct CrawlConfig {
     bool allow_private_addresses = false;  // Else only the seeds' hosts.
     bool http2 = true;
     bool compressed = true;
-    double dns_cache_seconds = 300;
+    // DNS answers are kept their record's TTL bounded to [dns_min_ttl,
+    // dns_max_ttl]; failed lookups dns_negative_ttl. Seconds.
+    double dns_min_ttl = 300;
+    double dns_max_ttl = 3600;
+    double dns_negative_ttl = 60;
     int64_t max_idle_connections = 0;  // 0 = from the open-file limit.
     bool verify_tls = true;
     // PEM file of trusted CAs; empty: CURL_CA_BUNDLE, SSL_CERT_FILE, or the

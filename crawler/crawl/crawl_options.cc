@@ -26,7 +26,9 @@ FetchOptions MakeFetchOptions(const CrawlConfig& config,
   o.user_agent = f.user_agent;
   o.http2 = f.http2;
   o.compressed = f.compressed;
-  o.dns_cache_lifetime = absl::Seconds(f.dns_cache_seconds);
+  o.dns.min_ttl = absl::Seconds(f.dns_min_ttl);
+  o.dns.max_ttl = absl::Seconds(std::max(f.dns_max_ttl, f.dns_min_ttl));
+  o.dns.negative_ttl = absl::Seconds(f.dns_negative_ttl);
   o.max_idle_connections = f.max_idle_connections;
   o.verify_tls = f.verify_tls;
   o.ca_bundle = ChooseCaBundleFromEnvironment(f.ca_bundle).path;

@@ -48,6 +48,15 @@ absl::Status Crawler::Impl::Init() {
     if (!lock.ok()) return lock.status();
     setup_.out_lock = std::move(*lock);
   }
+  // The DNS cache first: the politeness key by IP resolves the seeds' hosts.
+  FetchOptions fetch_options = MakeFetchOptions(config_, {});
+  absl::StatusOr<std::unique_ptr<DnsCache>> dns =
+      DnsCache::Create(fetch_options.dns);
+  if (!dns.ok()) return dns.status();
+  dns_ = std::move(*dns);
+  keys_ = std::make_unique<PolitenessKeys>(
+      config_.politeness.key, dns_.get(),
+      absl::Seconds(config_.fetch.connect_timeout));
   const fs::path scratch = out_ / ".scratch";
   const fs::path pages = out_ / "pages.jsonl";
   const fs::path skipped = out_ / "skipped.jsonl";
@@ -126,7 +135,7 @@ absl::Status Crawler::Impl::Init() {
     skipped_ = std::move(*log);
   }
 
-  FetchOptions fetch_options = MakeFetchOptions(config_, state_.seed_hosts);
+  fetch_options = MakeFetchOptions(config_, state_.seed_hosts);
   log_->info("TLS: {}, CA bundle {}",
              fetch_options.verify_tls
                  ? "certificates verified"
@@ -134,11 +143,14 @@ absl::Status Crawler::Impl::Init() {
              fetch_options.ca_bundle.empty() ? "libcurl's default"
                                              : fetch_options.ca_bundle);
   absl::StatusOr<std::unique_ptr<Fetcher>> fetcher =
-      Fetcher::Create(std::move(fetch_options));
+      Fetcher::Create(std::move(fetch_options), dns_);
   if (!fetcher.ok()) return fetcher.status();
   fetcher_ = std::move(*fetcher);
-  log_->info("connections: up to {} idle kept; DNS answers kept {} s",
-             fetcher_->max_idle_connections(), config_.fetch.dns_cache_seconds);
+  log_->info(
+      "connections: up to {} idle kept; DNS answers kept their TTL within "
+      "[{}, {}] s, failures {} s",
+      fetcher_->max_idle_connections(), config_.fetch.dns_min_ttl,
+      config_.fetch.dns_max_ttl, config_.fetch.dns_negative_ttl);
 
   traps_ = std::make_unique<TrapGuard>(TrapOptions{
       .max_query_variants =
@@ -149,6 +161,7 @@ absl::Status Crawler::Impl::Init() {
       .scope = scope_.get(),
       .robots = &robots_,
       .frontier = frontier_.get(),
+      .keys = keys_.get(),
       .url_options = MakeUrlOptions(config_),
       .max_depth = static_cast<uint32_t>(config_.crawl.max_depth),
       .max_outlinks = static_cast<size_t>(config_.crawl.max_outlinks_per_page),
@@ -184,8 +197,10 @@ size_t Crawler::Impl::AddSeeds() {
         state_.seed_hosts.end()) {
       state_.seed_hosts.push_back(host);
     }
-    if (frontier_->Add(parts->normalized_url, host, 0, Origin{}.Encode()))
+    if (frontier_->Add(parts->normalized_url, keys_->KeyOf(*parts), 0,
+                       Origin{}.Encode())) {
       ++queued;
+    }
   }
   return queued;
 }

@@ -47,6 +47,7 @@
 #include "crawler/crawl/crawl_state.h"
 #include "crawler/crawl/crawler.h"
 #include "crawler/crawl/link_policy.h"
+#include "crawler/crawl/politeness_key.h"
 #include "crawler/crawl/progress.h"
 #include "crawler/crawl/robots_cache.h"
 #include "crawler/crawl/scope.h"
@@ -55,6 +56,7 @@
 #include "crawler/output/page_record.h"
 #include "crawler/output/skipped_log.h"
 #include "crawler/output/warc_writer.h"
+#include "fetch/dns_cache.h"
 #include "fetch/fetch_failure.h"
 #include "fetch/fetcher.h"
 #include "frontier/crawl_frontier.h"
@@ -95,9 +97,10 @@ class Crawler::Impl {
 
   struct Request {
     RequestKind kind = RequestKind::kPage;
-    FrontierUrl url;     // kPage: the URL; kRobots: unused.
-    std::string host;    // Authority, the frontier's host key.
-    std::string origin;  // kRobots: RobotsCache::Key of the origin.
+    FrontierUrl url;        // kPage: the URL; kRobots: unused.
+    std::string host;       // The frontier's host key (politeness.key).
+    std::string authority;  // kRobots: host[:port] of the robots.txt URL.
+    std::string origin;     // kRobots: RobotsCache::Key of the origin.
     absl::Time start;
   };
 
@@ -209,6 +212,9 @@ class Crawler::Impl {
   CrawlCounters& counters_ = state_.counters;
   std::unique_ptr<CrawlFrontier> frontier_;
   SnapshotChecksumCache checkpoint_checksums_;
+  // The crawl's DNS answers: the Fetcher's, and the politeness key's by IP.
+  std::shared_ptr<DnsCache> dns_;
+  std::unique_ptr<PolitenessKeys> keys_;
   std::unique_ptr<Fetcher> fetcher_;
   std::unique_ptr<PagesWriter> writer_;
   std::unique_ptr<SkippedLog> skipped_;  // With output.skipped.

@@ -63,6 +63,7 @@ void Crawler::Impl::SubmitPage(FrontierUrl url, absl::Time now) {
   requests_[id] = Request{.kind = RequestKind::kPage,
                           .url = std::move(url),
                           .host = std::move(host),
+                          .authority = {},
                           .origin = {},
                           .start = now};
   fetcher_->Submit(std::move(request));

@@ -135,8 +135,9 @@ struct OutlinkCap {
 
 // A link that passed every rule but the Sieve's: what goes to the Frontier.
 struct Candidate {
-  std::string url;  // Normalised.
-  std::string host;
+  std::string url;   // Normalised.
+  std::string host;  // Authority, for the trap guard.
+  std::string key;   // The frontier's host key (politeness.key).
   std::string path_and_query;
   bool trap_counted = false;  // TrapGuard::Queued must see it once queued.
   // The link as the page wrote it when a session ID was cut from it (a
@@ -210,8 +211,10 @@ AddOutcome Vet(const LinkPolicy& policy, std::string_view raw_url,
     }
   }
   if (RobotsDisallow(policy, *parts)) return AddOutcome::kDisallowed;
+  std::string key = policy.keys != nullptr ? policy.keys->KeyOf(*parts) : host;
   *out = Candidate{.url = std::move(parts->normalized_url),
                    .host = std::move(host),
+                   .key = std::move(key),
                    .path_and_query = std::move(parts->path_and_query),
                    .trap_counted = trap_counted,
                    .session_url = {}};
@@ -229,8 +232,9 @@ AddOutcome AddRequisite(const LinkPolicy& policy, std::string_view raw_url,
     return scoped;
   }
   if (RobotsDisallow(policy, *parts)) return AddOutcome::kDisallowed;
-  return policy.frontier->Add(parts->normalized_url, parts->Authority(), depth,
-                              metadata)
+  const std::string key = policy.keys != nullptr ? policy.keys->KeyOf(*parts)
+                                                  : parts->Authority();
+  return policy.frontier->Add(parts->normalized_url, key, depth, metadata)
              ? AddOutcome::kQueued
              : AddOutcome::kSeen;
 }
@@ -256,7 +260,7 @@ void AddRequisites(const LinkPolicy& policy,
 // Hands one vetted link to the Frontier.
 AddOutcome AddCandidate(const LinkPolicy& policy, const Candidate& c,
                         uint32_t depth, std::string_view metadata) {
-  if (!policy.frontier->Add(c.url, c.host, depth, metadata)) {
+  if (!policy.frontier->Add(c.url, c.key, depth, metadata)) {
     return AddOutcome::kSeen;
   }
   if (c.trap_counted) policy.traps->Queued(c.host, c.path_and_query);
@@ -398,7 +402,7 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
   adds.reserve(batch.size());
   for (const Candidate& c : batch) {
     adds.push_back({.url = c.url,
-                    .host = c.host,
+                    .host = c.key,
                     .depth = depth + 1,
                     .metadata = metadata});
   }

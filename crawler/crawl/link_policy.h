@@ -30,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "crawler/crawl/politeness_key.h"
 #include "crawler/crawl/robots_cache.h"
 #include "crawler/crawl/scope.h"
 #include "crawler/crawl/skip_reason.h"
@@ -68,6 +69,9 @@ struct LinkPolicy {
   const Scope* scope = nullptr;
   const RobotsCache* robots = nullptr;
   CrawlFrontier* frontier = nullptr;
+  // The frontier's host key of each URL (politeness.key); null: its
+  // authority.
+  const PolitenessKeys* keys = nullptr;
   UrlOptions url_options;
   uint32_t max_depth = 0;  // 0 = no limit.
   // Distinct in-scope URLs taken per page (repeats and off-site links do not
