@@ -139,7 +139,7 @@ absl::StatusOr<std::vector<StreamPoint>> MeasureStream(
     }
     if (progress != nullptr) progress->Advance(position - previous_point);
     previous_point = position;
-    while (next_point <= position) next_point *= ratio;
+    while (static_cast<uint64_t>(next_point) <= position) next_point *= ratio;
   }
   return points;
 }
