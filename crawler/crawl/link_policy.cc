@@ -327,6 +327,10 @@ void LinkOutcomes::Note(const LinkPolicy& policy, std::string_view url,
 
 AddOutcome AddDiscovered(const LinkPolicy& policy, std::string_view url,
                          uint32_t depth, const Origin& origin) {
+  // A requisite that redirects: its target is a requisite too.
+  if (origin.requisite) {
+    return AddRequisite(policy, url, depth, origin.Encode());
+  }
   return AddCapped(policy, url, depth, origin, nullptr, nullptr);
 }
 

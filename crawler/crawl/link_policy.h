@@ -115,7 +115,8 @@ enum class AddOutcome {
 // kSeen and kInvalid.
 std::optional<SkipReason> SkipReasonOf(AddOutcome outcome);
 
-// Sends one discovered URL at `depth` through the policy into the Frontier.
+// Sends one discovered URL at `depth` through the policy into the Frontier
+// (through the requisites' rules when `origin.requisite`).
 AddOutcome AddDiscovered(const LinkPolicy& policy, std::string_view url,
                          uint32_t depth, const Origin& origin);
 

@@ -131,7 +131,7 @@ std::vector<std::string> SiteGraph::RequisitesOf(std::string_view path) {
   return {"/req/style.css", "/req/more.css",     "/req/bg.png",
           "/req/h1.png",    "/req/favicon.ico",  "/req/app.js",
           "/req/a.png",     "/req/fallback.png", "/req/small.png",
-          "/req/large.png"};
+          "/req/large.png", "/req/moved.png",    "/req/moved-target.png"};
 }
 
 SiteGraph::SiteGraph(SiteOptions options) : options_(std::move(options)) {}
@@ -227,6 +227,7 @@ SiteResponse SiteGraph::RespondRequisites(std::string_view path) const {
              "<script src=\"app.js\"></script>",
              absl::StrCat(
                  "<img src=\"a.png\"> <img src=\"a.png\" alt=\"again\">\n"
+                 "<img src=\"moved.png\">\n"
                  "<img src=\"fallback.png\" srcset=\"small.png 1x, large.png "
                  "2x\">\n<img src=\"http://",
                  options_.offsite_authority,
@@ -240,6 +241,9 @@ SiteResponse SiteGraph::RespondRequisites(std::string_view path) const {
     r.body =
         "h1 { background-image: url(/req/h1.png) }\n"
         "/* url(/req/comment.png) */\n";
+  } else if (path == "/req/moved.png") {
+    r.status = 301;
+    r.location = "/req/moved-target.png";
   } else if (path == "/req/app.js") {
     r.content_type = "application/javascript";
     r.body = "document.write('<a href=\"/req/never.html\">x</a>');\n";

@@ -82,7 +82,8 @@ struct SiteOptions {
   // é written as the byte 0xE9; both answer 200. Default: false.
   bool charset_pages = false;
   // The graph also answers /req/ (not linked from the rest), a page with
-  // every kind of page requisite: <img> (one twice), <img srcset>, <link
+  // every kind of page requisite: <img> (one twice, one redirected), <img
+  // srcset>, <link
   // rel=stylesheet> whose CSS has a url() and an @import (whose CSS has a
   // url() and one in a comment), <script src> (whose text holds a link that
   // is never parsed), <link rel=icon>, an <img> on the off-site authority

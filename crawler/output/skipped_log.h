@@ -9,8 +9,9 @@
 // Surprises first:
 //   - The filter errs one way: a pair it takes for written (false-positive
 //     rate at most kFalsePositiveRate at any size) is not written. Its memory
-//     is about 3.6 bytes per pair written (24 bits per key at 1e-5 plus the
-//     growth of the stages): 10 million skipped pairs take about 40 MB.
+//     is 3.5 to 8 bytes per pair written (stage i of 2^16·2^i pairs at rate
+//     1e-5·0.15·0.85^i: 28 + 0.34·i bits per pair, the newest stage partly
+//     empty): 10 million pairs take about 60 MB.
 //   - Each line is flushed to the OS as it is written; offset() is what a
 //     checkpoint keeps. On resume the file is cut back to it and the filter
 //     rebuilt from the lines kept (one read of the file).

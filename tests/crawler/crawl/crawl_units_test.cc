@@ -13,6 +13,7 @@
 #include "crawler/crawl/trap_guard.h"
 #include "crawler/demo/site_graph.h"
 #include "crawler/output/page_record.h"
+#include "crawler/output/skipped_log.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -365,6 +366,51 @@ TEST(PagesWriterTest, AppendsLinesAndTruncatesBackToAnOffset) {
     EXPECT_THAT(line, HasSubstr("http://a/1"));
   }
   EXPECT_EQ(lines, 1);
+}
+
+TEST(SkippedLogTest, WritesEachUrlOncePerReasonAlsoAfterReopening) {
+  const std::filesystem::path path =
+      std::filesystem::path(testing::TempDir()) / "skipped_log_test.jsonl";
+  std::filesystem::remove(path);
+  uint64_t offset = 0;
+  {
+    auto log = SkippedLog::Open(path);
+    ASSERT_TRUE(log.ok()) << log.status();
+    EXPECT_TRUE(*(*log)->Add("http://a/x", "http://a/", SkipReason::kRobots));
+    EXPECT_FALSE(*(*log)->Add("http://a/x", "http://a/2", SkipReason::kRobots));
+    EXPECT_TRUE(*(*log)->Add("http://a/x", "", SkipReason::kMaxDepth));
+    offset = (*log)->offset();
+    EXPECT_TRUE(*(*log)->Add("http://a/y", "http://a/", SkipReason::kNofollow));
+  }
+  // A resume cuts the file back to its checkpoint and reopens it: what is
+  // kept is not written again, what was cut is.
+  ASSERT_TRUE(PagesWriter::TruncateTo(path, offset).ok());
+  {
+    auto log = SkippedLog::Open(path);
+    ASSERT_TRUE(log.ok()) << log.status();
+    EXPECT_FALSE(*(*log)->Add("http://a/x", "http://a/3", SkipReason::kRobots));
+    EXPECT_TRUE(*(*log)->Add("http://a/y", "http://a/", SkipReason::kNofollow));
+  }
+  std::ifstream in(path);
+  std::vector<nlohmann::json> lines;
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], nlohmann::json::parse(R"({"url":"http://a/x",
+      "found_on":"http://a/","reason":"robots"})"));
+  EXPECT_TRUE(lines[1]["found_on"].is_null());
+  EXPECT_EQ(lines[2]["reason"], "nofollow");
+}
+
+TEST(OriginTest, RoundTripsTheRequisiteMark) {
+  const Origin o = Origin::Decode(
+      Origin{.redirect_hops = 2, .referrer = "http://a/", .requisite = true}
+          .Encode());
+  EXPECT_TRUE(o.requisite);
+  EXPECT_EQ(o.redirect_hops, 2);
+  EXPECT_EQ(o.referrer, "http://a/");
+  EXPECT_FALSE(
+      Origin::Decode(Origin{.referrer = "http://a/"}.Encode()).requisite);
 }
 
 TEST(SiteGraphTest, TheGraphIsDeterministicAndHasEveryKindOfPage) {
