@@ -280,7 +280,11 @@ void GrpcFrontier::FinishDroppedHostLocked(const std::string& host) {
 
 NextUrl GrpcFrontier::Next(absl::Time now) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (!unsent_.empty()) SendDoneLocked(std::move(unsent_));
+  if (!unsent_.empty()) {
+    std::vector<FrontierUrl> again;
+    again.swap(unsent_);
+    SendDoneLocked(std::move(again));
+  }
   MaybeRefillLocked(now);
   NextUrl next = local_->Next(now);
   if (next.state == NextUrl::kReady) {

@@ -55,7 +55,6 @@ absl::StatusOr<std::unique_ptr<RedisCluster>> RedisCluster::Start(
     if (!node.ok()) return node.status();
     args.push_back(absl::StrCat("127.0.0.1:", (*node)->port()));
     c->nodes_.push_back(*std::move(node));
-    c->killed_.push_back(false);
   }
   args.insert(args.end(), {"--cluster-replicas", std::to_string(replicas),
                            "--cluster-yes"});
@@ -65,8 +64,6 @@ absl::StatusOr<std::unique_ptr<RedisCluster>> RedisCluster::Start(
 }
 
 cluster::RedisEndpoint RedisCluster::endpoint() const {
-  for (size_t i = 0; i < nodes_.size(); ++i)
-    if (!killed_[i]) return nodes_[i]->endpoint();
   return nodes_[0]->endpoint();
 }
 
@@ -113,7 +110,6 @@ absl::Status RedisCluster::WaitUntilOk(absl::Duration limit) {
   while (absl::Now() < deadline) {
     bool all_ok = true;
     for (size_t i = 0; i < nodes_.size() && all_ok; ++i) {
-      if (killed_[i]) continue;
       auto info = Ask(*nodes_[i], {"CLUSTER", "INFO"});
       all_ok = info.ok() &&
                info->str.find("cluster_state:ok") != std::string::npos &&
@@ -135,7 +131,7 @@ absl::StatusOr<cluster::RedisReply> RedisCluster::Slots() {
   absl::StatusOr<cluster::RedisReply> slots =
       absl::UnavailableError("no node running");
   for (size_t n = 0; n < nodes_.size() && !slots.ok(); ++n)
-    if (!killed_[n]) slots = Ask(*nodes_[n], {"CLUSTER", "SLOTS"});
+    slots = Ask(*nodes_[n], {"CLUSTER", "SLOTS"});
   return slots;
 }
 
@@ -173,12 +169,6 @@ absl::Status RedisCluster::Reshard(int from, int to, int slots) {
        "--cluster-from", *from_id, "--cluster-to", *to_id, "--cluster-slots",
        std::to_string(slots), "--cluster-yes"},
       absl::Seconds(60));
-}
-
-absl::Status RedisCluster::KillAndWaitForFailover(int i) {
-  nodes_[i]->Kill();
-  killed_[i] = true;
-  return WaitUntilOk(absl::Seconds(30));
 }
 
 }  // namespace sieve::testing

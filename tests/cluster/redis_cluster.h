@@ -30,32 +30,28 @@ class RedisCluster {
 
   int size() const { return static_cast<int>(nodes_.size()); }
   RedisServer& node(int i) { return *nodes_[i]; }
-  // A node to connect to (the first one still running).
+  // A node to connect to (node 0).
   cluster::RedisEndpoint endpoint() const;
   std::string url() const;
 
-  // The node (index) that serves `slot` now, as a running node says.
+  // The node (index) that serves `slot` now.
   absl::StatusOr<int> MasterOf(int slot);
   // The first slot of the range of consecutive slots `slot` belongs to.
   absl::StatusOr<int> RangeStart(int slot);
   // Moves `slots` slots from the master at node `from` to the one at `to`
   // with `redis-cli --cluster reshard` (it takes the source's lowest slots).
   absl::Status Reshard(int from, int to, int slots);
-  // Kills node `i` (SIGKILL) and waits (at most 30 s) until a running node
-  // says cluster_state:ok with every slot served by a running node.
-  absl::Status KillAndWaitForFailover(int i);
 
  private:
   RedisCluster() = default;
   absl::StatusOr<std::string> NodeId(int i);
-  // CLUSTER SLOTS from a running node.
+  // CLUSTER SLOTS from the first node that answers.
   absl::StatusOr<cluster::RedisReply> Slots();
   absl::Status WaitUntilOk(absl::Duration limit);
   absl::Status RunCli(const std::vector<std::string>& args,
                       absl::Duration limit);
 
   std::vector<std::unique_ptr<RedisServer>> nodes_;
-  std::vector<bool> killed_;
   std::string log_;
 };
 

@@ -2,13 +2,14 @@
 // loopback (tests/cluster/redis_cluster.h): RedisClient follows the slot map
 // and MOVED/ASK, three RedisFrontier workers (threads) crawl a simulated site
 // of 24 hosts while a slot range holding one of the crawl's shards is moved
-// (redis-cli --cluster reshard) and, separately, a master is killed (kill -9)
-// so that its replica is promoted. The site is crawled completely.
+// (redis-cli --cluster reshard). The site is crawled completely, each page
+// once. (A failover during the crawl is not tested yet: docs/cluster.md.)
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -149,6 +150,42 @@ class RedisClusterCrawlTest : public ::testing::Test {
     return slots;
   }
 
+  // Three workers crawl the site on threads (for at most 60 s) while
+  // `meanwhile` runs on the test's thread; then every page is recorded by
+  // some worker and each worker finished. Returns the pages requested more
+  // than once.
+  int CrawlWhile(const std::function<void(Site&, absl::Time)>& meanwhile) {
+    std::vector<std::unique_ptr<RedisFrontier>> workers;
+    for (int i = 0; i < 3; ++i) {
+      workers.push_back(Worker(absl::StrCat("w", i)));
+      if (workers.back() == nullptr) return -1;
+    }
+    Site site;
+    std::vector<WorkerResult> results(workers.size());
+    const absl::Time deadline = absl::Now() + absl::Seconds(60);
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < workers.size(); ++i) {
+      threads.emplace_back(
+          [&, i] { RunWorker(*workers[i], site, results[i], deadline); });
+    }
+    meanwhile(site, deadline);
+    for (std::thread& t : threads) t.join();
+    std::set<std::string> recorded;
+    for (const WorkerResult& r : results) {
+      EXPECT_TRUE(r.finished);
+      recorded.insert(r.recorded.begin(), r.recorded.end());
+    }
+    EXPECT_EQ(recorded.size(), size_t{kHosts} * kPagesPerHost);
+    int twice = 0;
+    for (const auto& [url, n] : site.requests()) twice += n - 1;
+    return twice;
+  }
+
+  static void WaitForPages(Site& site, int pages, absl::Time deadline) {
+    while (site.total() < pages && absl::Now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+
   std::unique_ptr<testing::RedisCluster> cluster_;
   std::filesystem::path work_;
 };
@@ -179,22 +216,8 @@ TEST_F(RedisClusterCrawlTest, AClientReachesEveryMasterThroughOneNode) {
 }
 
 TEST_F(RedisClusterCrawlTest, ThreeWorkersCrawlTheSiteThroughAReshard) {
-  std::vector<std::unique_ptr<RedisFrontier>> workers;
-  for (int i = 0; i < 3; ++i) {
-    workers.push_back(Worker(absl::StrCat("w", i)));
-    ASSERT_NE(workers.back(), nullptr);
-  }
-  Site site;
-  std::vector<WorkerResult> results(workers.size());
-  const absl::Time deadline = absl::Now() + absl::Seconds(90);
-  std::vector<std::thread> threads;
-  for (size_t i = 0; i < workers.size(); ++i) {
-    threads.emplace_back(
-        [&, i] { RunWorker(*workers[i], site, results[i], deadline); });
-  }
-  // A quarter of the way in: the master of one shard's slot gives its slots
-  // up to and including that one to another master (the shard whose slot
-  // is nearest the start of its range: the fewest slots to move).
+  // The shard whose slot is nearest the start of its range: the fewest
+  // slots to move with it.
   int slot = -1, lowest = 0;
   for (int s : ShardSlots()) {
     absl::StatusOr<int> start = cluster_->RangeStart(s);
@@ -204,39 +227,32 @@ TEST_F(RedisClusterCrawlTest, ThreeWorkersCrawlTheSiteThroughAReshard) {
       lowest = *start;
     }
   }
-  while (site.total() < kHosts * kPagesPerHost / 4 && absl::Now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  absl::StatusOr<int> from = cluster_->MasterOf(slot);
-  ASSERT_TRUE(from.ok()) << from.status();
-  int to = -1;
-  for (int s : {0, 8000, 16000}) {
-    auto m = cluster_->MasterOf(s);
-    if (m.ok() && *m != *from) to = *m;
-  }
-  ASSERT_GE(to, 0);
-  const int pages_before = site.total();
-  const absl::Time reshard_start = absl::Now();
-  absl::Status moved = cluster_->Reshard(*from, to, slot - lowest + 1);
-  EXPECT_TRUE(moved.ok()) << moved;
-  const int pages_during = site.total() - pages_before;
-  std::printf("reshard of %d slots took %s, %d pages fetched meanwhile\n",
-              slot - lowest + 1,
-              absl::FormatDuration(absl::Now() - reshard_start).c_str(),
-              pages_during);
-  for (std::thread& t : threads) t.join();
+  int to = -1, pages_during = 0;
+  const int twice = CrawlWhile([&](Site& site, absl::Time deadline) {
+    // A quarter of the way in: its master gives the slots of its range up
+    // to and including that one to another master.
+    WaitForPages(site, kHosts * kPagesPerHost / 4, deadline);
+    absl::StatusOr<int> from = cluster_->MasterOf(slot);
+    ASSERT_TRUE(from.ok()) << from.status();
+    for (int s : {0, 8000, 16000}) {
+      auto m = cluster_->MasterOf(s);
+      if (m.ok() && *m != *from) to = *m;
+    }
+    ASSERT_GE(to, 0);
+    const int pages_before = site.total();
+    const absl::Time start = absl::Now();
+    absl::Status moved = cluster_->Reshard(*from, to, slot - lowest + 1);
+    EXPECT_TRUE(moved.ok()) << moved;
+    pages_during = site.total() - pages_before;
+    std::printf("reshard of %d slots took %s, %d pages fetched meanwhile\n",
+                slot - lowest + 1,
+                absl::FormatDuration(absl::Now() - start).c_str(),
+                pages_during);
+  });
   absl::StatusOr<int> now = cluster_->MasterOf(slot);
   ASSERT_TRUE(now.ok());
   EXPECT_EQ(*now, to) << "the shard's slot moved";
   EXPECT_GT(pages_during, 0) << "the crawl went on during the reshard";
-
-  std::set<std::string> recorded;
-  for (const WorkerResult& r : results) {
-    EXPECT_TRUE(r.finished);
-    recorded.insert(r.recorded.begin(), r.recorded.end());
-  }
-  EXPECT_EQ(recorded.size(), size_t{kHosts} * kPagesPerHost);
-  int twice = 0;
-  for (const auto& [url, n] : site.requests()) twice += n - 1;
   EXPECT_EQ(twice, 0) << "a reshard loses no lease and no acknowledgement";
 }
 

@@ -160,13 +160,6 @@ void RedisServer::Pause() {
   if (pid_ > 0) kill(pid_, SIGSTOP);
 }
 
-void RedisServer::Kill() {
-  if (pid_ <= 0) return;
-  kill(pid_, SIGKILL);
-  waitpid(pid_, nullptr, 0);
-  pid_ = -1;
-}
-
 void RedisServer::Resume() {
   if (pid_ > 0) kill(pid_, SIGCONT);
 }

@@ -49,8 +49,6 @@ class RedisServer {
   // nothing until resumed.
   void Pause();
   void Resume();
-  // SIGKILL, no wait for a clean exit (a crashed node).
-  void Kill();
 
   cluster::RedisEndpoint endpoint() const { return {"127.0.0.1", port_, 0}; }
   std::string url() const;
