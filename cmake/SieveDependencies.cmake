@@ -5,6 +5,7 @@ find_package(Threads REQUIRED)
 find_package(absl CONFIG REQUIRED)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 pkg_check_modules(CURL REQUIRED IMPORTED_TARGET libcurl)
+pkg_check_modules(CARES REQUIRED IMPORTED_TARGET libcares)  # fetch/dns_cache.h
 pkg_check_modules(GUMBO REQUIRED IMPORTED_TARGET gumbo)
 find_package(RocksDB CONFIG REQUIRED)
 find_package(tomlplusplus CONFIG REQUIRED)

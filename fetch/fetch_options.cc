@@ -32,11 +32,21 @@ absl::Status ValidateFetchOptions(const FetchOptions& o) {
   if (o.max_body_bytes <= 0) return Invalid("max_body_bytes", "> 0");
   if (o.max_idle_connections < 0)
     return Invalid("max_idle_connections", ">= 0");
-  if (o.dns_cache_lifetime < absl::ZeroDuration())
-    return Invalid("dns_cache_lifetime", ">= 0");
+  if (absl::Status s = ValidateDnsOptions(o.dns); !s.ok()) return s;
   if (!o.ca_bundle.empty() && access(o.ca_bundle.c_str(), R_OK) != 0) {
     return Invalid("ca_bundle", absl::StrCat("a readable file (", o.ca_bundle,
                                              ": ", std::strerror(errno), ")"));
+  }
+  if (!o.proxy.empty()) {
+    const std::string_view scheme =
+        std::string_view(o.proxy).substr(0, o.proxy.find("://"));
+    if (o.proxy.find("://") == std::string::npos ||
+        (scheme != "http" && scheme != "https" && scheme != "socks4" &&
+         scheme != "socks4a" && scheme != "socks5" && scheme != "socks5h")) {
+      return Invalid("proxy",
+                     "an http://, https://, socks4://, socks4a://, socks5:// "
+                     "or socks5h:// URL");
+    }
   }
   for (const std::string& line : o.extra_headers) {
     if (line.find(':') == std::string::npos ||

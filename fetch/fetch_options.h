@@ -27,6 +27,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "fetch/dns_cache.h"
 
 namespace sieve {
 
@@ -61,6 +62,14 @@ struct FetchOptions {
   std::string user_agent = "SieveBot/0.1";
   // Extra request headers, each a full "Name: value" line. Default: none.
   std::vector<std::string> extra_headers;
+  // Proxy every request goes through (CURLOPT_PROXY): "http://host:port",
+  // "https://...", "socks4://", "socks4a://", "socks5://" or "socks5h://" (the
+  // proxy resolves names). The private-address guard does not apply to the
+  // proxy's address (the caller chose it) and cannot see the server's, which
+  // the proxy connects to. Empty: none set here
+  // (libcurl still honours http_proxy, https_proxy, no_proxy).
+  // REQUIRES: empty or one of those schemes. Default: "".
+  std::string proxy;
   // Negotiate HTTP/2 over TLS when the server offers it (ALPN), and multiplex
   // transfers to one host over a connection; plain http:// always uses
   // HTTP/1.1. Default: true.
@@ -68,12 +77,13 @@ struct FetchOptions {
   // Send Accept-Encoding with every encoding this libcurl decodes (gzip,
   // deflate, and br/zstd when built in) and decode the body. Default: true.
   bool compressed = true;
-  // How long resolved host names are reused (CURLOPT_DNS_CACHE_TIMEOUT), in
-  // whole seconds. One cache serves every transfer of the Fetcher, so a host
-  // is resolved about once per lifetime, however many pages it has; libcurl
-  // ignores the record's TTL. Lookups run on libcurl's resolver threads,
-  // never blocking Poll. REQUIRES: >= 0 (0: no cache). Default: 300 s.
-  absl::Duration dns_cache_lifetime = absl::Seconds(300);
+  // The crawl's DNS cache (fetch/dns_cache.h): answers kept for their
+  // record's TTL bounded to [dns.min_ttl, dns.max_ttl], failures kept
+  // dns.negative_ttl, lookups on the cache's resolver thread so Poll never
+  // waits for one (a transfer whose host is being resolved waits outside
+  // curl, its timeouts not started). Used when Fetcher::Create is given no
+  // DnsCache of the caller's. Default: DnsOptions's defaults.
+  DnsOptions dns{};
   // Idle connections kept open for later requests to their hosts
   // (CURLMOPT_MAXCONNECTS); past it libcurl closes the one idle longest, and
   // any connection idle for 118 s (libcurl's CURLOPT_MAXAGE_CONN) closes. A

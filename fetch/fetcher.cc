@@ -31,9 +31,16 @@ long IdleConnectionCap(const FetchOptions& options) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Fetcher>> Fetcher::Create(FetchOptions options) {
+absl::StatusOr<std::unique_ptr<Fetcher>> Fetcher::Create(
+    FetchOptions options, std::shared_ptr<DnsCache> dns) {
   if (absl::Status s = ValidateFetchOptions(options); !s.ok()) return s;
   if (absl::Status s = InitCurl(); !s.ok()) return s;
+  if (dns == nullptr) {
+    absl::StatusOr<std::unique_ptr<DnsCache>> own =
+        DnsCache::Create(options.dns);
+    if (!own.ok()) return own.status();
+    dns = std::move(*own);
+  }
 
   CurlSlistPtr headers;
   for (const std::string& line : options.extra_headers) {
@@ -78,20 +85,27 @@ absl::StatusOr<std::unique_ptr<Fetcher>> Fetcher::Create(FetchOptions options) {
   }
   return std::unique_ptr<Fetcher>(
       new Fetcher(std::move(options), std::move(multi), std::move(headers),
-                  std::move(share), max_idle));
+                  std::move(share), max_idle, std::move(dns)));
 }
 
 Fetcher::Fetcher(FetchOptions options, CurlMultiPtr multi,
                  CurlSlistPtr extra_headers, CurlSharePtr share,
-                 long max_idle_connections)
+                 long max_idle_connections, std::shared_ptr<DnsCache> dns)
     : options_(std::move(options)),
       extra_headers_(std::move(extra_headers)),
       addresses_(options_),
       share_(std::move(share)),
       max_idle_connections_(max_idle_connections),
-      multi_(std::move(multi)) {}
+      multi_(std::move(multi)),
+      dns_(std::move(dns)) {
+  dns_->SetListener([this] {
+    dns_answered_.store(true, std::memory_order_release);
+    curl_multi_wakeup(multi_.get());
+  });
+}
 
 Fetcher::~Fetcher() {
+  dns_->SetListener(nullptr);  // No wakeup of multi_ from now on.
   // An easy handle must leave its multi handle before either is cleaned up.
   for (auto& [transfer, owned] : running_)
     curl_multi_remove_handle(multi_.get(), transfer->easy());
@@ -109,13 +123,68 @@ void Fetcher::Wakeup() {
   curl_multi_wakeup(multi_.get());
 }
 
-size_t Fetcher::in_flight() const { return queue_.size() + running_.size(); }
+size_t Fetcher::in_flight() const {
+  return queue_.size() + resolving_count_ + running_.size();
+}
+
+FetchCounters Fetcher::counters() const {
+  FetchCounters c = counters_;
+  c.dns_lookups += dns_->stats().lookups;
+  return c;
+}
+
+bool Fetcher::Resolve(std::unique_ptr<Transfer>& transfer,
+                      std::vector<FetchResponse>* out) {
+  const std::string& host = transfer->host();
+  // curl reports an unparsable URL itself; an IP literal needs no lookup.
+  if (transfer->has_addresses() || host.empty() || DnsCache::IsIpLiteral(host))
+    return true;
+  DnsAnswer answer = dns_->Lookup(host);
+  switch (answer.state) {
+    case DnsAnswer::kResolved:
+      transfer->UseAddresses(answer.addresses);
+      return true;
+    case DnsAnswer::kFailed:
+      out->push_back(transfer->DnsFailure(answer.error));
+      return false;
+    case DnsAnswer::kPending:
+      resolving_[host].push_back(std::move(transfer));
+      ++resolving_count_;
+      return false;
+  }
+  return false;
+}
+
+void Fetcher::TakeResolved(std::vector<FetchResponse>* out) {
+  if (!dns_answered_.exchange(false, std::memory_order_acq_rel)) return;
+  for (auto it = resolving_.begin(); it != resolving_.end();) {
+    auto current = it++;
+    // The answer as stored, even if already expired (a TTL of 0): these
+    // transfers asked before it came.
+    const DnsAnswer answer = dns_->Peek(current->first);
+    if (answer.state == DnsAnswer::kPending) continue;
+    std::vector<std::unique_ptr<Transfer>>& waiting = current->second;
+    if (answer.state == DnsAnswer::kFailed) {
+      for (auto& t : waiting) out->push_back(t->DnsFailure(answer.error));
+    } else {
+      // Back at the head of the queue, in their order: they were due first.
+      for (auto t = waiting.rbegin(); t != waiting.rend(); ++t) {
+        (*t)->UseAddresses(answer.addresses);
+        queue_.push_front(std::move(*t));
+      }
+    }
+    resolving_count_ -= waiting.size();
+    resolving_.erase(current);
+  }
+}
 
 void Fetcher::StartQueued(std::vector<FetchResponse>* out) {
+  TakeResolved(out);
   const size_t cap = static_cast<size_t>(options_.max_concurrent_transfers);
   while (running_.size() < cap && !queue_.empty()) {
     std::unique_ptr<Transfer> transfer = std::move(queue_.front());
     queue_.pop_front();
+    if (!Resolve(transfer, out)) continue;
     // The easy handle is made just in time, so a queued request costs no
     // curl state.
     absl::Status started = transfer->Configure();

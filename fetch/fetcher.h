@@ -25,9 +25,16 @@
 //     response.
 //   - Connections outlive their transfers: up to
 //     FetchOptions::max_idle_connections stay open for the next request to
-//     their host, each host's TLS session is kept so a new connection resumes
-//     it, and DNS answers live dns_cache_lifetime. counters() says what was
-//     opened, reused, resumed and resolved.
+//     their host, and each host's TLS session is kept so a new connection
+//     resumes it. counters() says what was opened, reused, resumed and
+//     resolved.
+//   - Host names are resolved by a DnsCache (fetch/dns_cache.h), the
+//     caller's or the Fetcher's own, for their record's TTL bounded. A
+//     transfer whose host is being looked up waits outside curl (its
+//     timeouts not started) while the others go on; a name that does not
+//     resolve fails its transfers at once with FetchError::kDns while the
+//     failure is cached. Only the target of a redirect curl follows is
+//     resolved by curl itself.
 //
 // The loop is curl's docs/examples/10-at-a-time.c: at most
 // max_concurrent_transfers easy handles in the multi handle, each carrying its
@@ -51,12 +58,14 @@
 #include <cstddef>
 #include <deque>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "fetch/dns_cache.h"
 #include "fetch/fetch_counters.h"
 #include "fetch/fetch_options.h"
 #include "fetch/fetch_types.h"
@@ -69,9 +78,12 @@ namespace sieve {
 class Fetcher {
  public:
   // Validates `options` (InvalidArgument), initialises libcurl once per process
-  // (see fetch/curl_init.h) and creates the multi handle.
+  // (see fetch/curl_init.h) and creates the multi handle. Host names are
+  // resolved through `dns`, which may be shared with other users of the same
+  // answers (the crawler's politeness key); when null, the Fetcher makes its
+  // own from options.dns.
   [[nodiscard]] static absl::StatusOr<std::unique_ptr<Fetcher>> Create(
-      FetchOptions options);
+      FetchOptions options, std::shared_ptr<DnsCache> dns = nullptr);
 
   Fetcher(const Fetcher&) = delete;
   Fetcher& operator=(const Fetcher&) = delete;
@@ -101,24 +113,33 @@ class Fetcher {
   // Thread-safe.
   void Wakeup();
 
-  // Requests submitted whose response Poll has not returned yet: queued or
-  // running.
+  // Requests submitted whose response Poll has not returned yet: queued,
+  // waiting for their host's address, or running.
   size_t in_flight() const;
   // Transfers inside curl right now (<= max_concurrent_transfers).
   size_t running() const { return running_.size(); }
 
   // Connections opened and reused, TLS handshakes full and resumed, DNS
   // lookups, since Create (fetch/fetch_counters.h). O(1).
-  const FetchCounters& counters() const { return counters_; }
+  FetchCounters counters() const;
   // Idle connections kept (FetchOptions::max_idle_connections, resolved).
   long max_idle_connections() const { return max_idle_connections_; }
 
  private:
   Fetcher(FetchOptions options, fetch_internal::CurlMultiPtr multi,
           fetch_internal::CurlSlistPtr extra_headers,
-          fetch_internal::CurlSharePtr share, long max_idle_connections);
+          fetch_internal::CurlSharePtr share, long max_idle_connections,
+          std::shared_ptr<DnsCache> dns);
 
   void StartQueued(std::vector<FetchResponse>* out);
+  // Gives `transfer` its host's addresses from the DnsCache; false when it
+  // cannot start now: parked in resolving_ until the answer comes, or failed
+  // into `out`.
+  bool Resolve(std::unique_ptr<fetch_internal::Transfer>& transfer,
+               std::vector<FetchResponse>* out);
+  // Puts the transfers whose host's address came back at the head of queue_,
+  // and fails into `out` those whose host did not resolve.
+  void TakeResolved(std::vector<FetchResponse>* out);
   void CollectCompleted(std::vector<FetchResponse>* out);
 
   const FetchOptions options_;
@@ -145,6 +166,17 @@ class Fetcher {
                       std::unique_ptr<fetch_internal::Transfer>>
       running_;
   std::atomic<bool> woken_{false};
+  // Declared after multi_: its listener (set in the constructor, removed
+  // first thing in the destructor) wakes multi_.
+  const std::shared_ptr<DnsCache> dns_;
+  // Transfers waiting for their host's address, by host, in submission
+  // order; resolving_count_ of them.
+  absl::flat_hash_map<std::string,
+                      std::vector<std::unique_ptr<fetch_internal::Transfer>>>
+      resolving_;
+  size_t resolving_count_ = 0;
+  // Set by the DnsCache's resolver thread when an answer came.
+  std::atomic<bool> dns_answered_{false};
 };
 
 }  // namespace sieve

@@ -17,10 +17,14 @@ packages=(
   libabsl-dev libcurl4-openssl-dev libgumbo-dev libxxhash-dev libtomlplusplus-dev libspdlog-dev
   librocksdb-dev libre2-dev libpsl-dev libidn2-dev nlohmann-json3-dev libcpp-httplib-dev zlib1g-dev
   libexpat1-dev libssl-dev libhiredis-dev
+  # c-ares: the crawl's DNS cache (fetch/dns_cache.h) reads each record's TTL, which libcurl's
+  # resolver does not give
+  libc-ares-dev
   # the URLFrontier gRPC service (sieve frontier serve): libraries, protoc and its gRPC plugins
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
-  # the shared frontier's store (sieve crawl --cluster); tests/cluster starts its own on loopback
-  redis-server
+  # the shared frontier's store (sieve crawl --cluster); tests/cluster starts its own on loopback,
+  # and redis-cli (redis-tools) builds the multi-node Redis Cluster of redis_cluster_crawl_test
+  redis-server redis-tools
   # tests and benchmarks (nodejs runs warcio, the independent WARC reader the tests use)
   libgtest-dev libgmock-dev libbenchmark-dev nodejs
   # the URLFrontier Python client test (tests/frontier/service) runs on Debian's python3

@@ -44,6 +44,26 @@ constexpr EnumField kScopeField = {
           return names;
         }};
 
+// politeness.key: an enum, by the names of crawler/crawl/politeness_key.h.
+constexpr EnumField kPolitenessKeyField = {
+    .get =
+        [](const CrawlConfig& c) {
+          return std::string(PolitenessKeyName(c.politeness.key));
+        },
+    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
+      absl::StatusOr<PolitenessKey> key = ParsePolitenessKey(name);
+      if (!key.ok()) return key.status();
+      c.politeness.key = *key;
+      return absl::OkStatus();
+    },
+    .names =
+        [] {
+          std::vector<std::string> names;
+          for (PolitenessKey k : AllPolitenessKeys())
+            names.emplace_back(PolitenessKeyName(k));
+          return names;
+        }};
+
 // sieve.on_capacity: an enum, by the names of crawler/crawl/capacity_policy.h.
 constexpr EnumField kCapacityField = {
     .get =
@@ -199,6 +219,10 @@ const ConfigKey kKeys[] = {
      kSitemapLocationField},
     {"crawl.max_sitemaps_per_host", "", "sitemap files fetched per host",
      SIEVE_FIELD(crawl.max_sitemaps_per_host), 0, kMaxInt},
+    {"crawl.page_requisites", "page-requisites",
+     "also fetch each page's images, stylesheets, scripts and icons, from any "
+     "host",
+     SIEVE_FIELD(crawl.page_requisites)},
     // [parse]
     {"parse.html_parser", "html-parser",
      "tokenizer (HTML Standard tokenizer, no tree) or gumbo (HTML5 tree)",
@@ -213,6 +237,13 @@ const ConfigKey kKeys[] = {
     {"output.warc_gzip_level", "",
      "zlib level of each WARC record (1 fastest, 9 smallest)",
      SIEVE_FIELD(output.warc_gzip_level), 1, 9},
+    {"output.metrics", "metrics",
+     "serve /metrics (Prometheus) and /status (JSON) at ADDR:PORT, or PORT on "
+     "127.0.0.1, while the crawl runs (empty = off)",
+     SIEVE_FIELD(output.metrics)},
+    {"output.skipped", "",
+     "write OUT/skipped.jsonl: every URL found and not fetched, and why",
+     SIEVE_FIELD(output.skipped)},
     // [politeness]
     {"politeness.delay", "delay", "seconds between requests to one host",
      SIEVE_FIELD(politeness.delay), 0, 3600},
@@ -247,6 +278,10 @@ const ConfigKey kKeys[] = {
     {"politeness.max_requests_per_second", "max-requests-per-second",
      "requests started per second, all hosts together (0 = no cap)",
      SIEVE_FIELD(politeness.max_requests_per_second), 0, 1e6},
+    {"politeness.key", "politeness-key",
+     "which hosts share the delay and the in-flight cap: each host, hosts on "
+     "one IP address, or hosts of one registrable domain",
+     kPolitenessKeyField},
     // [robots]
     {"robots.token", "robots-token",
      "product token robots.txt groups are matched against (default: the "
@@ -288,8 +323,15 @@ const ConfigKey kKeys[] = {
      "idle connections kept for later requests to their hosts (0 = half the "
      "open-file limit)",
      SIEVE_FIELD(fetch.max_idle_connections), 0, 1 << 20},
-    {"fetch.dns_cache_seconds", "", "DNS cache lifetime, seconds",
-     SIEVE_FIELD(fetch.dns_cache_seconds), 0, 86400},
+    {"fetch.dns_min_ttl", "",
+     "shortest time a DNS answer is kept, whatever its TTL, seconds",
+     SIEVE_FIELD(fetch.dns_min_ttl), 0, 86400},
+    {"fetch.dns_max_ttl", "",
+     "longest time a DNS answer is kept, whatever its TTL, seconds",
+     SIEVE_FIELD(fetch.dns_max_ttl), 0, 7 * 86400},
+    {"fetch.dns_negative_ttl", "",
+     "how long a failed DNS lookup is kept, seconds",
+     SIEVE_FIELD(fetch.dns_negative_ttl), 0, 86400},
     {"fetch.verify_tls",
      "insecure",
      "do not verify TLS certificates and host names (fetch.verify_tls = false)",
@@ -306,6 +348,13 @@ const ConfigKey kKeys[] = {
      "connect to loopback, private and link-local addresses of any host (not "
      "only the seeds' hosts)",
      SIEVE_FIELD(fetch.allow_private_addresses)},
+    {"fetch.headers", "header",
+     "extra request header 'Name: value' (repeat the flag for more)",
+     SIEVE_FIELD(fetch.headers)},
+    {"fetch.proxy", "proxy",
+     "proxy for every request: http://, https://, socks5:// or socks5h:// "
+     "URL (empty: none, or $http_proxy and friends)",
+     SIEVE_FIELD(fetch.proxy)},
     // [sieve]
     {"sieve.expected_urls", "expected-urls",
      "URLs the Sieve's filter is sized for", SIEVE_FIELD(sieve.expected_urls),

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "crawler/crawl/capacity_policy.h"
+#include "crawler/crawl/politeness_key.h"
 #include "crawler/crawl/scope_mode.h"
 #include "crawler/crawl/sitemap_mode.h"
 #include "parse/link_extractor.h"
@@ -49,6 +50,8 @@ struct CrawlConfig {
     // The sitemaps.org location rule: lenient accepts any URL a sitemap lists.
     SitemapLocationRule sitemap_location = SitemapLocationRule::kLenient;
     int64_t max_sitemaps_per_host = 100;  // Sitemap files fetched per host.
+    // Fetch each page's images, stylesheets, scripts and icons.
+    bool page_requisites = false;
   } crawl;
 
   struct Parse {
@@ -60,6 +63,10 @@ struct CrawlConfig {
     bool warc = false;  // WARC files of every fetch under OUT/warc/.
     int64_t warc_max_bytes = 1'000'000'000;  // A WARC file is rotated here.
     int64_t warc_gzip_level = 6;             // zlib level of each record.
+    // ADDR:PORT (or PORT, on 127.0.0.1) serving /metrics and /status while
+    // the crawl runs; empty = off.
+    std::string metrics;
+    bool skipped = true;  // OUT/skipped.jsonl: URLs found and not fetched.
   } output;
 
   struct Politeness {
@@ -79,6 +86,8 @@ struct CrawlConfig {
     double unreachable_seconds = 60;
     // Requests started per second, all hosts together; 0 = no cap.
     double max_requests_per_second = 0;
+    // Which hosts share the delay and the in-flight cap.
+    PolitenessKey key = PolitenessKey::kHost;
   } politeness;
 
   struct Robots {
@@ -102,12 +111,21 @@ struct CrawlConfig {
     bool allow_private_addresses = false;  // Else only the seeds' hosts.
     bool http2 = true;
     bool compressed = true;
-    double dns_cache_seconds = 300;
+    // DNS answers are kept their record's TTL bounded to [dns_min_ttl,
+    // dns_max_ttl]; failed lookups dns_negative_ttl. Seconds.
+    double dns_min_ttl = 300;
+    double dns_max_ttl = 3600;
+    double dns_negative_ttl = 60;
     int64_t max_idle_connections = 0;  // 0 = from the open-file limit.
     bool verify_tls = true;
     // PEM file of trusted CAs; empty: CURL_CA_BUNDLE, SSL_CERT_FILE, or the
     // system's (fetch/ca_bundle.h).
     std::string ca_bundle;
+    // Extra request headers, each "Name: value".
+    std::vector<std::string> headers;
+    // Proxy URL (http://, https://, socks5://, socks5h://...); empty = none
+    // (libcurl still reads http_proxy and friends).
+    std::string proxy;
   } fetch;
 
   struct SieveSettings {

@@ -48,8 +48,18 @@ absl::Status Crawler::Impl::Init() {
     if (!lock.ok()) return lock.status();
     setup_.out_lock = std::move(*lock);
   }
+  // The DNS cache first: the politeness key by IP resolves the seeds' hosts.
+  FetchOptions fetch_options = MakeFetchOptions(config_, {});
+  absl::StatusOr<std::unique_ptr<DnsCache>> dns =
+      DnsCache::Create(fetch_options.dns);
+  if (!dns.ok()) return dns.status();
+  dns_ = std::move(*dns);
+  keys_ = std::make_unique<PolitenessKeys>(
+      config_.politeness.key, dns_.get(),
+      absl::Seconds(config_.fetch.connect_timeout));
   const fs::path scratch = out_ / ".scratch";
   const fs::path pages = out_ / "pages.jsonl";
+  const fs::path skipped = out_ / "skipped.jsonl";
   if (setup_.resume) {
     // The whole snapshot is verified before anything in `out_` changes.
     absl::StatusOr<SnapshotReader> snapshot =
@@ -67,10 +77,21 @@ absl::Status Crawler::Impl::Init() {
     if (absl::Status s = PagesWriter::TruncateTo(pages, state_.pages_offset);
         !s.ok())
       return s;
+    if (config_.output.skipped) {
+      if (absl::Status s =
+              PagesWriter::TruncateTo(skipped, state_.skipped_offset);
+          !s.ok())
+        return s;
+    }
     pages_started_ = counters_.pages;
     base_run_seconds_ = counters_.run_seconds;
     log_->info("resuming {}: {} pages done, {} URLs queued", out_.string(),
                counters_.pages, frontier_->stats().queued);
+    if (!setup_.seeds.empty()) {
+      const size_t added = AddSeeds();
+      log_->info("{} new seeds: {} queued, {} seen before", setup_.seeds.size(),
+                 added, setup_.seeds.size() - added);
+    }
   } else {
     if (fs::exists(out_ / "checkpoint" / "CURRENT", ec) ||
         (fs::exists(pages, ec) && fs::file_size(pages, ec) > 0)) {
@@ -92,17 +113,7 @@ absl::Status Crawler::Impl::Init() {
         CreateFrontier(config_, scratch);
     if (!frontier.ok()) return frontier.status();
     frontier_ = *std::move(frontier);
-    const UrlOptions url_options = MakeUrlOptions(config_);
-    for (const std::string& seed : setup_.seeds) {
-      absl::StatusOr<UrlParts> parts = SplitUrl(seed, url_options);
-      if (!parts.ok()) continue;
-      const std::string host = parts->Authority();
-      if (std::find(state_.seed_hosts.begin(), state_.seed_hosts.end(), host) ==
-          state_.seed_hosts.end()) {
-        state_.seed_hosts.push_back(host);
-      }
-      frontier_->Add(parts->normalized_url, host, 0, Origin{}.Encode());
-    }
+    (void)AddSeeds();
   }
 
   // WARC files: recovered to the checkpoint (resume) before anything is
@@ -118,8 +129,13 @@ absl::Status Crawler::Impl::Init() {
       PagesWriter::Open(pages);
   if (!writer.ok()) return writer.status();
   writer_ = std::move(*writer);
+  if (config_.output.skipped) {
+    absl::StatusOr<std::unique_ptr<SkippedLog>> log = SkippedLog::Open(skipped);
+    if (!log.ok()) return log.status();
+    skipped_ = std::move(*log);
+  }
 
-  FetchOptions fetch_options = MakeFetchOptions(config_, state_.seed_hosts);
+  fetch_options = MakeFetchOptions(config_, state_.seed_hosts);
   log_->info("TLS: {}, CA bundle {}",
              fetch_options.verify_tls
                  ? "certificates verified"
@@ -127,11 +143,14 @@ absl::Status Crawler::Impl::Init() {
              fetch_options.ca_bundle.empty() ? "libcurl's default"
                                              : fetch_options.ca_bundle);
   absl::StatusOr<std::unique_ptr<Fetcher>> fetcher =
-      Fetcher::Create(std::move(fetch_options));
+      Fetcher::Create(std::move(fetch_options), dns_);
   if (!fetcher.ok()) return fetcher.status();
   fetcher_ = std::move(*fetcher);
-  log_->info("connections: up to {} idle kept; DNS answers kept {} s",
-             fetcher_->max_idle_connections(), config_.fetch.dns_cache_seconds);
+  log_->info(
+      "connections: up to {} idle kept; DNS answers kept their TTL within "
+      "[{}, {}] s, failures {} s",
+      fetcher_->max_idle_connections(), config_.fetch.dns_min_ttl,
+      config_.fetch.dns_max_ttl, config_.fetch.dns_negative_ttl);
 
   traps_ = std::make_unique<TrapGuard>(TrapOptions{
       .max_query_variants =
@@ -142,6 +161,7 @@ absl::Status Crawler::Impl::Init() {
       .scope = scope_.get(),
       .robots = &robots_,
       .frontier = frontier_.get(),
+      .keys = keys_.get(),
       .url_options = MakeUrlOptions(config_),
       .max_depth = static_cast<uint32_t>(config_.crawl.max_depth),
       .max_outlinks = static_cast<size_t>(config_.crawl.max_outlinks_per_page),
@@ -149,7 +169,9 @@ absl::Status Crawler::Impl::Init() {
       .traps = traps_.get(),
       .session_id_params = config_.url.session_id_params,
       .robots_name = absl::AsciiStrToLower(robots_token_),
-      .html_parser = config_.parse.html_parser};
+      .html_parser = config_.parse.html_parser,
+      .record_skipped = skipped_ != nullptr,
+      .page_requisites = config_.crawl.page_requisites};
   int threads = static_cast<int>(config_.crawl.parser_threads);
   if (threads <= 0)
     threads =
@@ -162,6 +184,25 @@ absl::Status Crawler::Impl::Init() {
   // A checkpoint before the first fetch, so a crawl killed at any moment can be
   // resumed.
   return WriteCheckpointNow();
+}
+
+size_t Crawler::Impl::AddSeeds() {
+  const UrlOptions url_options = MakeUrlOptions(config_);
+  size_t queued = 0;
+  for (const std::string& seed : setup_.seeds) {
+    absl::StatusOr<UrlParts> parts = SplitUrl(seed, url_options);
+    if (!parts.ok()) continue;
+    const std::string host = parts->Authority();
+    if (std::find(state_.seed_hosts.begin(), state_.seed_hosts.end(), host) ==
+        state_.seed_hosts.end()) {
+      state_.seed_hosts.push_back(host);
+    }
+    if (frontier_->Add(parts->normalized_url, keys_->KeyOf(*parts), 0,
+                       Origin{}.Encode())) {
+      ++queued;
+    }
+  }
+  return queued;
 }
 
 void Crawler::Impl::Dispatch(absl::Time now, absl::Duration& wait,

@@ -47,13 +47,16 @@
 #include "crawler/crawl/crawl_state.h"
 #include "crawler/crawl/crawler.h"
 #include "crawler/crawl/link_policy.h"
+#include "crawler/crawl/politeness_key.h"
 #include "crawler/crawl/progress.h"
 #include "crawler/crawl/robots_cache.h"
 #include "crawler/crawl/scope.h"
 #include "crawler/crawl/sitemap_links.h"
 #include "crawler/crawl/worker_pool.h"
 #include "crawler/output/page_record.h"
+#include "crawler/output/skipped_log.h"
 #include "crawler/output/warc_writer.h"
+#include "fetch/dns_cache.h"
 #include "fetch/fetch_failure.h"
 #include "fetch/fetcher.h"
 #include "frontier/crawl_frontier.h"
@@ -94,9 +97,10 @@ class Crawler::Impl {
 
   struct Request {
     RequestKind kind = RequestKind::kPage;
-    FrontierUrl url;     // kPage: the URL; kRobots: unused.
-    std::string host;    // Authority, the frontier's host key.
-    std::string origin;  // kRobots: RobotsCache::Key of the origin.
+    FrontierUrl url;        // kPage: the URL; kRobots: unused.
+    std::string host;       // The frontier's host key (politeness.key).
+    std::string authority;  // kRobots: host[:port] of the robots.txt URL.
+    std::string origin;     // kRobots: RobotsCache::Key of the origin.
     absl::Time start;
   };
 
@@ -126,6 +130,9 @@ class Crawler::Impl {
   }
 
   // crawler.cc
+  // Adds setup_.seeds to the frontier at depth 0 (their hosts join
+  // state_.seed_hosts); returns how many it queued (the rest were seen).
+  size_t AddSeeds();
   void Dispatch(absl::Time now, absl::Duration& wait, bool& frontier_empty);
 
   // crawler_robots.cc
@@ -161,6 +168,12 @@ class Crawler::Impl {
   void WriteRecord(const PageRecord& record);
   // Done without a fetch (robots.txt forbids it, the URL does not parse).
   void SkipUrl(const FrontierUrl& url, absl::Time now);
+  // Writes `url` to skipped.jsonl (with output.skipped), found on
+  // `found_on` ("" for a seed), once per reason; counts what it writes.
+  void RecordSkipped(std::string_view url, std::string_view found_on,
+                     SkipReason reason);
+  // RecordSkipped for each link a page's (or sitemap's) rules refused.
+  void RecordSkippedLinks(const LinkOutcomes& links, std::string_view found_on);
   void CollectParsed(absl::Time now);
   // Records a parsed sitemap and queues the sitemaps its index lists.
   void RecordSitemap(ParsedPage& page);
@@ -199,9 +212,13 @@ class Crawler::Impl {
   CrawlCounters& counters_ = state_.counters;
   std::unique_ptr<CrawlFrontier> frontier_;
   SnapshotChecksumCache checkpoint_checksums_;
+  // The crawl's DNS answers: the Fetcher's, and the politeness key's by IP.
+  std::shared_ptr<DnsCache> dns_;
+  std::unique_ptr<PolitenessKeys> keys_;
   std::unique_ptr<Fetcher> fetcher_;
   std::unique_ptr<PagesWriter> writer_;
-  std::unique_ptr<WarcWriter> warc_;  // With output.warc.
+  std::unique_ptr<SkippedLog> skipped_;  // With output.skipped.
+  std::unique_ptr<WarcWriter> warc_;     // With output.warc.
   // WARC files of earlier runs (resume), recovered and complete.
   std::vector<WarcFileState> warc_earlier_files_;
   // Sitemaps queued per host (crawl.max_sitemaps_per_host), keyed by the

@@ -26,6 +26,8 @@ void Crawler::Impl::HandleReady(FrontierUrl url, absl::Time now) {
       allowed.has_value()) {
     if (!*allowed) {
       ++counters_.robots_disallowed;
+      RecordSkipped(url.url, Origin::Decode(url.metadata).referrer,
+                    SkipReason::kRobots);
       SkipUrl(url, now);
       return;
     }
@@ -45,13 +47,15 @@ void Crawler::Impl::HandleReady(FrontierUrl url, absl::Time now) {
   Request& robots_request = requests_[id];
   robots_request.kind = RequestKind::kRobots;
   robots_request.host = host;
+  robots_request.authority = parts->Authority();
   robots_request.origin = origin;
   robots_request.start = now;
   ++counters_.robots_fetches;
-  fetcher_->Submit(FetchRequest{
-      .id = id,
-      .url = absl::StrCat(parts->scheme, "://", host, "/robots.txt"),
-      .max_redirects = 5});
+  fetcher_->Submit(
+      FetchRequest{.id = id,
+                   .url = absl::StrCat(parts->scheme, "://",
+                                       robots_request.authority, "/robots.txt"),
+                   .max_redirects = 5});
 }
 
 void Crawler::Impl::OnRobots(const Request& request,
@@ -103,11 +107,12 @@ void Crawler::Impl::OnRobots(const Request& request,
     }
     return;
   }
-  if (!response.effective_url.empty() && scope_->IsSeedHost(request.host)) {
+  if (!response.effective_url.empty() &&
+      scope_->IsSeedHost(request.authority)) {
     // A seed host's robots.txt that redirects to another host (http to
     // https, apex to www) names where the site lives.
     if (absl::StatusOr<UrlParts> final_parts = SplitUrl(response.effective_url);
-        final_parts.ok() && final_parts->Authority() != request.host) {
+        final_parts.ok() && final_parts->Authority() != request.authority) {
       AddRedirectedSeed(response.url, response.effective_url);
     }
   }

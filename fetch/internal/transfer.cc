@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -11,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "fetch/dns_cache.h"
 
 namespace sieve::fetch_internal {
 namespace {
@@ -114,9 +116,10 @@ bool HasWebScheme(const char* url) {
 
 namespace {
 
-// Host of `url` as curl parses it ("[::1]" for IPv6); empty when it does not
-// parse.
-std::string UrlHost(const char* url) {
+// Host of `url` as curl parses it ("[::1]" for IPv6), and its port (the
+// scheme's default when none) in `*port` when not null; empty when it does
+// not parse.
+std::string UrlHost(const char* url, long* port = nullptr) {
   CurlUrlPtr parsed(curl_url());
   if (parsed == nullptr || url == nullptr ||
       curl_url_set(parsed.get(), CURLUPART_URL, url, 0) != CURLUE_OK) {
@@ -127,6 +130,12 @@ std::string UrlHost(const char* url) {
     return "";
   std::string out = host;
   curl_free(host);
+  char* port_text = nullptr;
+  if (port != nullptr && curl_url_get(parsed.get(), CURLUPART_PORT, &port_text,
+                                      CURLU_DEFAULT_PORT) == CURLUE_OK) {
+    *port = std::strtol(port_text, nullptr, 10);
+    curl_free(port_text);
+  }
   return out;
 }
 
@@ -144,11 +153,30 @@ Transfer::Transfer(FetchRequest request, const FetchOptions& options,
       addresses_(addresses),
       share_(share),
       tls_sessions_(tls_sessions),
-      counters_(counters) {}
+      counters_(counters) {
+  host_ = UrlHost(request_.url.c_str(), &port_);
+}
+
+void Transfer::UseAddresses(const std::vector<std::string>& addresses) {
+  // "+": the entry may expire from curl's (shared) DNS cache like one curl
+  // resolved; each transfer to the host sets it again from the DnsCache.
+  std::string line = absl::StrCat("+", host_, ":", port_, ":");
+  for (size_t i = 0; i < addresses.size(); ++i) {
+    const bool v6 = addresses[i].find(':') != std::string::npos;
+    absl::StrAppend(&line, i == 0 ? "" : ",", v6 ? "[" : "", addresses[i],
+                    v6 ? "]" : "");
+  }
+  resolve_.reset(curl_slist_append(nullptr, line.c_str()));
+}
 
 int Transfer::OnResolverStart(void* /*resolver*/, void* /*reserved*/,
                               void* self) {
-  ++static_cast<Transfer*>(self)->counters_->dns_lookups;
+  // Only a name the DnsCache did not resolve gets here: the target of a
+  // redirect curl follows. An IP literal is no lookup.
+  auto* transfer = static_cast<Transfer*>(self);
+  char* url = nullptr;
+  curl_easy_getinfo(transfer->easy_.get(), CURLINFO_EFFECTIVE_URL, &url);
+  if (!DnsCache::IsIpLiteral(UrlHost(url))) ++transfer->counters_->dns_lookups;
   return 0;  // Go on resolving.
 }
 
@@ -180,8 +208,12 @@ curl_socket_t Transfer::OnOpenSocket(void* self, curlsocktype /*purpose*/,
   // CURLINFO_EFFECTIVE_URL already names the redirect's target.
   char* url = nullptr;
   curl_easy_getinfo(transfer->easy_.get(), CURLINFO_EFFECTIVE_URL, &url);
+  // Through a proxy every socket goes to the proxy, which the user chose: it
+  // is not checked (and the server's address is the proxy's to resolve).
   std::string refusal =
-      transfer->addresses_.Refusal(UrlHost(url), address->addr);
+      transfer->options_.proxy.empty()
+          ? transfer->addresses_.Refusal(UrlHost(url), address->addr)
+          : std::string();
   if (!refusal.empty()) {
     transfer->blocked_ = std::move(refusal);
     return CURL_SOCKET_BAD;  // curl fails the attempt: CURLE_COULDNT_CONNECT.
@@ -251,6 +283,8 @@ absl::Status Transfer::Configure() {
                            static_cast<curl_off_t>(max_body_bytes_)));
   }
   check(curl_easy_setopt(e, CURLOPT_USERAGENT, options_.user_agent.c_str()));
+  if (!options_.proxy.empty())
+    check(curl_easy_setopt(e, CURLOPT_PROXY, options_.proxy.c_str()));
   if (extra_headers_ != nullptr) {
     // curl reads the list but its API takes a non-const pointer.
     check(curl_easy_setopt(e, CURLOPT_HTTPHEADER,
@@ -270,9 +304,13 @@ absl::Status Transfer::Configure() {
   // "" = every encoding this libcurl was built to decode.
   if (options_.compressed)
     check(curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, ""));
+  // The host's addresses from the DnsCache; curl resolves only the targets of
+  // redirects it follows, and keeps those answers dns.min_ttl.
+  if (resolve_ != nullptr)
+    check(curl_easy_setopt(e, CURLOPT_RESOLVE, resolve_.get()));
   check(curl_easy_setopt(
       e, CURLOPT_DNS_CACHE_TIMEOUT,
-      static_cast<long>(absl::ToInt64Seconds(options_.dns_cache_lifetime))));
+      static_cast<long>(absl::ToInt64Seconds(options_.dns.min_ttl))));
   check(curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER,
                          options_.verify_tls ? 1L : 0L));
   check(curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST,
@@ -406,6 +444,15 @@ FetchResponse Transfer::Finish(CURLcode code) {
           "redirect to a scheme other than http/https refused: ", redirect_url);
     }
   }
+  return response;
+}
+
+FetchResponse Transfer::DnsFailure(const std::string& message) const {
+  FetchResponse response;
+  response.id = request_.id;
+  response.url = request_.url;
+  response.error = FetchError::kDns;
+  response.error_message = message;
   return response;
 }
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "fetch/fetch_counters.h"
@@ -51,6 +52,17 @@ class Transfer {
 
   // A response for a transfer that never started (Configure failed).
   FetchResponse FailedResponse(const absl::Status& status) const;
+  // A response for a transfer whose host name did not resolve.
+  FetchResponse DnsFailure(const std::string& message) const;
+
+  // The URL's host as curl parses it ("[::1]" for IPv6) and its port (the
+  // scheme's default when none); empty host when the URL does not parse.
+  const std::string& host() const { return host_; }
+  // Gives curl the addresses of host() (CURLOPT_RESOLVE), so it does not
+  // resolve the name itself. REQUIRES: before Configure; `addresses` not
+  // empty.
+  void UseAddresses(const std::vector<std::string>& addresses);
+  bool has_addresses() const { return resolve_ != nullptr; }
 
   CURL* easy() const { return easy_.get(); }
   const FetchRequest& request() const { return request_; }
@@ -77,6 +89,11 @@ class Transfer {
   const int64_t max_body_bytes_;
   const curl_slist* const extra_headers_;
   const AddressPolicy& addresses_;
+  std::string host_;
+  long port_ = 0;
+  // CURLOPT_RESOLVE's one line "+host:port:addr,...", when UseAddresses ran.
+  // Declared before easy_, which reads it.
+  CurlSlistPtr resolve_;
   CURLSH* const share_;
   TlsSessionCache* const tls_sessions_;
   FetchCounters* const counters_;

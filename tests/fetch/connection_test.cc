@@ -1,7 +1,7 @@
 // What a Fetcher's connections cost, counted (fetch/fetch_counters.h): a
 // connection kept and reused, a new TLS connection resuming its host's session,
 // idle connections kept for more hosts than libcurl's default cache holds, DNS
-// answers reused. Servers on 127.0.0.1; the TLS one has a certificate from a CA
+// answers reused (tests/fetch/dns_cache_test.cc). Servers on 127.0.0.1; the TLS one has a certificate from a CA
 // the test makes (tests/fetch/test_pki.h).
 #include <httplib.h>
 
@@ -95,7 +95,7 @@ TEST_F(ConnectionTest, OneTlsConnectionServesAHostsRequestsInTurn) {
   EXPECT_EQ(c.connections_reused, 4u);
   EXPECT_EQ(c.tls_full_handshakes, 1u);
   EXPECT_EQ(c.tls_resumed_handshakes, 0u);
-  EXPECT_EQ(c.dns_lookups, 1u);  // 127.0.0.1 goes through the cache too.
+  EXPECT_EQ(c.dns_lookups, 0u);  // 127.0.0.1 is no name to look up.
 }
 
 TEST_F(ConnectionTest, ANewConnectionResumesTheHostsTlsSession) {
@@ -150,27 +150,11 @@ TEST_F(ConnectionTest, AnExplicitIdleCapIsHeld) {
   EXPECT_EQ(fetcher->counters().connections_opened, 6u);
 }
 
-TEST_F(ConnectionTest, ANameIsResolvedOncePerCacheLifetime) {
-  // The server closes each connection: every request connects again, so the
-  // DNS cache, not a kept connection, saves the lookups.
-  OkServer server(nullptr, /*requests_per_connection=*/1);
-  for (const int lifetime_s : {300, 0}) {
-    FetchOptions options = TestOptions();
-    options.dns_cache_lifetime = absl::Seconds(lifetime_s);
-    std::unique_ptr<Fetcher> fetcher = MakeFetcher(options);
-    for (int i = 0; i < 3; ++i) {
-      ASSERT_TRUE(
-          FetchOne(*fetcher, {.id = 1, .url = server.Url(absl::StrCat("/", i))})
-              .ok());
-    }
-    EXPECT_EQ(fetcher->counters().connections_opened, 3u);
-    EXPECT_EQ(fetcher->counters().dns_lookups, lifetime_s > 0 ? 1u : 3u)
-        << "cache lifetime " << lifetime_s << " s";
-  }
-}
-
-TEST(FetchOptionsDefaultsTest, DnsAnswersLiveFiveMinutes) {
-  EXPECT_EQ(FetchOptions{}.dns_cache_lifetime, absl::Seconds(300));
+TEST(FetchOptionsDefaultsTest,
+     DnsAnswersLiveTheirTtlBetweenFiveMinutesAndAnHour) {
+  EXPECT_EQ(FetchOptions{}.dns.min_ttl, absl::Minutes(5));
+  EXPECT_EQ(FetchOptions{}.dns.max_ttl, absl::Hours(1));
+  EXPECT_EQ(FetchOptions{}.dns.negative_ttl, absl::Minutes(1));
 }
 
 }  // namespace

@@ -1,0 +1,234 @@
+// The crawl's DNS cache against a real DNS server: dnsmasq on a port of
+// 127.0.0.1 the test picks (no root needed), its log counting the questions
+// it was asked. A record's TTL is kept within [min_ttl, max_ttl], a name
+// that does not exist is asked once however many URLs it has, and the
+// Fetcher goes on with other hosts while one name takes long to resolve.
+#include "fetch/dns_cache.h"
+
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "fetch/fetcher.h"
+#include "gtest/gtest.h"
+#include "tests/fetch/test_servers.h"
+
+namespace sieve {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A UDP socket on 127.0.0.1 that is never read: a DNS server that does not
+// answer.
+class SilentUdp {
+ public:
+  SilentUdp() {
+    fd_ = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof(a);
+    if (fd_ < 0 || bind(fd_, reinterpret_cast<sockaddr*>(&a), len) != 0 ||
+        getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+      ADD_FAILURE() << "cannot bind a UDP port on 127.0.0.1";
+    }
+    port_ = ntohs(a.sin_port);
+  }
+  ~SilentUdp() { close(fd_); }
+  int port() const { return port_; }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
+
+// dnsmasq answering from `records` only (dnsmasq options), on a free port of
+// 127.0.0.1; every other name under test. is NXDOMAIN.
+class Dnsmasq {
+ public:
+  Dnsmasq(const std::string& name, const std::vector<std::string>& records) {
+    dir_ = fs::path(testing::TempDir()) / absl::StrCat("dns_cache_", name);
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    {
+      SilentUdp probe;  // A free port, released for dnsmasq.
+      port_ = probe.port();
+    }
+    std::string command = absl::StrCat(
+        "dnsmasq --no-resolv --no-hosts --local=/test/ "
+        "--listen-address=127.0.0.1 --bind-interfaces --port=",
+        port_, " --log-queries --log-facility=", (dir_ / "log").string(),
+        " --pid-file=", (dir_ / "pid").string());
+    for (const std::string& r : records) absl::StrAppend(&command, " ", r);
+    ok_ = std::system(command.c_str()) == 0;
+  }
+  ~Dnsmasq() {
+    std::ifstream pid(dir_ / "pid");
+    int n = 0;
+    if (pid >> n && n > 0) kill(n, SIGTERM);
+  }
+  bool ok() const { return ok_; }
+  std::string server() const { return absl::StrCat("127.0.0.1:", port_); }
+  // Questions of `type` ("A", "AAAA") asked for `host` so far.
+  int Asked(const std::string& type, const std::string& host) const {
+    absl::SleepFor(absl::Milliseconds(50));  // Let dnsmasq write its line.
+    std::ifstream log(dir_ / "log");
+    const std::string needle = absl::StrCat(": query[", type, "] ", host, " ");
+    int n = 0;
+    for (std::string line; std::getline(log, line);)
+      n += line.find(needle) != std::string::npos ? 1 : 0;
+    return n;
+  }
+
+ private:
+  fs::path dir_;
+  int port_ = 0;
+  bool ok_ = false;
+};
+
+bool HaveDnsmasq() {
+  return std::system("command -v dnsmasq >/dev/null 2>&1") == 0;
+}
+
+TEST(DnsCacheTest, TtlIsKeptWithinBoundsAndFailuresAreCached) {
+  if (!HaveDnsmasq()) GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
+  Dnsmasq dns("ttl", {"--host-record=low.test,127.0.0.2,1",
+                      "--host-record=high.test,127.0.0.3,100"});
+  ASSERT_TRUE(dns.ok());
+  DnsOptions options;
+  options.servers = {dns.server()};
+  options.min_ttl = absl::Seconds(2);
+  options.max_ttl = absl::Seconds(3);
+  options.negative_ttl = absl::Seconds(60);
+  absl::StatusOr<std::unique_ptr<DnsCache>> cache = DnsCache::Create(options);
+  ASSERT_TRUE(cache.ok()) << cache.status();
+  const absl::Time start = absl::Now();
+
+  DnsAnswer low = (*cache)->Resolve("low.test", absl::Seconds(5));
+  ASSERT_EQ(low.state, DnsAnswer::kResolved) << low.error;
+  EXPECT_EQ(low.addresses, std::vector<std::string>{"127.0.0.2"});
+  DnsAnswer high = (*cache)->Resolve("HIGH.test.", absl::Seconds(5));
+  ASSERT_EQ(high.state, DnsAnswer::kResolved) << high.error;
+  EXPECT_EQ(high.addresses, std::vector<std::string>{"127.0.0.3"});
+  for (int i = 0; i < 50; ++i) {
+    DnsAnswer nx = (*cache)->Resolve("nx.test", absl::Seconds(5));
+    EXPECT_EQ(nx.state, DnsAnswer::kFailed);
+    EXPECT_NE(nx.error.find("nx.test"), std::string::npos) << nx.error;
+  }
+  EXPECT_EQ(dns.Asked("A", "nx.test"), 1);  // 50 asks, one question.
+  EXPECT_EQ((*cache)->stats().negative_hits, 50u);
+
+  // At 1.5 s: low.test's TTL of 1 s was raised to min_ttl, 2 s.
+  absl::SleepFor(start + absl::Milliseconds(1500) - absl::Now());
+  EXPECT_EQ((*cache)->Resolve("low.test", absl::Seconds(5)).state,
+            DnsAnswer::kResolved);
+  EXPECT_EQ(dns.Asked("A", "low.test"), 1);
+  // At 3.5 s: high.test's TTL of 100 s was cut to max_ttl, 3 s.
+  absl::SleepFor(start + absl::Milliseconds(3500) - absl::Now());
+  EXPECT_EQ((*cache)->Resolve("high.test", absl::Seconds(5)).state,
+            DnsAnswer::kResolved);
+  EXPECT_EQ(dns.Asked("A", "high.test"), 2);
+  EXPECT_EQ(dns.Asked("A", "nx.test"), 1);  // Still within negative_ttl.
+  EXPECT_EQ((*cache)->stats().lookups, 4u);
+}
+
+TEST(DnsCacheTest, IpLiteralsAreNotLookedUp) {
+  absl::StatusOr<std::unique_ptr<DnsCache>> cache = DnsCache::Create({});
+  ASSERT_TRUE(cache.ok()) << cache.status();
+  EXPECT_EQ((*cache)->Lookup("127.0.0.1").addresses,
+            std::vector<std::string>{"127.0.0.1"});
+  EXPECT_EQ((*cache)->Lookup("[::1]").addresses,
+            std::vector<std::string>{"::1"});
+  EXPECT_EQ((*cache)->stats().lookups, 0u);
+  EXPECT_FALSE(DnsCache::IsIpLiteral("example.com"));
+}
+
+TEST(DnsCacheTest, BadOptionsAreRefused) {
+  EXPECT_FALSE(DnsCache::Create(
+                   {.min_ttl = absl::Seconds(10), .max_ttl = absl::Seconds(5)})
+                   .ok());
+  EXPECT_FALSE(DnsCache::Create({.tries = 0}).ok());
+  EXPECT_FALSE(DnsCache::Create({.servers = {"not an address"}}).ok());
+}
+
+TEST(FetcherDnsTest, ASlowLookupHoldsUpNoOtherHostAndDeadNamesAreAskedOnce) {
+  if (!HaveDnsmasq()) GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
+  SilentUdp silent;  // slow.test's server: dnsmasq forwards and waits.
+  Dnsmasq dns("fetch",
+              {"--host-record=fast.test,127.0.0.1",
+               absl::StrCat("--server=/slow.test/127.0.0.1#", silent.port())});
+  ASSERT_TRUE(dns.ok());
+  fetch_test::HttpServer server;
+  server.server().Get(".*", [](const httplib::Request&, httplib::Response& r) {
+    r.set_content("ok", "text/plain");
+  });
+  server.Start();
+  FetchOptions options = fetch_test::TestOptions();
+  options.private_address_hosts = {"fast.test"};
+  options.dns.servers = {dns.server()};
+  options.dns.timeout = absl::Seconds(2);
+  options.dns.tries = 1;
+  absl::StatusOr<std::unique_ptr<Fetcher>> fetcher = Fetcher::Create(options);
+  ASSERT_TRUE(fetcher.ok()) << fetcher.status();
+
+  const absl::Time start = absl::Now();
+  const std::string port = absl::StrCat(server.port());
+  (*fetcher)->Submit({.id = 1, .url = "http://slow.test:" + port + "/"});
+  (*fetcher)->Submit({.id = 2, .url = "http://fast.test:" + port + "/"});
+  for (int i = 0; i < 20; ++i) {
+    (*fetcher)->Submit({.id = 100 + static_cast<uint64_t>(i),
+                        .url = absl::StrCat("http://nx.test:", port, "/", i)});
+  }
+  absl::Time fast_done, slow_done;
+  int dead = 0;
+  std::vector<FetchResponse> responses;
+  while ((*fetcher)->in_flight() > 0 &&
+         absl::Now() - start < absl::Seconds(20)) {
+    for (FetchResponse& r : (*fetcher)->Poll(absl::Seconds(1))) {
+      if (r.id == 1) slow_done = absl::Now();
+      if (r.id == 2) fast_done = absl::Now();
+      responses.push_back(std::move(r));
+    }
+  }
+  for (const FetchResponse& r : responses) {
+    if (r.id == 1) {
+      EXPECT_EQ(r.error, FetchError::kDns) << r.error_message;
+    } else if (r.id == 2) {
+      EXPECT_TRUE(r.ok()) << r.error_message;
+      EXPECT_EQ(r.body, "ok");
+    } else {
+      ++dead;
+      EXPECT_EQ(r.error, FetchError::kDns) << r.error_message;
+    }
+  }
+  EXPECT_EQ(dead, 20);
+  // fast.test came back while slow.test was still being looked up, which
+  // took about dns.timeout and ended, bounded.
+  EXPECT_LT(fast_done - start, absl::Seconds(1));
+  EXPECT_GT(slow_done - start, absl::Seconds(1.5));
+  EXPECT_LT(slow_done - start, absl::Seconds(5));
+  // 20 URLs of a name that does not exist, and 5 more after its answer
+  // came: one question.
+  for (int i = 0; i < 5; ++i) {
+    (*fetcher)->Submit({.id = 200 + static_cast<uint64_t>(i),
+                        .url = absl::StrCat("http://nx.test:", port, "/x", i)});
+  }
+  for (const FetchResponse& r : fetch_test::PollUntilIdle(**fetcher))
+    EXPECT_EQ(r.error, FetchError::kDns) << r.error_message;
+  EXPECT_EQ(dns.Asked("A", "nx.test"), 1);
+  EXPECT_EQ((*fetcher)->counters().dns_lookups, 3u);
+}
+
+}  // namespace
+}  // namespace sieve
