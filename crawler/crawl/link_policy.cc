@@ -100,13 +100,8 @@ AddOutcome Vet(const LinkPolicy& policy, std::string_view raw_url,
                Candidate* out) {
   if (policy.max_depth > 0 && depth > policy.max_depth)
     return AddOutcome::kBeyondDepth;
-  std::optional<std::string> stripped = TrapGuard::StripPathSessionId(raw_url);
-  const std::string_view url = stripped ? *stripped : raw_url;
-  if (session_id != nullptr) {
-    *session_id = stripped.has_value() ||
-                  TrapGuard::HasSessionIdParam(url, policy.session_id_params);
-  }
-  absl::StatusOr<UrlParts> parts = SplitUrl(url, policy.url_options);
+  absl::StatusOr<UrlParts> parts =
+      NormalizeDiscovered(policy, raw_url, session_id);
   if (!parts.ok()) return AddOutcome::kInvalid;
   switch (policy.scope->Check(*parts)) {
     case ScopeVerdict::kInScope:
@@ -207,6 +202,18 @@ void LinkOutcomes::Count(AddOutcome outcome) {
       ++disallowed;
       break;
   }
+}
+
+absl::StatusOr<UrlParts> NormalizeDiscovered(const LinkPolicy& policy,
+                                             std::string_view raw_url,
+                                             bool* session_id) {
+  std::optional<std::string> stripped = TrapGuard::StripPathSessionId(raw_url);
+  const std::string_view url = stripped ? *stripped : raw_url;
+  if (session_id != nullptr) {
+    *session_id = stripped.has_value() ||
+                  TrapGuard::HasSessionIdParam(url, policy.session_id_params);
+  }
+  return SplitUrl(url, policy.url_options);
 }
 
 AddOutcome AddDiscovered(const LinkPolicy& policy, std::string_view url,

@@ -89,6 +89,14 @@ enum class AddOutcome {
   kCalendar,        // Past max_date_variants_per_path (trap_guard.h).
 };
 
+// The form under which the crawl queues (and records) a discovered URL: a
+// session ID in its path cut (trap_guard.h), then SplitUrl with the policy's
+// UrlOptions. `session_id`, when not null, is set when the URL carried a
+// session ID. InvalidArgument when it is not an http(s) URL.
+absl::StatusOr<UrlParts> NormalizeDiscovered(const LinkPolicy& policy,
+                                             std::string_view raw_url,
+                                             bool* session_id = nullptr);
+
 // Sends one discovered URL at `depth` through the policy into the Frontier.
 AddOutcome AddDiscovered(const LinkPolicy& policy, std::string_view url,
                          uint32_t depth, const Origin& origin);
