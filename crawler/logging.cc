@@ -7,6 +7,36 @@
 
 namespace sieve {
 
+void LiveLineSink::SetLine(std::string line) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const bool was_shown = !line_.empty();
+  line_ = std::move(line);
+  if (line_.empty() && was_shown) {
+    std::fputs("\r\033[K", tty_);
+    std::fflush(tty_);
+  } else if (!line_.empty()) {
+    Draw();
+  }
+}
+
+void LiveLineSink::Draw() {
+  std::fputs("\r\033[K", tty_);
+  std::fputs(line_.c_str(), tty_);
+  std::fflush(tty_);
+}
+
+void LiveLineSink::sink_it_(const spdlog::details::log_msg& message) {
+  if (!line_.empty()) {
+    std::fputs("\r\033[K", tty_);  // The log line starts on a clear line.
+    std::fflush(tty_);
+  }
+  inner_->log(message);
+  inner_->flush();
+  if (!line_.empty()) Draw();
+}
+
+void LiveLineSink::flush_() { inner_->flush(); }
+
 absl::StatusOr<std::shared_ptr<spdlog::logger>> MakeStderrLogger(
     std::string_view level) {
   spdlog::level::level_enum parsed =
@@ -19,7 +49,9 @@ absl::StatusOr<std::shared_ptr<spdlog::logger>> MakeStderrLogger(
                      "' (trace, debug, info, warn, error, off)"));
   }
   auto logger = std::make_shared<spdlog::logger>(
-      "sieve", std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
+      "sieve",
+      std::make_shared<LiveLineSink>(
+          std::make_shared<spdlog::sinks::stderr_color_sink_mt>(), stderr));
   logger->set_pattern("[%H:%M:%S.%e] [%^%l%$] %v");
   logger->set_level(parsed);
   logger->flush_on(spdlog::level::warn);

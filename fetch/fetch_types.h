@@ -116,6 +116,11 @@ struct FetchResponse {
   FetchTimings timings;
   // Header and body bytes received on the wire, before decoding.
   int64_t wire_bytes = 0;
+  // Address of the server (or proxy) connected to (CURLINFO_PRIMARY_IP), and
+  // the HTTP version of the response: "1.0", "1.1", "2" or "3"; "" when no
+  // response arrived.
+  std::string ip_address;
+  std::string http_version;
   FetchError error = FetchError::kNone;
   std::string error_message;  // curl's own words when error != kNone.
   // The exchange as it crossed the wire, for an archive; empty unless

@@ -27,6 +27,9 @@ packages=(
   redis-server redis-tools
   # tests and benchmarks (nodejs runs warcio, the independent WARC reader the tests use)
   libgtest-dev libgmock-dev libbenchmark-dev nodejs
+  # prometheus (and its promtool): tests/crawler/crawl/crawl_metrics_test.cc checks a live
+  # scrape of `sieve crawl --metrics` with promtool and has a real Prometheus scrape a crawl
+  prometheus
   # the URLFrontier Python client test (tests/frontier/service) runs on Debian's python3
   python3-grpcio python3-protobuf
   # real documentation sites: tests/parse/url_fast_path_test.cc and bench/parse read their HTML

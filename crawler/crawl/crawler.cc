@@ -84,6 +84,7 @@ absl::Status Crawler::Impl::Init() {
         return s;
     }
     pages_started_ = counters_.pages;
+    base_pages_ = counters_.pages;
     base_run_seconds_ = counters_.run_seconds;
     log_->info("resuming {}: {} pages done, {} URLs queued", out_.string(),
                counters_.pages, frontier_->stats().queued);
@@ -181,6 +182,14 @@ absl::Status Crawler::Impl::Init() {
   pool_ = std::make_unique<WorkerPool<ParsedPage>>(
       threads, [fetcher_ptr] { fetcher_ptr->Wakeup(); }, kParseBytesAtOnce);
   progress_ = std::make_unique<Progress>(log_, setup_.live_progress);
+  if (!config_.output.metrics.empty()) {
+    absl::StatusOr<std::unique_ptr<MetricsServer>> metrics =
+        MetricsServer::Start(config_.output.metrics);
+    if (!metrics.ok()) return metrics.status();
+    metrics_ = *std::move(metrics);
+    log_->info("metrics: {}/metrics and {}/status", metrics_->url(),
+               metrics_->url());
+  }
   // A checkpoint before the first fetch, so a crawl killed at any moment can be
   // resumed.
   return WriteCheckpointNow();
@@ -292,6 +301,10 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       grace_deadline = now + setup_.stop_grace;  // A stop CheckCapacity made.
     }
     progress_->Tick(now, [&] { return Snapshot(now); });
+    if (metrics_ != nullptr && now >= next_metrics_) {
+      PublishMetrics(now);
+      next_metrics_ = now + absl::Milliseconds(250);
+    }
 
     const bool fetching = fetcher_->in_flight() > 0 || pool_->pending() > 0;
     if (Stopping()) {
@@ -323,6 +336,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   if (absl::Status s = WriteCheckpointNow(); !s.ok()) return s;
   progress_->Finish(Snapshot(end));
   CrawlSummary summary = MakeSummary(end);
+  if (metrics_ != nullptr) PublishMetrics(end);
   if (absl::Status s = WriteSummaryJson(out_ / "summary.json", summary);
       !s.ok())
     return s;

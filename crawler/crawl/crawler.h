@@ -92,8 +92,11 @@ struct CrawlSummary {
   StopReason stop_reason = StopReason::kFinished;
   CrawlCounters counters;  // All runs of this output directory together.
   FrontierStats frontier;
-  double seconds = 0;      // This run.
-  double cpu_seconds = 0;  // This run, all threads.
+  absl::Time started_at;   // This run's start.
+  absl::Time finished_at;  // This run's end (or now, for a summary so far).
+  uint64_t pages_this_run = 0;  // Records written by this run.
+  double seconds = 0;           // This run.
+  double cpu_seconds = 0;       // This run, all threads.
   uint64_t peak_rss_bytes = 0;
   uint64_t filter_capacity = 0;
   double filter_estimated_count = 0;

@@ -48,11 +48,13 @@
 #include "crawler/crawl/crawler.h"
 #include "crawler/crawl/link_policy.h"
 #include "crawler/crawl/politeness_key.h"
+#include "crawler/crawl/metrics_server.h"
 #include "crawler/crawl/progress.h"
 #include "crawler/crawl/robots_cache.h"
 #include "crawler/crawl/scope.h"
 #include "crawler/crawl/sitemap_links.h"
 #include "crawler/crawl/worker_pool.h"
+#include "crawler/output/metrics_text.h"
 #include "crawler/output/page_record.h"
 #include "crawler/output/skipped_log.h"
 #include "crawler/output/warc_writer.h"
@@ -200,6 +202,8 @@ class Crawler::Impl {
   void CheckCapacity();
   ProgressSnapshot Snapshot(absl::Time now);
   CrawlSummary MakeSummary(absl::Time now);
+  // With output.metrics: hands the server the metrics and summary so far.
+  void PublishMetrics(absl::Time now);
   // User plus system CPU time of the process so far, all threads.
   static double CpuSeconds();
 
@@ -235,6 +239,11 @@ class Crawler::Impl {
   std::unique_ptr<WorkerPool<ParsedPage>> pool_;
   size_t parser_threads_ = 1;
   std::unique_ptr<Progress> progress_;
+  // output.metrics: the server, and what only it reports (this process's).
+  std::unique_ptr<MetricsServer> metrics_;
+  absl::Time next_metrics_ = absl::InfinitePast();
+  LatencyHistogram fetch_latency_;      // Page fetches, counted in OnPage.
+  StatusClassCounts status_classes_{};  // Records, counted in WriteRecord.
 
   uint64_t next_request_id_ = 1;
   absl::flat_hash_map<uint64_t, Request> requests_;
@@ -244,6 +253,7 @@ class Crawler::Impl {
   absl::Time next_request_at_ = absl::InfinitePast();
   uint64_t capacity_warned_at_ = 0;
   double base_run_seconds_ = 0;
+  uint64_t base_pages_ = 0;  // counters_.pages when this run began.
   absl::Time started_;
   double cpu_at_start_ = 0;
   std::optional<StopReason> stop_reason_;

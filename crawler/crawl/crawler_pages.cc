@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "crawler/crawl/crawler_impl.h"
+#include "crawler/output/warc_format.h"
 #include "fetch/fetch_failure.h"
 #include "fetch/retry_policy.h"
 #include "parse/url.h"
@@ -43,7 +44,6 @@ FetchOutcome OutcomeOf(const Failure& failure) {
 PageRecord RecordOf(const FrontierUrl& url) {
   PageRecord record;
   record.url = url.url;
-  record.final_url = url.url;
   record.depth = url.depth;
   record.discovered_from = Origin::Decode(url.metadata).referrer;
   return record;
@@ -158,6 +158,7 @@ void Crawler::Impl::AddRedirectedSeed(std::string_view from,
 
 void Crawler::Impl::RecordUnreachable(const FrontierUrl& url, absl::Time now) {
   PageRecord record = RecordOf(url);
+  record.fetched_at = now;  // When it was given up, unfetched.
   record.error = url.unreachable_error;
   record.error_detail = absl::StrCat(
       "not fetched: host unreachable (", config_.politeness.unreachable_after,
@@ -172,9 +173,9 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
   FrontierUrl& url = request.url;
   const Origin origin = Origin::Decode(url.metadata);
   PageRecord record = RecordOf(url);
-  if (!response.effective_url.empty()) {
-    record.final_url = response.effective_url;
-  }
+  record.fetched_at = request.start;
+  record.ip = response.ip_address;
+  record.http_version = response.http_version;
   record.status = response.status;
   record.content_type = response.headers.content_type;
   record.bytes = static_cast<int64_t>(response.body.size());
@@ -186,7 +187,14 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
     record.warc_file = archived->file;
     record.warc_offset = archived->offset;
   }
+  if (response.ok() && response.status >= 200 && response.status < 300) {
+    // The WARC writer's payload digest when it archived the response.
+    record.digest = archived.has_value() ? archived->payload_digest
+                                         : Sha1Digest(response.body);
+  }
   const absl::Duration response_time = response.timings.total;
+  if (response.status != 0)
+    fetch_latency_.Observe(absl::ToDoubleSeconds(response_time));
 
   std::optional<Failure> failure = FailureOf(response);
   if (failure.has_value()) {
@@ -215,7 +223,11 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
   if (response.status >= 300 && response.status < 400) {
     ++counters_.redirects;
     if (!response.redirect_url.empty()) {
-      record.redirect_to = response.redirect_url;
+      // As the target's own record will name it (the crawl's normaliser).
+      absl::StatusOr<UrlParts> target =
+          NormalizeDiscovered(policy_, response.redirect_url);
+      record.redirect_to =
+          target.ok() ? target->normalized_url : response.redirect_url;
       if (url.depth == 0 && !origin.sitemap && !origin.from_robots) {
         AddRedirectedSeed(url.url, response.redirect_url);
       }
@@ -383,6 +395,9 @@ void Crawler::Impl::WriteRecord(const PageRecord& record) {
     (void)frontier_->RecordWritten(record.url);
   }
   ++counters_.pages;
+  ++status_classes_[record.status >= 100 && record.status < 600
+                        ? static_cast<size_t>(record.status / 100)
+                        : 0];
   if (!record.error.empty()) {
     if (std::optional<FailureCode> code = FailureCodeFromName(record.error)) {
       ++counters_.failures[static_cast<size_t>(*code)];

@@ -101,6 +101,7 @@ void Crawler::Impl::OnRobots(const Request& request,
     const FetchOutcome outcome = OutcomeOf(cause);
     for (const FrontierUrl& url : pending.waiting) {
       PageRecord record = RecordOf(url);
+      record.fetched_at = now;  // When it was given up, unfetched.
       record.error = std::string(FailureCodeName(cause.code));
       record.error_detail = cause.detail;
       Finish(record, url, outcome, now, /*page_started=*/false);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "crawler/crawl/crawler_impl.h"
+#include "crawler/output/summary.h"
 
 namespace sieve {
 namespace {
@@ -102,7 +103,26 @@ ProgressSnapshot Crawler::Impl::Snapshot(absl::Time now) {
       .filter_estimated_count = filter.estimated_count,
       .filter_capacity = filter.capacity,
       .filter_estimated_fp_rate = filter.estimated_fp_rate,
-      .seconds = absl::ToDoubleSeconds(now - started_)};
+      .seconds = absl::ToDoubleSeconds(now - started_),
+      .pages_this_run = counters_.pages - base_pages_};
+}
+
+void Crawler::Impl::PublishMetrics(absl::Time now) {
+  CrawlMetrics m{.summary = MakeSummary(now),
+                 .status_classes = status_classes_,
+                 .fetch_latency = fetch_latency_,
+                 .in_flight = fetcher_->in_flight(),
+                 .robots_cache_entries = robots_.size(),
+                 .robots_cache_bytes = robots_.bytes(),
+                 .skipped = {},
+                 .resident_bytes = ResidentBytes()};
+  // sieve_skipped_total{reason}: skipped.jsonl's counts, by its reasons
+  // (crawler/crawl/skip_reason.h).
+  for (SkipReason reason : AllSkipReasons()) {
+    m.skipped.emplace_back(std::string(SkipReasonName(reason)),
+                           counters_.skipped[static_cast<size_t>(reason)]);
+  }
+  metrics_->Publish(FormatPrometheusMetrics(m), SummaryToJson(m.summary));
 }
 
 CrawlSummary Crawler::Impl::MakeSummary(absl::Time now) {
@@ -111,6 +131,9 @@ CrawlSummary Crawler::Impl::MakeSummary(absl::Time now) {
       .stop_reason = stop_reason_.value_or(StopReason::kFinished),
       .counters = counters_,
       .frontier = frontier_->stats(),
+      .started_at = started_,
+      .finished_at = now,
+      .pages_this_run = counters_.pages - base_pages_,
       .seconds = absl::ToDoubleSeconds(now - started_),
       .cpu_seconds = CpuSeconds() - cpu_at_start_,
       .peak_rss_bytes = PeakRssBytes(),

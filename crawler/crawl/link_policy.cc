@@ -179,13 +179,8 @@ AddOutcome Vet(const LinkPolicy& policy, std::string_view raw_url,
                Candidate* out) {
   if (policy.max_depth > 0 && depth > policy.max_depth)
     return AddOutcome::kBeyondDepth;
-  std::optional<std::string> stripped = TrapGuard::StripPathSessionId(raw_url);
-  const std::string_view url = stripped ? *stripped : raw_url;
-  if (session_id != nullptr) {
-    *session_id = stripped.has_value() ||
-                  TrapGuard::HasSessionIdParam(url, policy.session_id_params);
-  }
-  absl::StatusOr<UrlParts> parts = SplitUrl(url, policy.url_options);
+  absl::StatusOr<UrlParts> parts =
+      NormalizeDiscovered(policy, raw_url, session_id);
   if (!parts.ok()) return AddOutcome::kInvalid;
   if (const AddOutcome scoped = OutcomeOf(policy.scope->Check(*parts));
       scoped != AddOutcome::kQueued) {
@@ -323,6 +318,18 @@ void LinkOutcomes::Note(const LinkPolicy& policy, std::string_view url,
   if (const std::optional<SkipReason> reason = SkipReasonOf(outcome)) {
     skipped.push_back({.url = std::string(url), .reason = *reason});
   }
+}
+
+absl::StatusOr<UrlParts> NormalizeDiscovered(const LinkPolicy& policy,
+                                             std::string_view raw_url,
+                                             bool* session_id) {
+  std::optional<std::string> stripped = TrapGuard::StripPathSessionId(raw_url);
+  const std::string_view url = stripped ? *stripped : raw_url;
+  if (session_id != nullptr) {
+    *session_id = stripped.has_value() ||
+                  TrapGuard::HasSessionIdParam(url, policy.session_id_params);
+  }
+  return SplitUrl(url, policy.url_options);
 }
 
 AddOutcome AddDiscovered(const LinkPolicy& policy, std::string_view url,

@@ -115,6 +115,14 @@ enum class AddOutcome {
 // kSeen and kInvalid.
 std::optional<SkipReason> SkipReasonOf(AddOutcome outcome);
 
+// The form under which the crawl queues (and records) a discovered URL: a
+// session ID in its path cut (trap_guard.h), then SplitUrl with the policy's
+// UrlOptions. `session_id`, when not null, is set when the URL carried a
+// session ID. InvalidArgument when it is not an http(s) URL.
+absl::StatusOr<UrlParts> NormalizeDiscovered(const LinkPolicy& policy,
+                                             std::string_view raw_url,
+                                             bool* session_id = nullptr);
+
 // Sends one discovered URL at `depth` through the policy into the Frontier
 // (through the requisites' rules when `origin.requisite`).
 AddOutcome AddDiscovered(const LinkPolicy& policy, std::string_view url,

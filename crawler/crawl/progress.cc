@@ -20,7 +20,13 @@ std::string FormatProgressLine(const ProgressSnapshot& s,
 Progress::Progress(std::shared_ptr<spdlog::logger> logger, bool live)
     : log_(std::move(logger)),
       live_(live),
-      interval_(live ? absl::Milliseconds(500) : absl::Seconds(5)) {}
+      interval_(live ? absl::Milliseconds(500) : absl::Seconds(5)) {
+  for (const spdlog::sink_ptr& sink : log_->sinks()) {
+    if (auto live_sink = std::dynamic_pointer_cast<LiveLineSink>(sink)) {
+      sink_ = std::move(live_sink);
+    }
+  }
+}
 
 void Progress::Tick(absl::Time now,
                     const std::function<ProgressSnapshot()>& snapshot) {
@@ -35,7 +41,10 @@ void Progress::Tick(absl::Time now,
   last_ = now;
   last_pages_ = s.pages;
   const std::string line = FormatProgressLine(s, rate);
-  if (live_) {
+  if (live_ && sink_ != nullptr) {
+    sink_->SetLine(line);
+    line_shown_ = true;
+  } else if (live_) {
     std::fprintf(stderr, "\r\033[K%s", line.c_str());
     std::fflush(stderr);
     line_shown_ = true;
@@ -45,12 +54,14 @@ void Progress::Tick(absl::Time now,
 }
 
 void Progress::Finish(const ProgressSnapshot& s) {
-  if (line_shown_) {
+  if (line_shown_ && sink_ != nullptr) {
+    sink_->SetLine("");
+  } else if (line_shown_) {
     std::fprintf(stderr, "\r\033[K");
     std::fflush(stderr);
   }
   const double rate =
-      s.seconds > 0 ? static_cast<double>(s.pages) / s.seconds : 0;
+      s.seconds > 0 ? static_cast<double>(s.pages_this_run) / s.seconds : 0;
   log_->info("{}", FormatProgressLine(s, rate));
 }
 

@@ -1,6 +1,10 @@
 // crawler/crawl/progress.h: the crawl's progress report: on a terminal one live
-// status line on stderr, redrawn twice a second; off a terminal the same line
-// as a log message every 5 seconds.
+// status line on stderr, redrawn twice a second (through the logger's
+// LiveLineSink, crawler/logging.h, so a log line clears it first and redraws
+// it after); off a terminal the same line as a log message every 5 seconds.
+// The rate is this run's: pages fetched since the last report over the time
+// since, and at the end this run's pages over this run's seconds (after
+// --resume, earlier runs' pages do not count).
 //
 //   pages 1520 (212.4/s) | queued 3310 | in flight 8 | hosts 3 | filter
 //   4830/10000000 fpr 2.1e-12 | errors 41
@@ -15,6 +19,7 @@
 #include <string>
 
 #include "absl/time/time.h"
+#include "crawler/logging.h"
 #include "spdlog/logger.h"
 
 namespace sieve {
@@ -28,7 +33,8 @@ struct ProgressSnapshot {
   double filter_estimated_count = 0;
   uint64_t filter_capacity = 0;
   double filter_estimated_fp_rate = 0;
-  double seconds = 0;  // Since the run started.
+  double seconds = 0;           // Since the run started.
+  uint64_t pages_this_run = 0;  // Of `pages`, this run's (after --resume).
 };
 
 // One status line (no newline).
@@ -41,7 +47,8 @@ class Progress {
 
   // Reports when the interval has passed; `snapshot` is only called then.
   void Tick(absl::Time now, const std::function<ProgressSnapshot()>& snapshot);
-  // Clears the live line and logs the last state.
+  // Clears the live line and logs the last state, with this run's rate (its
+  // pages over its seconds).
   void Finish(const ProgressSnapshot& snapshot);
   void CountPage(bool error) { (void)error; }
 
@@ -52,6 +59,7 @@ class Progress {
   absl::Time last_ = absl::InfinitePast();
   uint64_t last_pages_ = 0;
   bool line_shown_ = false;
+  std::shared_ptr<LiveLineSink> sink_;  // The logger's, if it has one.
 };
 
 }  // namespace sieve

@@ -310,9 +310,16 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
     r.body =
         "<!doctype html><title>caf\xE9</title>"
         "<a href=\"target?q=caf\xE9\">query</a> "
-        "<a href=\"caf\xE9.html\">path</a>\n";
-  } else if (options_.charset_pages && (path == "/charset/target" ||
-                                        path == "/charset/caf\xC3\xA9.html")) {
+        "<a href=\"caf\xE9.html\">path</a> "
+        "<a href=\"moved\">moved</a>\n";
+  } else if (options_.charset_pages && path == "/charset/moved") {
+    // A Location as servers write them, not in the crawl's normal form.
+    r.status = 301;
+    r.location = "caf%e9%20\"q\".html";
+  } else if (options_.charset_pages &&
+             (path == "/charset/target" ||
+              path == "/charset/caf\xC3\xA9.html" ||
+              absl::StartsWith(AV(path), "/charset/caf%"))) {
     r.body = Html("charset target", "", "here");
   } else if (options_.requisite_pages && absl::StartsWith(AV(path), "/req/")) {
     r = RespondRequisites(path);

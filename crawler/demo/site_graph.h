@@ -79,7 +79,9 @@ struct SiteOptions {
   bool throttle_pages = false;
   // The graph also answers /charset/, a windows-1252 page (not linked from
   // the rest) linking to /charset/target?q=café and /charset/café.html, the
-  // é written as the byte 0xE9; both answer 200. Default: false.
+  // é written as the byte 0xE9, and to /charset/moved, a 301 to
+  // `caf%e9%20"q".html` (not in normal form); all answer 200 but the 301.
+  // Default: false.
   bool charset_pages = false;
   // The graph also answers /req/ (not linked from the rest), a page with
   // every kind of page requisite: <img> (one twice, one redirected), <img

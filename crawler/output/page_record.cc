@@ -25,8 +25,10 @@ void AppendPageRecordJson(std::string& out, const PageRecord& r) {
   };
   key("url");
   AppendJsonString(out, r.url);
-  key("final_url");
-  AppendJsonString(out, r.final_url);
+  if (r.fetched_at != absl::InfinitePast()) {
+    key("fetched_at");
+    AppendJsonString(out, FormatRfc3339Ms(r.fetched_at));
+  }
   key("status");
   absl::StrAppend(&out, r.status);
   key("content_type");
@@ -78,7 +80,23 @@ void AppendPageRecordJson(std::string& out, const PageRecord& r) {
     key("warc_offset");
     absl::StrAppend(&out, r.warc_offset);
   }
+  if (!r.ip.empty()) {
+    key("ip");
+    AppendJsonString(out, r.ip);
+  }
+  if (!r.http_version.empty()) {
+    key("http_version");
+    AppendJsonString(out, r.http_version);
+  }
+  if (!r.digest.empty()) {
+    key("digest");
+    AppendJsonString(out, r.digest);
+  }
   out.push_back('}');
+}
+
+std::string FormatRfc3339Ms(absl::Time t) {
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", t, absl::UTCTimeZone());
 }
 
 std::string PageRecordToJson(const PageRecord& r) {

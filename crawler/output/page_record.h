@@ -3,10 +3,20 @@
 //
 // pages.jsonl holds one JSON object per fetched URL, in the order fetches
 // finished:
-//   {"url":"http://a/x","final_url":"http://a/x","status":200,"content_type":"text/html",
-//    "bytes":5120,"fetch_ms":12.5,"depth":1,"discovered_from":"http://a/","links_found":31,
-//    "links_new":7,"error":null}
-// plus "redirect_to" on a 3xx, "truncated":true when the body was cut at
+//   {"url":"http://a/x","fetched_at":"2026-11-26T09:30:01.250Z","status":200,
+//    "content_type":"text/html","bytes":5120,"fetch_ms":12.5,"depth":1,
+//    "discovered_from":"http://a/","links_found":31,"links_new":7,"error":null,
+//    "ip":"192.0.2.7","http_version":"1.1","digest":"sha1:2Z5M..."}
+// "fetched_at" (RFC 3339, UTC, ms) is when the request started (the WARC-Date
+// of its exchange), or when the URL was given up unfetched; "ip" and
+// "http_version" are set when a response arrived; "digest" on every 2xx is the
+// WARC payload-digest form ("sha1:" + Base32): with output.warc the
+// WARC-Payload-Digest itself (the body as received, content coding kept),
+// else of the decoded body. There is no "final_url": redirects are not
+// followed inside a fetch, so the URL that answered is always "url".
+// Plus "redirect_to" on a 3xx (the target exactly as its own record's "url"
+// will be: normalised by the crawl's one normaliser, link_policy.h's
+// NormalizeDiscovered), "truncated":true when the body was cut at
 // max_body_bytes, "error_detail" with the transport's own words when
 // "error" is set, "sitemap":true for a sitemap file (links_found then counts
 // the URLs it listed), "requisite":true for a page requisite
@@ -31,14 +41,13 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 
 namespace sieve {
 
 struct PageRecord {
   std::string url = {};
-  std::string final_url =
-      {};  // The URL the response came from (same as url: redirects are not
-           // followed inside a fetch, they go back through the Sieve).
+  absl::Time fetched_at = absl::InfinitePast();  // InfinitePast: not set.
   int status = 0;  // HTTP status; 0 when no response arrived.
   std::string content_type = {};
   int64_t bytes = 0;  // Body bytes (decoded).
@@ -61,7 +70,13 @@ struct PageRecord {
   // response was archived (no answer, or WARC off).
   std::string warc_file = {};
   int64_t warc_offset = 0;
+  std::string ip = {};            // The server's address; "" without answer.
+  std::string http_version = {};  // "1.1", "2"; "" without answer.
+  std::string digest = {};        // "sha1:..." on a 2xx; else "".
 };
+
+// "2026-11-26T09:30:01.250Z": RFC 3339, UTC, milliseconds.
+std::string FormatRfc3339Ms(absl::Time t);
 
 // The JSON object for `record`, one line, no newline. Strings that are not
 // UTF-8 get U+FFFD for each bad byte (crawler/output/json_text.h).

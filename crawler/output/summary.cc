@@ -5,16 +5,20 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "crawler/output/page_record.h"
 #include "nlohmann/json.hpp"
 
 namespace sieve {
 
 std::string SummaryToJson(const CrawlSummary& s) {
   nlohmann::ordered_json j;
-  j["stop_reason"] = std::string(StopReasonName(s.stop_reason));
+  j["stopped_because"] = std::string(StopReasonName(s.stop_reason));
+  j["started_at"] = FormatRfc3339Ms(s.started_at);
+  j["finished_at"] = FormatRfc3339Ms(s.finished_at);
   j["seconds"] = s.seconds;
+  j["pages_this_run"] = s.pages_this_run;
   j["pages_per_second"] =
-      s.seconds > 0 ? static_cast<double>(s.counters.pages) / s.seconds : 0.0;
+      s.seconds > 0 ? static_cast<double>(s.pages_this_run) / s.seconds : 0.0;
   j["cpu_seconds"] = s.cpu_seconds;
   j["peak_rss_bytes"] = s.peak_rss_bytes;
   j["counters"] = CountersToJson(s.counters);
@@ -60,9 +64,10 @@ std::string FormatSummaryTable(const CrawlSummary& s,
                   " in ", absl::StrFormat("%.1f", s.seconds), " s; output in ",
                   out.string(), "\n");
   row("pages fetched",
-      absl::StrFormat(
-          "%d (%.1f/s this run)", c.pages,
-          s.seconds > 0 ? static_cast<double>(c.pages) / s.seconds : 0));
+      absl::StrFormat("%d (%.1f/s this run)", c.pages,
+                      s.seconds > 0
+                          ? static_cast<double>(s.pages_this_run) / s.seconds
+                          : 0));
   row("  ok (2xx)", absl::StrCat(c.pages_ok));
   row("  redirects (3xx)", absl::StrCat(c.redirects));
   row("  HTTP errors (4xx/5xx)", absl::StrCat(c.http_errors));

@@ -1,7 +1,9 @@
 // crawler/output/summary.h: summary.json, written at the end of each run of a
 // crawl.
 //
-//   {"stop_reason":"finished","seconds":12.3,"pages_per_second":250.1,"cpu_seconds":9.8,
+//   {"stopped_because":"finished","started_at":"2026-11-26T09:30:00.000Z",
+//    "finished_at":"2026-11-26T09:30:12.300Z","seconds":12.3,"pages_this_run":3076,
+//    "pages_per_second":250.1,"cpu_seconds":9.8,
 //    "peak_rss_bytes":..., "counters":{...CrawlCounters...},
 //    "frontier":{...every FrontierStats field, SIEVE_FRONTIER_STATS...},
 //    "fetch":{"connections_opened":...,"connections_reused":...,
@@ -16,6 +18,10 @@
 
 #include "absl/status/status.h"
 #include "crawler/crawl/crawler.h"
+
+// Times and rates are this run's (started_at, finished_at, seconds,
+// pages_this_run, pages_per_second = pages_this_run / seconds; stopped_because
+// is StopReasonName); counters are all runs' of the output directory.
 
 namespace sieve {
 

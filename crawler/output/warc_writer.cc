@@ -210,7 +210,8 @@ absl::StatusOr<WarcLocation> WarcWriter::WriteExchange(const WarcExchange& ex) {
   absl::Status s = Append(request);
   WarcLocation at{
       file_name_, file_bytes_, static_cast<int64_t>(response.size()),
-      original ? WarcRecordKind::kRevisit : WarcRecordKind::kResponse};
+      original ? WarcRecordKind::kRevisit : WarcRecordKind::kResponse,
+      payload_digest};
   if (s.ok()) s = Append(response);
   if (!s.ok()) return s;
   files_.back().length = file_bytes_;  // Written, not yet durable: see Sync.

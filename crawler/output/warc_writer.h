@@ -108,6 +108,9 @@ struct WarcLocation {
   int64_t offset = 0;  // Byte offset of its gzip member in the file.
   int64_t length = 0;  // Length of that gzip member.
   WarcRecordKind kind = WarcRecordKind::kResponse;
+  // WARC-Payload-Digest of the response ("sha1:" + Base32), computed once
+  // here and shared with the page's record.
+  std::string payload_digest = {};
 };
 
 // One file's state for a checkpoint.

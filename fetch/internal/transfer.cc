@@ -405,6 +405,29 @@ FetchResponse Transfer::Finish(CURLcode code) {
   curl_easy_getinfo(e, CURLINFO_HEADER_SIZE, &header_bytes);
   curl_easy_getinfo(e, CURLINFO_SIZE_DOWNLOAD_T, &body_bytes);
   response.wire_bytes = header_bytes + body_bytes;
+  char* ip = nullptr;
+  if (curl_easy_getinfo(e, CURLINFO_PRIMARY_IP, &ip) == CURLE_OK &&
+      ip != nullptr) {
+    response.ip_address = ip;
+  }
+  long version = 0;
+  curl_easy_getinfo(e, CURLINFO_HTTP_VERSION, &version);
+  switch (version) {
+    case CURL_HTTP_VERSION_1_0:
+      response.http_version = "1.0";
+      break;
+    case CURL_HTTP_VERSION_1_1:
+      response.http_version = "1.1";
+      break;
+    case CURL_HTTP_VERSION_2_0:
+      response.http_version = "2";
+      break;
+    case CURL_HTTP_VERSION_3:
+      response.http_version = "3";
+      break;
+    default:
+      break;  // No response.
+  }
   long connects = 0;
   curl_easy_getinfo(e, CURLINFO_NUM_CONNECTS, &connects);
   counters_->connections_opened += static_cast<uint64_t>(connects);

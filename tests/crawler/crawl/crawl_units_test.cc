@@ -332,17 +332,19 @@ TEST(LinkPolicyTest, RecognisesHtmlContentTypes) {
 TEST(PageRecordTest, HasEveryFieldAndNullForWhatIsMissing) {
   nlohmann::json j = nlohmann::json::parse(
       PageRecordToJson(PageRecord{.url = "http://a/",
-                                  .final_url = "http://a/",
+                                  .fetched_at = absl::FromUnixMillis(1250),
                                   .status = 404,
                                   .error = "http_404"}));
   for (const char* field :
-       {"url", "final_url", "status", "content_type", "bytes", "fetch_ms",
+       {"url", "fetched_at", "status", "content_type", "bytes", "fetch_ms",
         "depth", "discovered_from", "links_found", "links_new", "error"}) {
     EXPECT_TRUE(j.contains(field)) << field;
   }
   EXPECT_TRUE(j["discovered_from"].is_null());
   EXPECT_EQ(j["error"], "http_404");
   EXPECT_FALSE(j.contains("redirect_to"));
+  EXPECT_FALSE(j.contains("final_url"));  // Never differs from url.
+  EXPECT_EQ(j["fetched_at"], "1970-01-01T00:00:01.250Z");
 }
 
 TEST(PagesWriterTest, AppendsLinesAndTruncatesBackToAnOffset) {

@@ -1,0 +1,137 @@
+#include "crawler/output/metrics_text.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
+#include "fetch/fetch_failure.h"
+
+namespace sieve {
+namespace {
+
+// Writes the # HELP and # TYPE lines of one metric family.
+void Family(std::string& out, absl::string_view name, absl::string_view type,
+            absl::string_view help) {
+  absl::StrAppend(&out, "# HELP ", name, " ", help, "\n# TYPE ", name, " ",
+                  type, "\n");
+}
+
+// A sample value as Prometheus reads it (floats in full, integers exact).
+std::string Value(double v) { return absl::StrFormat("%.17g", v); }
+std::string Value(uint64_t v) { return absl::StrCat(v); }
+
+template <typename T>
+void Sample(std::string& out, absl::string_view name, T value,
+            absl::string_view labels = "") {
+  absl::StrAppend(&out, name, labels.empty() ? "" : "{", labels,
+                  labels.empty() ? "" : "}", " ", Value(value), "\n");
+}
+
+template <typename T>
+void One(std::string& out, absl::string_view name, absl::string_view type,
+         absl::string_view help, T value) {
+  Family(out, name, type, help);
+  Sample(out, name, value);
+}
+
+}  // namespace
+
+void LatencyHistogram::Observe(double seconds) {
+  for (size_t i = 0; i < kBounds.size(); ++i) {
+    if (seconds <= kBounds[i]) {
+      ++buckets_[i];
+      break;
+    }
+  }
+  ++count_;
+  sum_ += seconds;
+}
+
+uint64_t LatencyHistogram::CumulativeCount(size_t i) const {
+  uint64_t total = 0;
+  for (size_t j = 0; j <= i && j < buckets_.size(); ++j) total += buckets_[j];
+  return total;
+}
+
+std::string FormatPrometheusMetrics(const CrawlMetrics& m) {
+  const CrawlSummary& s = m.summary;
+  const CrawlCounters& c = s.counters;
+  std::string out;
+  Family(out, "sieve_pages_total", "counter",
+         "Records written to pages.jsonl by this process, by HTTP status "
+         "class (none: no response).");
+  static constexpr const char* kClasses[] = {"none", "1xx", "2xx",
+                                             "3xx",  "4xx", "5xx"};
+  for (size_t i = 0; i < m.status_classes.size(); ++i) {
+    Sample(out, "sieve_pages_total", m.status_classes[i],
+           absl::StrCat("status_class=\"", kClasses[i], "\""));
+  }
+  One(out, "sieve_pages_recorded_total", "counter",
+      "Records in pages.jsonl, all runs of the crawl.", c.pages);
+  Family(out, "sieve_errors_total", "counter",
+         "Records with an error, by error code (docs/crawling.md, Error "
+         "codes), all runs.");
+  for (size_t i = 0; i < kFailureCodeCount; ++i) {
+    Sample(
+        out, "sieve_errors_total", c.failures[i],
+        absl::StrCat("code=\"",
+                     std::string(FailureCodeName(static_cast<FailureCode>(i))),
+                     "\""));
+  }
+  One(out, "sieve_body_bytes_total", "counter",
+      "Body bytes fetched (decoded), all runs.", c.bytes);
+  One(out, "sieve_queued_urls", "gauge", "URLs queued in the frontier.",
+      s.frontier.queued);
+  One(out, "sieve_in_flight", "gauge", "Transfers in flight.", m.in_flight);
+  One(out, "sieve_hosts_active", "gauge",
+      "Hosts with URLs queued or in flight.", s.frontier.hosts_active);
+  One(out, "sieve_filter_estimated_urls", "gauge",
+      "URLs the Sieve's Bloom filter holds, estimated.",
+      s.filter_estimated_count);
+  One(out, "sieve_filter_capacity", "gauge",
+      "URLs the Sieve's filter is sized for (sieve.expected_urls).",
+      s.filter_capacity);
+  One(out, "sieve_filter_estimated_fp_rate", "gauge",
+      "The filter's estimated false-positive rate now.",
+      s.filter_estimated_fp_rate);
+  One(out, "sieve_robots_fetches_total", "counter",
+      "robots.txt files fetched, all runs.", c.robots_fetches);
+  One(out, "sieve_robots_cache_entries", "gauge",
+      "Origins whose robots.txt rules are cached.", m.robots_cache_entries);
+  One(out, "sieve_robots_cache_bytes", "gauge",
+      "Bytes of cached robots.txt rules.", m.robots_cache_bytes);
+  Family(out, "sieve_skipped_total", "counter",
+         "URLs found and not fetched, by reason, all runs.");
+  for (const auto& [reason, count] : m.skipped) {
+    Sample(out, "sieve_skipped_total", count,
+           absl::StrCat("reason=\"", reason, "\""));
+  }
+  const LatencyHistogram& h = m.fetch_latency;
+  Family(out, "sieve_fetch_duration_seconds", "histogram",
+         "Time of each page fetch, request to last byte, this process.");
+  for (size_t i = 0; i < LatencyHistogram::kBounds.size(); ++i) {
+    Sample(out, "sieve_fetch_duration_seconds_bucket", h.CumulativeCount(i),
+           absl::StrCat("le=\"", LatencyHistogram::kBounds[i], "\""));
+  }
+  Sample(out, "sieve_fetch_duration_seconds_bucket", h.count(), "le=\"+Inf\"");
+  Sample(out, "sieve_fetch_duration_seconds_sum", h.sum());
+  Sample(out, "sieve_fetch_duration_seconds_count", h.count());
+  One(out, "process_resident_memory_bytes", "gauge",
+      "Resident memory size in bytes.", m.resident_bytes);
+  One(out, "process_cpu_seconds_total", "counter",
+      "User and system CPU time of this run, seconds.", s.cpu_seconds);
+  return out;
+}
+
+uint64_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t pages = 0, resident = 0;
+  if (!(statm >> pages >> resident)) return 0;
+  return resident * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace sieve
