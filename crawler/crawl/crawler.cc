@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -102,15 +103,20 @@ absl::Status Crawler::Impl::Init() {
     if (!frontier.ok()) return frontier.status();
     frontier_ = *std::move(frontier);
     const UrlOptions url_options = MakeUrlOptions(config_);
+    std::vector<UrlParts> seeds;
     for (const std::string& seed : setup_.seeds) {
       absl::StatusOr<UrlParts> parts = SplitUrl(seed, url_options);
       if (!parts.ok()) continue;
-      const std::string host = parts->Authority();
+      keys_->Prefetch(*parts);  // The seeds' lookups at once, not in turn.
+      seeds.push_back(*std::move(parts));
+    }
+    for (const UrlParts& parts : seeds) {
+      const std::string host = parts.Authority();
       if (std::find(state_.seed_hosts.begin(), state_.seed_hosts.end(), host) ==
           state_.seed_hosts.end()) {
         state_.seed_hosts.push_back(host);
       }
-      frontier_->Add(parts->normalized_url, keys_->KeyOf(*parts), 0,
+      frontier_->Add(parts.normalized_url, keys_->KeyOf(parts), 0,
                      Origin{}.Encode());
     }
   }
