@@ -37,6 +37,17 @@ absl::Status ValidateFetchOptions(const FetchOptions& o) {
     return Invalid("ca_bundle", absl::StrCat("a readable file (", o.ca_bundle,
                                              ": ", std::strerror(errno), ")"));
   }
+  if (!o.proxy.empty()) {
+    const std::string_view scheme =
+        std::string_view(o.proxy).substr(0, o.proxy.find("://"));
+    if (o.proxy.find("://") == std::string::npos ||
+        (scheme != "http" && scheme != "https" && scheme != "socks4" &&
+         scheme != "socks4a" && scheme != "socks5" && scheme != "socks5h")) {
+      return Invalid("proxy",
+                     "an http://, https://, socks4://, socks4a://, socks5:// "
+                     "or socks5h:// URL");
+    }
+  }
   for (const std::string& line : o.extra_headers) {
     if (line.find(':') == std::string::npos ||
         line.find_first_of("\r\n") != std::string::npos) {

@@ -62,6 +62,14 @@ struct FetchOptions {
   std::string user_agent = "SieveBot/0.1";
   // Extra request headers, each a full "Name: value" line. Default: none.
   std::vector<std::string> extra_headers;
+  // Proxy every request goes through (CURLOPT_PROXY): "http://host:port",
+  // "https://...", "socks4://", "socks4a://", "socks5://" or "socks5h://" (the
+  // proxy resolves names). The private-address guard does not apply to the
+  // proxy's address (the caller chose it) and cannot see the server's, which
+  // the proxy connects to. Empty: none set here
+  // (libcurl still honours http_proxy, https_proxy, no_proxy).
+  // REQUIRES: empty or one of those schemes. Default: "".
+  std::string proxy;
   // Negotiate HTTP/2 over TLS when the server offers it (ALPN), and multiplex
   // transfers to one host over a connection; plain http:// always uses
   // HTTP/1.1. Default: true.

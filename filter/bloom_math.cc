@@ -1,7 +1,9 @@
 #include "filter/bloom_math.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 
@@ -27,6 +29,49 @@ double BlockedBitsPerKey(uint32_t hashes, double fp_rate) {
     (rate_at(mid) <= fp_rate ? high : low) = mid;
   }
   return high;
+}
+
+// P(Binomial(n, r) >= k) for k >= 1, n counted down to a whole number: one
+// minus the first k terms, each from the one before (C(n, i) r^i (1-r)^(n-i)
+// in log space, so n up to 10^18 neither overflows nor loses the small terms).
+double BinomialTailAtLeast(double n, double r, uint32_t k) {
+  n = std::floor(n);
+  if (n < k || r <= 0) return 0.0;
+  if (r >= 1) return 1.0;
+  const double log_odds = std::log(r) - std::log1p(-r);
+  double log_term = n * std::log1p(-r);  // i = 0: (1 - r)^n
+  double below = 0;
+  for (uint32_t i = 0; i < k; ++i) {
+    if (i > 0) log_term += std::log((n - i + 1) / i) + log_odds;
+    below += std::exp(log_term);
+  }
+  return std::clamp(1.0 - below, 0.0, 1.0);
+}
+
+// One cell in one insert (Deng & Rafiei's model): set to Max with probability
+// `set` = K/m; otherwise decremented with probability P/m, so `dec` = (1 -
+// K/m) P/m; `max` = 2^d - 1.
+struct CellRates {
+  double set;
+  double dec;
+  uint32_t max;
+};
+
+CellRates RatesOf(const StableParams& p) {
+  const double m = static_cast<double>(p.cells);
+  const double set = p.hashes / m;
+  return {.set = set,
+          .dec = (1 - set) * p.decrements / m,
+          .max = (uint32_t{1} << p.cell_bits) - 1};
+}
+
+// Probability that the Max-th decrement of a cell comes before its next set,
+// looking back from now: each insert is a set (s), a decrement (d) or neither,
+// so the first Max events that are not "neither" are all decrements with
+// probability (d / (d + s))^Max -- the paper's stable-point limit, since d / (d
+// + s) = 1 / (1 + 1/(P (1/K - 1/m))).
+double AllDecrementsFirst(const CellRates& r) {
+  return std::pow(r.dec / (r.dec + r.set), r.max);
 }
 
 }  // namespace
@@ -130,6 +175,116 @@ double BloomMath::EstimateCount(uint64_t bits, uint32_t hashes,
 double BloomMath::ExpectedSetBits(uint64_t bits, uint32_t hashes, double keys) {
   const double m = static_cast<double>(bits);
   return -m * std::expm1(-static_cast<double>(hashes) * keys / m);
+}
+
+double BloomMath::StableZeroProbability(const StableParams& p, double inserts) {
+  // A cell is 0 after N inserts when it was never set in them (it starts at
+  // 0), or when Max decrements came after its last set (looking back: before
+  // the first set), within the N inserts. The second event is "the first Max
+  // events that are not 'neither' are decrements" (AllDecrementsFirst) and
+  // "there are at least Max such events in N inserts" (a binomial tail with
+  // rate s + d), independent. Their overlap, never set and at least Max
+  // decrements, is removed once. As N grows this tends to the paper's limit.
+  const CellRates r = RatesOf(p);
+  if (std::isinf(inserts)) return AllDecrementsFirst(r);
+  const double never_set = std::exp(inserts * std::log1p(-r.set));
+  const double decremented_out =
+      AllDecrementsFirst(r) *
+      BinomialTailAtLeast(inserts, r.dec + r.set, r.max);
+  const double both =
+      never_set * BinomialTailAtLeast(inserts, r.dec / (1 - r.set), r.max);
+  return std::clamp(never_set + decremented_out - both, 0.0, 1.0);
+}
+
+double BloomMath::StableFalsePositiveRate(const StableParams& p,
+                                          double inserts) {
+  // A key never inserted is reported present when its K cells are all
+  // nonzero: (1 - Pr(0))^K, the paper's FPS at the stable point.
+  return std::pow(1 - StableZeroProbability(p, inserts), p.hashes);
+}
+
+double BloomMath::StableForgetProbability(const StableParams& p, double age) {
+  // The key's cell was set to Max `age` inserts ago; it is 0 now when Max
+  // decrements came after its last set within those inserts (a later set by
+  // another key restarts it): AllDecrementsFirst times the binomial tail, as
+  // in StableZeroProbability but with no "never set" case. The K cells are
+  // taken as independent, as in the paper.
+  const CellRates r = RatesOf(p);
+  const double zero =
+      AllDecrementsFirst(r) * BinomialTailAtLeast(age, r.dec + r.set, r.max);
+  return -std::expm1(p.hashes * std::log1p(-zero));
+}
+
+double BloomMath::StableHalfLife(const StableParams& p) {
+  // Forgetting grows with age towards 1 - FPS; bisect on a log scale.
+  if (StableForgetProbability(p, 1e18) < 0.5)
+    return std::numeric_limits<double>::infinity();
+  double low = 0;  // log2 of the age
+  double high = 60;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (low + high) / 2;
+    (StableForgetProbability(p, std::exp2(mid)) < 0.5 ? low : high) = mid;
+  }
+  return std::exp2(high);
+}
+
+absl::StatusOr<double> BloomMath::StableDecrementsFor(uint64_t cells,
+                                                      uint32_t cell_bits,
+                                                      uint32_t hashes,
+                                                      double fp_rate) {
+  if (!(fp_rate > 0.0 && fp_rate < 1.0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("filter fp_rate must be in (0, 1), got ", fp_rate));
+  }
+  if (cell_bits < 1 || cell_bits > 8 || hashes < 1 || hashes >= cells) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "stable filter needs 1 <= d <= 8 and 1 <= K < m, got d=", cell_bits,
+        " K=", hashes, " m=", cells));
+  }
+  // FPS = (1 - A)^K with A = Pr(0) at the stable point, so A = 1 -
+  // FPS^(1/K); and A^(1/Max) = 1 / (1 + 1/(P (1/K - 1/m))), solved for P.
+  const double max = (uint32_t{1} << cell_bits) - 1;
+  const double zero = -std::expm1(std::log(fp_rate) / hashes);
+  const double per_decrement = std::pow(zero, -1.0 / max) - 1;
+  const double p =
+      1.0 / (per_decrement * (1.0 / hashes - 1.0 / static_cast<double>(cells)));
+  if (!(p > 0) || p > static_cast<double>(cells)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("no decrement count P gives fp_rate ", fp_rate,
+                     " with d=", cell_bits, " K=", hashes, " m=", cells));
+  }
+  return p;
+}
+
+absl::StatusOr<StableParams> BloomMath::OptimalStableParams(
+    uint64_t memory_bits, double fp_rate) {
+  if (memory_bits < 64 || memory_bits > kMaxBits) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("stable filter memory must be 64 bits to ", kMaxBits,
+                     " bits, got ", memory_bits));
+  }
+  std::optional<StableParams> best;
+  double best_half_life = -1;
+  for (uint32_t d = 1; d <= 4; ++d) {
+    const uint64_t cells = memory_bits / 64 * (64 / d);  // whole words
+    for (uint32_t k = 1; k <= 16 && k < cells; ++k) {
+      absl::StatusOr<double> p = StableDecrementsFor(cells, d, k, fp_rate);
+      if (!p.ok()) continue;
+      const StableParams shape{
+          .cells = cells, .cell_bits = d, .hashes = k, .decrements = *p};
+      const double half_life = StableHalfLife(shape);
+      if (half_life > best_half_life) {
+        best = shape;
+        best_half_life = half_life;
+      }
+    }
+  }
+  if (!best) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("no stable filter of ", memory_bits,
+                     " bits reaches fp_rate ", fp_rate));
+  }
+  return *best;
 }
 
 }  // namespace sieve

@@ -28,6 +28,17 @@ struct BloomParams {
   uint32_t hashes = 0;
 };
 
+// A stable Bloom filter's shape (Deng & Rafiei 2006): m cells of d bits (Max =
+// 2^d - 1), K cells set to Max per insert after P cells are decremented.
+// `decrements` may be fractional: the filter decrements floor(P) cells and one
+// more with probability P - floor(P), so P is met on average.
+struct StableParams {
+  uint64_t cells = 0;      // m
+  uint32_t cell_bits = 0;  // d, in [1, 8]
+  uint32_t hashes = 0;     // K
+  double decrements = 0;   // P
+};
+
 class BloomMath {
  public:
   // Largest bit array accepted: 2^50 bits (128 TiB), what a 47-bit user address
@@ -74,6 +85,48 @@ class BloomMath {
   // Expected set bits after n keys: m (1 - e^(-kn/m)), the inverse of
   // EstimateCount.
   static double ExpectedSetBits(uint64_t bits, uint32_t hashes, double keys);
+
+  // --- The stable Bloom filter (Deng & Rafiei, "Approximately Detecting
+  // Duplicates for Streaming Data using Stable Bloom Filters", SIGMOD 2006).
+  // Every formula below follows from the paper's model of one cell: in each
+  // insert it is set to Max with probability s = K/m, otherwise decremented
+  // with probability q = P/m. The derivations sit in bloom_math.cc.
+
+  // Probability that a cell is 0 after `inserts` distinct keys into an empty
+  // filter (the paper's Pr_N(0)); `inserts` = infinity gives the stable point,
+  // the paper's limit (1 / (1 + 1/(P (1/K - 1/m))))^Max.
+  static double StableZeroProbability(const StableParams& p, double inserts);
+
+  // False-positive rate after `inserts` keys: (1 - Pr_N(0))^K; with
+  // `inserts` = infinity the stable-point rate the paper calls FPS.
+  static double StableFalsePositiveRate(const StableParams& p, double inserts);
+
+  // Probability that a key is reported absent (a false negative) after `age`
+  // more distinct keys were inserted since it was: 1 - (1 - Z)^K, Z being the
+  // probability that one of its cells, set to Max `age` inserts ago, has
+  // reached 0 (the paper's false-negative analysis, same cell model).
+  static double StableForgetProbability(const StableParams& p, double age);
+
+  // Age (inserts since a key's own) at which StableForgetProbability reaches
+  // 1/2: how far back the filter remembers. Cost: ~60 evaluations.
+  static double StableHalfLife(const StableParams& p);
+
+  // P for which the stable-point rate is `fp_rate`, from the paper's FPS
+  // formula solved for P: P = 1 / ((A^(-1/Max) - 1)(1/K - 1/m)), A = 1 -
+  // FPS^(1/K). InvalidArgument when no P > 0 reaches it.
+  static absl::StatusOr<double> StableDecrementsFor(uint64_t cells,
+                                                    uint32_t cell_bits,
+                                                    uint32_t hashes,
+                                                    double fp_rate);
+
+  // The shape for `memory_bits` of cells at stable-point rate `fp_rate`: over d
+  // in [1, 4] and K in [1, 16], P from StableDecrementsFor, keeping the shape
+  // that remembers longest (largest StableHalfLife). The paper leaves the
+  // choice of K and Max to the user; remembering longest at the same FPS is
+  // what a crawler's seen-set wants. InvalidArgument for fewer than 64 bits or
+  // fp_rate outside (0, 1). Cost: ~1 ms.
+  static absl::StatusOr<StableParams> OptimalStableParams(uint64_t memory_bits,
+                                                          double fp_rate);
 };
 
 }  // namespace sieve

@@ -6,10 +6,12 @@
 #include "filter/blocked_bloom_filter.h"
 #include "filter/bloom_filter.h"
 #include "filter/counting_bloom_filter.h"
+#include "filter/generational_bloom_filter.h"
 #include "filter/internal/bit_filter_core.h"
 #include "filter/internal/filter_adapter.h"
 #include "filter/internal/image_format.h"
 #include "filter/scalable_bloom_filter.h"
+#include "filter/stable_bloom_filter.h"
 
 namespace sieve {
 
@@ -17,45 +19,56 @@ using filter_internal::Wrap;
 
 std::span<const FilterKind> AllFilterKinds() {
   static constexpr FilterKind kKinds[] = {
-      FilterKind::kClassic, FilterKind::kBlocked, FilterKind::kCounting,
-      FilterKind::kScalable};
+#define SIEVE_FILTER_KIND_LIST(name, value, text, cls, forgets) \
+  FilterKind::name,
+      SIEVE_FILTER_KINDS(SIEVE_FILTER_KIND_LIST)
+#undef SIEVE_FILTER_KIND_LIST
+  };
   return kKinds;
 }
 
 std::string_view FilterKindName(FilterKind kind) {
   switch (kind) {
-    case FilterKind::kClassic:
-      return "classic";
-    case FilterKind::kBlocked:
-      return "blocked";
-    case FilterKind::kCounting:
-      return "counting";
-    case FilterKind::kScalable:
-      return "scalable";
+#define SIEVE_FILTER_KIND_NAME(name, value, text, cls, forgets) \
+  case FilterKind::name:                                        \
+    return text;
+    SIEVE_FILTER_KINDS(SIEVE_FILTER_KIND_NAME)
+#undef SIEVE_FILTER_KIND_NAME
   }
   return "unknown";
 }
 
+bool FilterKindForgets(FilterKind kind) {
+  switch (kind) {
+#define SIEVE_FILTER_KIND_FORGETS(name, value, text, cls, forgets) \
+  case FilterKind::name:                                           \
+    return forgets;
+    SIEVE_FILTER_KINDS(SIEVE_FILTER_KIND_FORGETS)
+#undef SIEVE_FILTER_KIND_FORGETS
+  }
+  return false;
+}
+
 absl::StatusOr<FilterKind> ParseFilterKind(std::string_view name) {
+  std::string accepted;
   for (FilterKind kind : AllFilterKinds()) {
     if (name == FilterKindName(kind)) return kind;
+    absl::StrAppend(&accepted, accepted.empty() ? "" : ", ",
+                    std::string(FilterKindName(kind)));
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown filter kind \"", std::string(name),
-                   "\"; expected classic, blocked, counting or scalable"));
+                   "\"; expected one of ", accepted));
 }
 
 absl::StatusOr<std::unique_ptr<Filter>> CreateFilter(
     const FilterOptions& options) {
   switch (options.kind) {
-    case FilterKind::kClassic:
-      return Wrap(BloomFilter::Create(options));
-    case FilterKind::kBlocked:
-      return Wrap(BlockedBloomFilter::Create(options));
-    case FilterKind::kCounting:
-      return Wrap(CountingBloomFilter::Create(options));
-    case FilterKind::kScalable:
-      return Wrap(ScalableBloomFilter::Create(options));
+#define SIEVE_FILTER_KIND_CREATE(name, value, text, cls, forgets) \
+  case FilterKind::name:                                          \
+    return Wrap(cls::Create(options));
+    SIEVE_FILTER_KINDS(SIEVE_FILTER_KIND_CREATE)
+#undef SIEVE_FILTER_KIND_CREATE
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown filter kind ", static_cast<int>(options.kind)));
@@ -71,14 +84,11 @@ absl::StatusOr<std::unique_ptr<Filter>> FromSource(
       filter_internal::DecodeImage(source.bytes, /*verify_checksum=*/false);
   if (!image.ok()) return image.status();
   switch (image->header.kind) {
-    case FilterKind::kClassic:
-      return Wrap(BloomFilter::FromSource(source));
-    case FilterKind::kBlocked:
-      return Wrap(BlockedBloomFilter::FromSource(source));
-    case FilterKind::kCounting:
-      return Wrap(CountingBloomFilter::FromSource(source));
-    case FilterKind::kScalable:
-      return Wrap(ScalableBloomFilter::FromSource(source));
+#define SIEVE_FILTER_KIND_LOAD(name, value, text, cls, forgets) \
+  case FilterKind::name:                                        \
+    return Wrap(cls::FromSource(source));
+    SIEVE_FILTER_KINDS(SIEVE_FILTER_KIND_LOAD)
+#undef SIEVE_FILTER_KIND_LOAD
   }
   return absl::InvalidArgumentError("unknown filter kind");
 }

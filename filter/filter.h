@@ -12,7 +12,7 @@
 //     (atomic fetch-or on 64-bit words).
 //   - Calls through this interface are virtual. For speed, use the concrete
 //     classes directly (BloomFilter, BlockedBloomFilter, CountingBloomFilter,
-//     ScalableBloomFilter).
+//     ScalableBloomFilter, StableBloomFilter, GenerationalBloomFilter).
 //
 // Example:
 //   absl::StatusOr<std::unique_ptr<sieve::Filter>> f = sieve::CreateFilter(
@@ -36,22 +36,41 @@
 
 namespace sieve {
 
+// The kinds, written once: X(enumerator, saved value, name, class, forgets).
+//   classic:      BloomFilter, one bit array, k probes anywhere in it.
+//   blocked:      BlockedBloomFilter, all k probes in one 64-byte cache line.
+//   counting:     CountingBloomFilter, 4-bit saturating counters, Remove.
+//   scalable:     ScalableBloomFilter, grows by chaining filters (Almeida et
+//                 al. 2007).
+//   stable:       StableBloomFilter, fixed memory for an endless stream; old
+//                 keys fade out (Deng & Rafiei 2006).
+//   generational: GenerationalBloomFilter, a sliding window of G blocked
+//                 filters, the oldest cleared in turn.
+// The last two forget keys (false negatives) by design.
+#define SIEVE_FILTER_KINDS(X)                             \
+  X(kClassic, 1, "classic", BloomFilter, false)           \
+  X(kBlocked, 2, "blocked", BlockedBloomFilter, false)    \
+  X(kCounting, 3, "counting", CountingBloomFilter, false) \
+  X(kScalable, 4, "scalable", ScalableBloomFilter, false) \
+  X(kStable, 5, "stable", StableBloomFilter, true)        \
+  X(kGenerational, 6, "generational", GenerationalBloomFilter, true)
+
 enum class FilterKind : uint8_t {
-  kClassic = 1,  // BloomFilter: one bit array, k probes anywhere in it.
-  kBlocked = 2,  // BlockedBloomFilter: all k probes in one 64-byte cache line.
-  kCounting =
-      3,  // CountingBloomFilter: 4-bit saturating counters, supports Remove.
-  kScalable = 4,  // ScalableBloomFilter: grows by chaining filters (Almeida et
-                  // al. 2007).
+#define SIEVE_FILTER_KIND_ENUM(name, value, text, cls, forgets) name = value,
+  SIEVE_FILTER_KINDS(SIEVE_FILTER_KIND_ENUM)
+#undef SIEVE_FILTER_KIND_ENUM
 };
 
 // Every kind, in declaration order.
 std::span<const FilterKind> AllFilterKinds();
-// "classic", "blocked", "counting", "scalable".
+// "classic", "blocked", "counting", "scalable", "stable", "generational".
 std::string_view FilterKindName(FilterKind kind);
 // Inverse of FilterKindName; an InvalidArgument error names the accepted
 // values.
 absl::StatusOr<FilterKind> ParseFilterKind(std::string_view name);
+// True for the kinds that forget keys by design (stable, generational): a key
+// added may later be reported absent.
+bool FilterKindForgets(FilterKind kind);
 
 // What OnCapacityExceeded reports: the filter's estimated item count, the
 // capacity it was designed for, and the false-positive rate it has at this
@@ -74,6 +93,17 @@ struct FilterOptions {
   double fp_rate = 0.01;
   // Make Add/MayContain safe to call concurrently. Default: false.
   bool concurrent = false;
+  // The forgetting kinds (stable, generational): memory for the filter, in
+  // bytes; 0 takes the memory a classic filter of `capacity` keys at
+  // `fp_rate` would, so a forgetting kind replaces another at the same cost.
+  // Default: 0.
+  uint64_t memory_bytes = 0;
+  // kGenerational: filters in the window. REQUIRES: 2 <= generations <= 64.
+  // Default: 4.
+  uint32_t generations = 4;
+  // kGenerational: also rotate when the newest generation is this old,
+  // seconds; 0 rotates by count only. REQUIRES: >= 0. Default: 0.
+  double generation_seconds = 0;
   // Seed of the key hash. Filters combine (UnionWith) only with the same seed.
   // Default: kDefaultFilterSeed.
   uint64_t seed = kDefaultFilterSeed;

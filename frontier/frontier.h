@@ -172,6 +172,12 @@ class Frontier final : public CrawlFrontier {
   // refuses new ones; fetches in flight finish normally. Returns how many
   // queued URLs were discarded now.
   uint64_t DropHost(std::string_view host);
+  // Whether `host`'s URLs are refused: it reached max_urls_per_host (its
+  // queued URLs were discarded at that moment) or DropHost was called. A
+  // frontier that feeds this one from elsewhere (frontier/cluster,
+  // frontier/service) finishes the host's URLs it fed when this turns true.
+  // Cost: a hash lookup under a reader lock. Thread-safe.
+  bool IsDropped(std::string_view host) const;
 
   FrontierStats stats() const override;
   FrontierFilterStats filter_stats() const override;
@@ -264,7 +270,6 @@ class Frontier final : public CrawlFrontier {
   // Forgets idle hosts with nothing worth keeping, so the host table does not
   // grow without bound.
   void ForgetIdleHosts(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  bool IsDropped(std::string_view host) const;
   // The cumulative counters in snapshot order (FrontierTotals), and back.
   std::vector<uint64_t> SnapshotCounters() const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

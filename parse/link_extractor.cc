@@ -25,6 +25,19 @@ bool HasToken(std::string_view tokens, std::string_view token) {
   return false;
 }
 
+// The rel tokens of a <link> whose target the page needs to display.
+constexpr std::string_view kRequisiteRels[] = {"stylesheet", "icon",
+                                               "apple-touch-icon", "mask-icon"};
+
+bool IsRequisite(LinkKind kind, std::string_view rel) {
+  if (kind == LinkKind::kImage || kind == LinkKind::kScript) return true;
+  if (kind != LinkKind::kLink) return false;
+  for (std::string_view token : kRequisiteRels) {
+    if (HasToken(rel, token)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string_view LinkKindName(LinkKind kind) {
@@ -41,6 +54,10 @@ std::string_view LinkKindName(LinkKind kind) {
       return "frame";
     case LinkKind::kMetaRefresh:
       return "meta-refresh";
+    case LinkKind::kImage:
+      return "img";
+    case LinkKind::kScript:
+      return "script";
   }
   return "?";
 }
@@ -145,6 +162,7 @@ ExtractedLinks html_internal::ExtractLinksWith(
     link.url = url->Assemble();
     link.kind = raw.kind;
     link.nofollow = HasToken(raw.rel, "nofollow");
+    link.requisite = options.requisites && IsRequisite(raw.kind, raw.rel);
     link.rel = std::move(raw.rel);
     result.links.push_back(std::move(link));
   }

@@ -14,6 +14,10 @@
 // What counts as a link (LinkKind): <a href>, <area href>, <link href> (with
 // its rel: canonical, alternate, next, prev, stylesheet...), <iframe src>,
 // <frame src>, and the URL of <meta http-equiv=refresh content="5; url=...">.
+// With LinkOptions::requisites, the page requisites too (Link::requisite):
+// <img src>, every URL of <img srcset> and <source srcset> (HTML Standard
+// §4.8.4.3.10), <script src>, and <link href> whose rel is stylesheet, icon,
+// apple-touch-icon or mask-icon.
 // The first <base href> changes the base for every link of the page.
 // javascript:, mailto:, tel:, data: and other non-http(s) hrefs, and hrefs that
 // do not parse, are skipped and counted, never an error.
@@ -55,9 +59,12 @@ enum class LinkKind {
   kIframe,       // <iframe src>
   kFrame,        // <frame src>
   kMetaRefresh,  // <meta http-equiv=refresh content="N; url=...">
+  // Only with LinkOptions::requisites:
+  kImage,   // <img src>, <img srcset>, <source srcset>: one per URL
+  kScript,  // <script src>
 };
 
-// "a", "area", "link", "iframe", "frame", "meta-refresh".
+// "a", "area", "link", "iframe", "frame", "meta-refresh", "img", "script".
 std::string_view LinkKindName(LinkKind kind);
 
 struct Link {
@@ -66,6 +73,9 @@ struct Link {
   std::string rel;        // rel tokens, lower-cased, single-space separated
                           // ("nofollow noopener"); or ""
   bool nofollow = false;  // rel has the token "nofollow"
+  // With LinkOptions::requisites: an image, script, stylesheet or icon the
+  // page needs to display, not a page it links to.
+  bool requisite = false;
 
   // True if `token` (lower-case) is one of the rel tokens.
   bool HasRel(std::string_view token) const;
@@ -113,6 +123,9 @@ struct LinkOptions {
   // besides <meta name=robots>. Default: "" (only the generic "robots"
   // directives apply).
   std::string robots_name;
+
+  // Also extract the page's requisites (Link::requisite). Default: false.
+  bool requisites = false;
 };
 
 // Extracts the links of `html_bytes`, a page fetched from `base_url`.

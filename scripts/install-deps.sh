@@ -22,8 +22,9 @@ packages=(
   libc-ares-dev
   # the URLFrontier gRPC service (sieve frontier serve): libraries, protoc and its gRPC plugins
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
-  # the shared frontier's store (sieve crawl --cluster); tests/cluster starts its own on loopback
-  redis-server
+  # the shared frontier's store (sieve crawl --cluster); tests/cluster starts its own on loopback,
+  # and redis-cli (redis-tools) builds the multi-node Redis Cluster of redis_cluster_crawl_test
+  redis-server redis-tools
   # tests and benchmarks (nodejs runs warcio, the independent WARC reader the tests use)
   libgtest-dev libgmock-dev libbenchmark-dev nodejs
   # the URLFrontier Python client test (tests/frontier/service) runs on Debian's python3

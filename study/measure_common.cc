@@ -61,6 +61,10 @@ uint64_t PredictedFilterBytes(FilterKind kind, uint64_t n, double fp_rate) {
       factor = 3.0;  // Stages of n/8 .. n with tightened rates: ~2-2.5x, with
                      // headroom.
       break;
+    case FilterKind::kStable:
+    case FilterKind::kGenerational:
+      factor = 1.0;  // A classic filter's memory unless told otherwise.
+      break;
   }
   return static_cast<uint64_t>(classic_bytes * factor) + 4096;
 }

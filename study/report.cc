@@ -128,6 +128,8 @@ std::string RenderReport(const ReportInput& input) {
       "--memory-cap from the largest measured n.\n\n");
   absl::StrAppend(&out, LiteratureSection(input.rows),
                   FindingsSection(input.rows), TablesSection(input.rows));
+  if (!input.stream.empty())
+    absl::StrAppend(&out, StreamSection(input.stream_options, input.stream));
   return out;
 }
 
@@ -146,6 +148,10 @@ absl::Status WriteStudyOutputs(const ReportInput& input,
     if (!svg)
       return absl::UnavailableError(
           absl::StrCat("cannot write ", dir, "/", name));
+  }
+  if (!input.stream.empty()) {
+    if (absl::Status s = WriteStreamOutputs(input.stream, dir); !s.ok())
+      return s;
   }
   std::ofstream report(dir + "/report.md", std::ios::trunc);
   report << RenderReport(input);

@@ -18,6 +18,7 @@
 
 #include "absl/status/status.h"
 #include "study/results.h"
+#include "study/stream_chapter.h"
 #include "study/svg_plot.h"
 
 namespace sieve::study {
@@ -30,6 +31,9 @@ struct ReportInput {
   double elapsed_seconds = 0;
   // False while the run is still going (the report says so).
   bool complete = true;
+  // The stream chapter, once measured (empty before).
+  StreamOptions stream_options = {};
+  std::vector<StreamPoint> stream = {};
 };
 
 // The three plots: memory vs n, measured vs predicted FPR, throughput vs n.

@@ -124,12 +124,27 @@ int RunStudy(const StudyFlags& flags) {
     }
     if (!write(false)) return 1;
   }
+  // The stream chapter: forgetting filters at a fixed memory.
+  report.stream_options.positions =
+      flags.stream_n != 0 ? flags.stream_n : flags.max_n;
+  report.stream_options.window =
+      flags.stream_window != 0
+          ? flags.stream_window
+          : std::max<uint64_t>(1000, report.stream_options.positions / 100);
+  report.stream_options.memory_bytes = flags.stream_memory;
+  report.stream_options.seed = flags.seed;
+  progress.AddToTotal(report.stream_options.positions);
+  progress.SetStage("stream");
+  absl::StatusOr<std::vector<StreamPoint>> stream =
+      MeasureStream(report.stream_options, &progress);
+  if (!stream.ok()) return fail(stream.status());
+  report.stream = *std::move(stream);
   progress.Finish();
   if (!write(true)) return 1;
   std::fprintf(
       stderr,
       "sieve study: wrote %s/{results.csv,memory.svg,fpr.svg,throughput.svg,"
-      "report.md}\n",
+      "stream.csv,stream_fpr.svg,stream_fnr.svg,report.md}\n",
       flags.out.c_str());
   return 0;
 }

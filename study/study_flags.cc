@@ -111,6 +111,14 @@ absl::StatusOr<std::vector<double>> ParseFpRates(std::string_view text) {
   return rates;
 }
 
+std::vector<FilterKind> KeepingFilterKinds() {
+  std::vector<FilterKind> kinds;
+  for (FilterKind kind : AllFilterKinds()) {
+    if (!FilterKindForgets(kind)) kinds.push_back(kind);
+  }
+  return kinds;
+}
+
 absl::StatusOr<std::vector<FilterKind>> ParseKinds(std::string_view text) {
   std::vector<FilterKind> kinds;
   absl::flat_hash_set<FilterKind> seen;
@@ -119,6 +127,12 @@ absl::StatusOr<std::vector<FilterKind>> ParseKinds(std::string_view text) {
     absl::StatusOr<FilterKind> kind =
         ParseFilterKind(S(absl::StripAsciiWhitespace(part)));
     if (!kind.ok()) return kind.status();
+    if (FilterKindForgets(*kind)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "kinds: ", part,
+          " forgets keys by design; the grid measures filters that keep "
+          "every key"));
+    }
     if (!seen.insert(*kind).second) {
       return absl::InvalidArgumentError(
           absl::StrCat("kinds: ", part, " is listed twice"));
@@ -210,6 +224,25 @@ const StudySetting kSettings[] = {
                     f.repeat_share);
      },
      [](const StudyFlags& f) { return absl::StrCat(f.repeat_share); }},
+    {"stream-n", "N", "stream chapter: positions fed (0: --max-n)",
+     [](std::string_view text, StudyFlags& f) {
+       return Store(ParseCount(text), "stream-n", f.stream_n);
+     },
+     [](const StudyFlags& f) { return CountText(f.stream_n); }},
+    {"stream-window", "N",
+     "stream chapter: repeats come from the last N distinct URLs (0: "
+     "positions/100)",
+     [](std::string_view text, StudyFlags& f) {
+       return Store(ParseCount(text), "stream-window", f.stream_window);
+     },
+     [](const StudyFlags& f) { return CountText(f.stream_window); }},
+    {"stream-memory", "BYTES",
+     "stream chapter: memory of the forgetting filters (0: twice a classic "
+     "filter of the window at 1 %)",
+     [](std::string_view text, StudyFlags& f) {
+       return Store(ParseByteSize(text), "stream-memory", f.stream_memory);
+     },
+     [](const StudyFlags& f) { return ByteSizeText(f.stream_memory); }},
 };
 
 }  // namespace
@@ -237,6 +270,9 @@ absl::Status ValidateStudyFlags(const StudyFlags& flags) {
     return absl::InvalidArgumentError("--memory-cap: less than 1 MiB");
   }
   if (flags.out.empty()) return absl::InvalidArgumentError("--out: empty");
+  if (flags.stream_n != 0 && flags.stream_n < 1000) {
+    return absl::InvalidArgumentError("--stream-n: less than 1000");
+  }
   if (!(flags.repeat_share >= 0 && flags.repeat_share < 1)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--repeat-share: ", flags.repeat_share, " is outside [0, 1)"));

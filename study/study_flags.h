@@ -28,15 +28,19 @@
 
 namespace sieve::study {
 
+// The filter kinds that never forget a key (not FilterKindForgets).
+std::vector<FilterKind> KeepingFilterKinds();
+
 struct StudyFlags {
   // Largest number of distinct URLs; the grid is 10^3, 10^4, ... up to it.
   // REQUIRES: in [1000, 2^39].
   uint64_t max_n = 100'000'000;
   // Target false-positive rates of the filters. REQUIRES: each in (0, 1).
   std::vector<double> fp_rates = {0.1, 0.01, 0.001, 0.0001};
-  // Filter kinds to measure (all of them by default).
-  std::vector<FilterKind> kinds = {AllFilterKinds().begin(),
-                                   AllFilterKinds().end()};
+  // Filter kinds to measure. REQUIRES: kinds that keep every key (the
+  // forgetting ones are measured on a stream, not on this grid). Default:
+  // every such kind.
+  std::vector<FilterKind> kinds = KeepingFilterKinds();
   // Exact sets (and any filter) predicted to need more bytes are extrapolated,
   // not built. REQUIRES: >= 1 MiB.
   uint64_t memory_cap = uint64_t{16} << 30;
@@ -46,6 +50,15 @@ struct StudyFlags {
   uint64_t seed = 42;
   // Share of stream positions that repeat an earlier URL. REQUIRES: [0, 1).
   double repeat_share = 0.1;
+  // The stream chapter (study/stream_chapter.h): positions fed; 0 means
+  // max_n. Default: 0.
+  uint64_t stream_n = 0;
+  // Its repeats come from the last this many distinct URLs; 0 means
+  // max(1000, positions / 100). Default: 0.
+  uint64_t stream_window = 0;
+  // Memory of its stable and generational filters; 0 means twice a classic
+  // filter of the window at 1 %. Default: 0.
+  uint64_t stream_memory = 0;
 };
 
 // One row of the settings table.

@@ -1,5 +1,6 @@
 #include "study/url_stream.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -188,7 +189,14 @@ bool UrlStream::Step(uint64_t* index) {
   if (fresh_count_ > 0 && Unit(decision) < options_.repeat_share) {
     // A uniform earlier fresh index by multiply-shift (Lemire): high 64 bits of
     // r * count.
-    *index = absl::Uint128High64(absl::uint128(Mix64(decision)) * fresh_count_);
+    if (options_.repeat_window == 0) {
+      *index =
+          absl::Uint128High64(absl::uint128(Mix64(decision)) * fresh_count_);
+    } else {  // one of the last repeat_window fresh indices
+      const uint64_t window = std::min(options_.repeat_window, fresh_count_);
+      *index = fresh_count_ - 1 -
+               absl::Uint128High64(absl::uint128(Mix64(decision)) * window);
+    }
     return false;
   }
   *index = fresh_count_++;
@@ -196,10 +204,14 @@ bool UrlStream::Step(uint64_t* index) {
 }
 
 bool UrlStream::Next(std::string* url) {
-  url->clear();
   uint64_t index = 0;
-  const bool fresh = Step(&index);
-  AppendFreshUrl(index, url);
+  return Next(url, &index);
+}
+
+bool UrlStream::Next(std::string* url, uint64_t* index) {
+  url->clear();
+  const bool fresh = Step(index);
+  AppendFreshUrl(*index, url);
   return fresh;
 }
 

@@ -39,9 +39,12 @@ struct UrlStreamOptions {
   // Seeds every choice. Default: 42.
   uint64_t seed = 42;
   // Probability that a stream position repeats an earlier URL (uniformly chosen
-  // among the fresh URLs emitted so far). REQUIRES: 0 <= repeat_share < 1.
-  // Default: 0.1.
+  // among the fresh URLs emitted so far, or the last `repeat_window` of them).
+  // REQUIRES: 0 <= repeat_share < 1. Default: 0.1.
   double repeat_share = 0.1;
+  // Repeats come from the last this many fresh URLs; 0: from all of them.
+  // Default: 0.
+  uint64_t repeat_window = 0;
   // Number of distinct hosts. REQUIRES: >= 1. Default: 2^20.
   uint64_t host_count = uint64_t{1} << 20;
   // Zipf exponent s of host sizes: P(rank r) ~ r^-s. REQUIRES: > 0.
@@ -85,6 +88,8 @@ class UrlStream {
   // Appends the next stream URL to `url` (which is cleared first); returns true
   // when it is fresh.
   bool Next(std::string* url);
+  // The same, also giving the URL's fresh index (AppendFreshUrl's `index`).
+  bool Next(std::string* url, uint64_t* index);
   // Fills `batch` with up to `max_urls` next stream URLs, stopping early once
   // fresh_count() reaches `fresh_limit` (repeats do not count). Cost: ~100-200
   // ns per URL.

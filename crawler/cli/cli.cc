@@ -59,6 +59,7 @@ void PrintCommandHelp(const Command& command, std::ostream& out) {
     out << FlagLine({.name = "help", .value_name = "", .help = "this text"})
         << "\n";
   }
+  if (command.more_help != nullptr) out << "\n" << command.more_help();
 }
 
 // Prints "<who>: <message>" as one line on stderr; returns the usage exit code.

@@ -54,8 +54,9 @@ std::span<const Command> Commands() {
   static const std::vector<Command> kCommands = {
       {"crawl",
        "crawl a seed list (or the built-in demo site) politely, to disk",
-       "sieve crawl --seeds FILE [--config FILE] [--out DIR] [flags]\n"
-       "       sieve crawl --resume DIR [flags]\n"
+       "sieve crawl [URL...] [--seeds FILE|-] [--config FILE] [--out DIR] "
+       "[flags]\n"
+       "       sieve crawl --resume DIR [URL...] [--seeds FILE|-] [flags]\n"
        "       sieve crawl --demo [flags]",
        "Fetches the seeds and every page they lead to within the scope, once "
        "each: discovered\n"
@@ -63,10 +64,17 @@ std::span<const Command> Commands() {
        "guarded by a Bloom\n"
        "filter), robots.txt and per-host delays are obeyed, and each fetched "
        "page is recorded in\n"
-       "DIR/pages.jsonl. Settings come from built-in defaults, then --config "
-       "FILE, then flags;\n"
-       "config/default.toml documents every setting.",
-       &CrawlFlags, &RunCrawlCommand},
+       "DIR/pages.jsonl. Seeds are the URL arguments and the lines of "
+       "--seeds FILE (- reads\n"
+       "stdin); with --resume they are added to the crawl through the Sieve. "
+       "Settings come from\n"
+       "built-in defaults, then --config FILE, then --set, then flags; "
+       "config/default.toml\n"
+       "documents every setting. Exit codes: 0 finished (or --max-pages), 1 "
+       "failed, 2 bad usage,\n"
+       "3 stopped with work left (signal, --max-run-time), 130 a second "
+       "Ctrl-C.",
+       &CrawlFlags, &RunCrawlCommand, &CrawlSettingsHelp},
       {"cluster", "look at or add seeds to a crawl shared through Redis",
        "sieve cluster status --cluster URL --crawl-id NAME [--json]\n"
        "       sieve cluster seed --cluster URL --crawl-id NAME --seeds FILE",

@@ -5,6 +5,7 @@
 #define SIEVE_CRAWLER_CLI_COMMANDS_H_
 
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -22,6 +23,8 @@ struct Command {
   // Runs the command; returns the process exit code (0 ok, 1 failure, 2 bad
   // usage).
   int (*run)(const ParsedArgs& args);
+  // More help printed after the flags (crawl: every settings key), or null.
+  std::string (*more_help)() = nullptr;
 };
 
 std::span<const Command> Commands();

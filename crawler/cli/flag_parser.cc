@@ -29,6 +29,11 @@ std::string ParsedArgs::Get(std::string_view name, std::string fallback) const {
   return it == values.end() ? std::move(fallback) : it->second;
 }
 
+std::vector<std::string> ParsedArgs::GetAll(std::string_view name) const {
+  auto it = lists.find(std::string(name));
+  return it == lists.end() ? std::vector<std::string>{} : it->second;
+}
+
 absl::StatusOr<ParsedArgs> ParseFlags(std::span<const std::string_view> args,
                                       std::span<const FlagSpec> flags) {
   ParsedArgs parsed;
@@ -83,6 +88,7 @@ absl::StatusOr<ParsedArgs> ParseFlags(std::span<const std::string_view> args,
       }
       value = std::string(args[++i]);
     }
+    if (flag->repeatable) parsed.lists[flag->name].push_back(value);
     parsed.values[flag->name] = std::move(value);
   }
   return parsed;

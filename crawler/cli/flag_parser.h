@@ -13,6 +13,8 @@
 //   --name, --noname (booleans; also --name=true|false|1|0|yes|no)
 //   -- (ends flags; the rest is positional)
 //   -h, --help (sets `help`)
+//   a flag declared `repeatable` may be given many times; each value is kept
+//   in order (ParsedArgs::GetAll)
 // Names may use '-' or '_' ("--max-pages" == "--max_pages").
 //
 // Example:
@@ -45,6 +47,8 @@ struct FlagSpec {
   std::string default_text = {};
   // The config key the flag overrides ("crawl.max_pages"), or empty.
   std::string config_path = {};
+  // May be given many times (--header A --header B); every value is kept.
+  bool repeatable = false;
 };
 
 struct ParsedArgs {
@@ -52,11 +56,15 @@ struct ParsedArgs {
   // The flags given, by dashed name ("max-pages"), with their text; booleans
   // hold "true" or "false". A flag given twice keeps its last value.
   absl::flat_hash_map<std::string, std::string> values;
+  // Every value of each repeatable flag given, in command-line order.
+  absl::flat_hash_map<std::string, std::vector<std::string>> lists;
   bool help = false;
 
   bool Has(std::string_view name) const;
   // The text given for `name`, or `fallback` when it was not given.
   std::string Get(std::string_view name, std::string fallback = "") const;
+  // Every value given for the repeatable flag `name` (none when absent).
+  std::vector<std::string> GetAll(std::string_view name) const;
 };
 
 // Parses `args` (the words after the subcommand) against `flags`; any other

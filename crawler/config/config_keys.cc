@@ -219,6 +219,10 @@ const ConfigKey kKeys[] = {
      kSitemapLocationField},
     {"crawl.max_sitemaps_per_host", "", "sitemap files fetched per host",
      SIEVE_FIELD(crawl.max_sitemaps_per_host), 0, kMaxInt},
+    {"crawl.page_requisites", "page-requisites",
+     "also fetch each page's images, stylesheets, scripts and icons, from any "
+     "host",
+     SIEVE_FIELD(crawl.page_requisites)},
     // [parse]
     {"parse.html_parser", "html-parser",
      "tokenizer (HTML Standard tokenizer, no tree) or gumbo (HTML5 tree)",
@@ -233,6 +237,13 @@ const ConfigKey kKeys[] = {
     {"output.warc_gzip_level", "",
      "zlib level of each WARC record (1 fastest, 9 smallest)",
      SIEVE_FIELD(output.warc_gzip_level), 1, 9},
+    {"output.metrics", "metrics",
+     "serve /metrics (Prometheus) and /status (JSON) at ADDR:PORT, or PORT on "
+     "127.0.0.1, while the crawl runs (empty = off)",
+     SIEVE_FIELD(output.metrics)},
+    {"output.skipped", "",
+     "write OUT/skipped.jsonl: every URL found and not fetched, and why",
+     SIEVE_FIELD(output.skipped)},
     // [politeness]
     {"politeness.delay", "delay", "seconds between requests to one host",
      SIEVE_FIELD(politeness.delay), 0, 3600},
@@ -337,6 +348,13 @@ const ConfigKey kKeys[] = {
      "connect to loopback, private and link-local addresses of any host (not "
      "only the seeds' hosts)",
      SIEVE_FIELD(fetch.allow_private_addresses)},
+    {"fetch.headers", "header",
+     "extra request header 'Name: value' (repeat the flag for more)",
+     SIEVE_FIELD(fetch.headers)},
+    {"fetch.proxy", "proxy",
+     "proxy for every request: http://, https://, socks5:// or socks5h:// "
+     "URL (empty: none, or $http_proxy and friends)",
+     SIEVE_FIELD(fetch.proxy)},
     // [sieve]
     {"sieve.expected_urls", "expected-urls",
      "URLs the Sieve's filter is sized for", SIEVE_FIELD(sieve.expected_urls),

@@ -1,5 +1,6 @@
 #include "crawler/config/config_loader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -233,22 +234,78 @@ absl::Status ApplyConfigFile(const std::string& path, CrawlConfig& config) {
   return ApplyConfigToml(text.str(), path, config);
 }
 
+namespace {
+
+// Stores `text` into `key` (`where` prefixes errors): a list key gets `text`
+// as its items with no splitting when `items` is set, else the text parsed
+// with the key's type and bounds.
+absl::Status SetFromText(const ConfigKey& key, const std::string& text,
+                         const std::string& where, CrawlConfig& config) {
+  return std::visit(TextSetter{key, text, config, where}, key.field);
+}
+
+using ListField = std::vector<std::string>& (*)(CrawlConfig&);
+
+}  // namespace
+
 absl::Status ApplyFlagOverrides(
     const absl::flat_hash_map<std::string, std::string>& flag_values,
-    CrawlConfig& config) {
+    CrawlConfig& config,
+    const absl::flat_hash_map<std::string, std::vector<std::string>>&
+        repeated) {
   for (const ConfigKey& key : ConfigKeys()) {
     if (key.flag.empty()) continue;
-    auto given = flag_values.find(std::string(key.flag));
+    const std::string flag(key.flag);
+    if (const ListField* list = std::get_if<ListField>(&key.field);
+        list != nullptr && repeated.contains(flag)) {
+      (*list)(config) = repeated.at(flag);  // One item per --flag, unsplit.
+      continue;
+    }
+    auto given = flag_values.find(flag);
     if (given == flag_values.end()) continue;
-    std::string where = absl::StrCat("--", std::string(key.flag));
+    std::string where = absl::StrCat("--", flag);
     std::string value = given->second;
     if (key.flag_negates) {
       // The flag parser normalises booleans to "true"/"false".
       value = value == "true" ? "false" : value == "false" ? "true" : value;
     }
-    if (absl::Status s =
-            std::visit(TextSetter{key, value, config, where}, key.field);
-        !s.ok())
+    if (absl::Status s = SetFromText(key, value, where, config); !s.ok())
+      return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ApplySetOverrides(const std::vector<std::string>& assignments,
+                               CrawlConfig& config) {
+  std::vector<const ConfigKey*> lists_started;
+  for (const std::string& assignment : assignments) {
+    const size_t eq = assignment.find('=');
+    const std::string path = assignment.substr(0, eq);
+    const ConfigKey* key = FindConfigKeyByPath(path);
+    if (eq == std::string::npos || key == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--set ", assignment,
+                       key == nullptr ? ": unknown key '" + path + "'"
+                                      : ": expected SECTION.KEY=VALUE",
+                       " (sieve help crawl lists every key)"));
+    }
+    std::string value = assignment.substr(eq + 1);
+    const std::string where = absl::StrCat("--set ", path);
+    if (const ListField* list = std::get_if<ListField>(&key->field)) {
+      // Each --set of a list key adds one item; the first replaces the list.
+      if (std::find(lists_started.begin(), lists_started.end(), key) ==
+          lists_started.end()) {
+        lists_started.push_back(key);
+        (*list)(config).clear();
+      }
+      if (!value.empty()) (*list)(config).push_back(std::move(value));
+      continue;
+    }
+    if (std::holds_alternative<bool& (*)(CrawlConfig&)>(key->field)) {
+      if (value == "1" || value == "yes") value = "true";
+      if (value == "0" || value == "no") value = "false";
+    }
+    if (absl::Status s = SetFromText(*key, value, where, config); !s.ok())
       return s;
   }
   return absl::OkStatus();

@@ -11,6 +11,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
@@ -31,13 +32,27 @@ namespace sieve {
 
 // Applies the command-line flags in `flag_values` (dashed name -> the text
 // given, as crawler/cli/flag_parser.h returns them; booleans "true"/"false")
-// that are bound to a config key, with the key's type and bounds. Flags bound
-// to no key are ignored. Errors name the flag:
+// that are bound to a config key, with the key's type and bounds. A list key's
+// flag found in `repeated` gets one item per occurrence, unsplit (`--header
+// 'A: 1, 2' --header 'B: 3'`); otherwise its text is split at commas. Flags
+// bound to no key are ignored. Errors name the flag:
 //   --concurrency: must be >= 1, got 0
 //   --max-pages: expected an integer, got 'many'
 [[nodiscard]] absl::Status ApplyFlagOverrides(
     const absl::flat_hash_map<std::string, std::string>& flag_values,
-    CrawlConfig& config);
+    CrawlConfig& config,
+    const absl::flat_hash_map<std::string, std::vector<std::string>>& repeated =
+        {});
+
+// Applies `--set SECTION.KEY=VALUE` assignments, in order, to any key of the
+// settings table (config_keys.h), with the key's type and bounds, as a flag
+// would. A list key gets VALUE as one item: the first --set of it replaces
+// the list, each further one adds an item. Booleans take true/false/1/0/
+// yes/no. Errors name the assignment:
+//   --set crawl.max_pages: expected an integer, got 'many'
+//   --set crawl.nope=1: unknown key 'crawl.nope' (sieve help crawl lists...)
+[[nodiscard]] absl::Status ApplySetOverrides(
+    const std::vector<std::string>& assignments, CrawlConfig& config);
 
 }  // namespace sieve
 

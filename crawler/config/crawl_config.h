@@ -50,6 +50,8 @@ struct CrawlConfig {
     // The sitemaps.org location rule: lenient accepts any URL a sitemap lists.
     SitemapLocationRule sitemap_location = SitemapLocationRule::kLenient;
     int64_t max_sitemaps_per_host = 100;  // Sitemap files fetched per host.
+    // Fetch each page's images, stylesheets, scripts and icons.
+    bool page_requisites = false;
   } crawl;
 
   struct Parse {
@@ -61,6 +63,10 @@ struct CrawlConfig {
     bool warc = false;  // WARC files of every fetch under OUT/warc/.
     int64_t warc_max_bytes = 1'000'000'000;  // A WARC file is rotated here.
     int64_t warc_gzip_level = 6;             // zlib level of each record.
+    // ADDR:PORT (or PORT, on 127.0.0.1) serving /metrics and /status while
+    // the crawl runs; empty = off.
+    std::string metrics;
+    bool skipped = true;  // OUT/skipped.jsonl: URLs found and not fetched.
   } output;
 
   struct Politeness {
@@ -115,6 +121,11 @@ struct CrawlConfig {
     // PEM file of trusted CAs; empty: CURL_CA_BUNDLE, SSL_CERT_FILE, or the
     // system's (fetch/ca_bundle.h).
     std::string ca_bundle;
+    // Extra request headers, each "Name: value".
+    std::vector<std::string> headers;
+    // Proxy URL (http://, https://, socks5://, socks5h://...); empty = none
+    // (libcurl still reads http_proxy and friends).
+    std::string proxy;
   } fetch;
 
   struct SieveSettings {

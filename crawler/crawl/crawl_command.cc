@@ -31,8 +31,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kExitFailure = 1;
-constexpr int kExitUsage = 2;
+constexpr int kExitFailure = kCrawlExitFailure;
+constexpr int kExitUsage = kCrawlExitUsage;
 
 // Turns SIGINT/SIGTERM into Crawler::RequestStop. The signals are blocked in
 // the calling thread before any other thread starts (threads inherit the mask)
@@ -95,6 +95,15 @@ std::vector<FlagSpec> CrawlFlags() {
       {.name = "demo",
        .value_name = "",
        .help = "crawl the built-in demo site on 127.0.0.1"},
+      {.name = "set",
+       .value_name = "SECTION.KEY=VALUE",
+       .help = "set any setting listed below (repeatable; a list key takes "
+               "one item per --set)",
+       .repeatable = true},
+      {.name = "print-config",
+       .value_name = "",
+       .help = "print the settings this command line resolves to (TOML) and "
+               "exit"},
   };
   const CrawlConfig defaults;
   for (const ConfigKey& key : ConfigKeys()) {
@@ -103,11 +112,15 @@ std::vector<FlagSpec> CrawlFlags() {
     std::string default_text = FormatConfigValue(key, defaults);
     if (key.flag_negates)
       default_text = default_text == "true" ? "false" : "true";
-    flags.push_back({.name = std::string(key.flag),
-                     .value_name = ConfigValueName(key),
-                     .help = std::string(key.help),
-                     .default_text = std::move(default_text),
-                     .config_path = std::string(key.path)});
+    flags.push_back(
+        {.name = std::string(key.flag),
+         .value_name = ConfigValueName(key),
+         .help = std::string(key.help),
+         .default_text = std::move(default_text),
+         .config_path = std::string(key.path),
+         // A list key's flag gives one item each time (--header A --header B).
+         .repeatable = std::holds_alternative<
+             std::vector<std::string>& (*)(CrawlConfig&)>(key.field)});
   }
   return flags;
 }
@@ -118,9 +131,31 @@ absl::StatusOr<CrawlConfig> LoadCrawlConfigOver(CrawlConfig config,
     if (absl::Status s = ApplyConfigFile(args.Get("config"), config); !s.ok())
       return s;
   }
-  if (absl::Status s = ApplyFlagOverrides(args.values, config); !s.ok())
+  // --set first, then the named flags (the more specific spelling wins).
+  if (absl::Status s = ApplySetOverrides(args.GetAll("set"), config); !s.ok())
+    return s;
+  if (absl::Status s = ApplyFlagOverrides(args.values, config, args.lists);
+      !s.ok())
     return s;
   return config;
+}
+
+std::string CrawlSettingsHelp() {
+  std::string text =
+      "Settings (every key of config/default.toml; --set SECTION.KEY=VALUE "
+      "or the flag shown):\n";
+  const CrawlConfig defaults;
+  for (const ConfigKey& key : ConfigKeys()) {
+    const std::string value = ConfigValueName(key);
+    absl::StrAppend(&text, "  ", std::string(key.path), "=",
+                    value.empty() ? "BOOL" : value, "  ", std::string(key.help),
+                    " (default ", FormatConfigValue(key, defaults));
+    // The server's keys have flags of `sieve frontier serve`, not of crawl.
+    if (!key.flag.empty() && !key.path.starts_with("frontier_server."))
+      absl::StrAppend(&text, "; flag --", std::string(key.flag));
+    absl::StrAppend(&text, ")\n");
+  }
+  return text;
 }
 
 absl::StatusOr<CrawlConfig> LoadCrawlConfig(const ParsedArgs& args) {
@@ -210,6 +245,21 @@ int RunCrawlCommand(const ParsedArgs& args) {
     std::cerr << "sieve crawl: " << config.status().message() << "\n";
     return kExitUsage;
   }
+  if (args.Get("print-config") == "true") {
+    std::cout << ConfigToToml(*config);
+    return 0;
+  }
+  // Seeds named on this command line: URL arguments and --seeds FILE (or a
+  // seed file from --config, for a fresh crawl; a resumed crawl's saved
+  // config names the seeds it was started with, already queued).
+  const bool seed_file_given =
+      !config->crawl.seeds.empty() && (resume.empty() || args.Has("seeds") ||
+                                       base.crawl.seeds != config->crawl.seeds);
+  if (demo && (seed_file_given || !args.positional.empty())) {
+    std::cerr << "sieve crawl: --demo crawls its own site: no seed URLs or "
+                 "--seeds\n";
+    return kExitUsage;
+  }
   absl::StatusOr<std::shared_ptr<spdlog::logger>> logger =
       MakeStderrLogger(config->log.level);
   if (!logger.ok()) {
@@ -221,11 +271,40 @@ int RunCrawlCommand(const ParsedArgs& args) {
   const OpenFileLimit files = RaiseOpenFileLimit();
   (*logger)->info("open-file limit {} (was {}, hard limit {})", files.soft,
                   files.before, files.hard);
-  if (config->crawl.seeds.empty() && !demo && resume.empty()) {
-    std::cerr << "sieve crawl: needs --seeds FILE, --resume DIR or --demo (try "
-                 "'sieve help "
-                 "crawl')\n";
+  if (!seed_file_given && args.positional.empty() && !demo && resume.empty()) {
+    std::cerr << "sieve crawl: needs seed URLs, --seeds FILE, --resume DIR or "
+                 "--demo (try 'sieve help crawl')\n";
     return kExitUsage;
+  }
+  std::vector<std::string> seeds;
+  if (seed_file_given || !args.positional.empty()) {
+    const UrlOptions url_options = MakeUrlOptions(*config);
+    SeedList list = ParseSeedArgs(args.positional, url_options);
+    if (seed_file_given) {
+      absl::StatusOr<SeedList> file =
+          ReadSeedFile(config->crawl.seeds, url_options);
+      if (!file.ok()) {
+        std::cerr << "sieve crawl: " << file.status().message() << "\n";
+        return kExitUsage;
+      }
+      const auto append = [](std::vector<std::string>& to,
+                             const std::vector<std::string>& from) {
+        to.insert(to.end(), from.begin(), from.end());
+      };
+      append(list.urls, file->urls);
+      append(list.problems, file->problems);
+      append(list.notes, file->notes);
+    }
+    for (const std::string& note : list.notes) (*logger)->info("{}", note);
+    for (const std::string& problem : list.problems)
+      (*logger)->warn("{}", problem);
+    if (list.urls.empty()) {
+      std::cerr << "sieve crawl: no valid seed URL"
+                << (seed_file_given ? " in " + config->crawl.seeds : "")
+                << "\n";
+      return kExitUsage;
+    }
+    seeds = std::move(list.urls);
   }
 
   // Block SIGINT/SIGTERM before any thread starts (demo server, parsers, curl's
@@ -257,25 +336,14 @@ int RunCrawlCommand(const ParsedArgs& args) {
     (*logger)->info(
         "demo site: {} pages at {} (robots.txt disallows /private/)",
         site->graph().options().pages, site->root_url());
-  } else if (!resume.empty()) {
-    config->crawl.out = resume;
-    setup.resume = true;
   } else {
-    absl::StatusOr<SeedList> seeds =
-        ReadSeedFile(config->crawl.seeds, MakeUrlOptions(*config));
-    if (!seeds.ok()) {
-      std::cerr << "sieve crawl: " << seeds.status().message() << "\n";
-      return kExitUsage;
+    // A fresh crawl's seeds; on --resume, new seeds, pushed through the
+    // Sieve like links (seen ones are dropped).
+    setup.seeds = std::move(seeds);
+    if (!resume.empty()) {
+      config->crawl.out = resume;
+      setup.resume = true;
     }
-    for (const std::string& note : seeds->notes) (*logger)->info("{}", note);
-    for (const std::string& problem : seeds->problems)
-      (*logger)->warn("{}", problem);
-    if (seeds->urls.empty()) {
-      std::cerr << "sieve crawl: no valid seed URL in " << config->crawl.seeds
-                << "\n";
-      return kExitUsage;
-    }
-    setup.seeds = std::move(seeds->urls);
   }
   setup.config = *config;
   if (!setup.resume) setup.saved_config = ConfigToToml(*config);
@@ -311,7 +379,20 @@ int RunCrawlCommand(const ParsedArgs& args) {
   if (summary->stop_reason != StopReason::kFinished) {
     std::cout << "continue with: sieve crawl --resume " << out.string() << "\n";
   }
-  return 0;
+  return CrawlExitCode(summary->stop_reason);
+}
+
+int CrawlExitCode(StopReason reason) {
+  switch (reason) {
+    case StopReason::kFinished:
+    case StopReason::kMaxPages:
+      return kCrawlExitOk;
+    case StopReason::kMaxRunTime:
+    case StopReason::kInterrupted:
+    case StopReason::kCapacity:
+      return kCrawlExitStopped;
+  }
+  return kCrawlExitStopped;
 }
 
 }  // namespace sieve

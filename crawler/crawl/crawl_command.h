@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "crawler/cli/flag_parser.h"
 #include "crawler/config/crawl_config.h"
+#include "crawler/crawl/crawler.h"
 
 namespace sieve {
 
@@ -34,9 +35,25 @@ std::string ConfigToToml(const CrawlConfig& config);
 // The text of config/demo.toml, compiled in.
 std::string_view DemoConfigToml();
 
-// Runs `sieve crawl`; returns the exit code (0 done or stopped cleanly, 1
-// failed, 2 bad usage).
+// `sieve crawl`'s exit codes (docs/crawling.md, "Exit codes"). A second
+// SIGINT/SIGTERM ends the process at once with 128 + the signal (130 for
+// Ctrl-C).
+inline constexpr int kCrawlExitOk = 0;       // Finished, or --max-pages.
+inline constexpr int kCrawlExitFailure = 1;  // Output or checkpoint failed.
+inline constexpr int kCrawlExitUsage = 2;    // Bad flags, config or seeds.
+// Stopped with work left, resumable: SIGINT/SIGTERM, --max-run-time, or
+// sieve.on_capacity = stop.
+inline constexpr int kCrawlExitStopped = 3;
+
+// The exit code of a run that ended for `reason`.
+int CrawlExitCode(StopReason reason);
+
+// Runs `sieve crawl`; returns the exit code (above).
 int RunCrawlCommand(const ParsedArgs& args);
+
+// `sieve help crawl`'s list of every settings-table key: path, value type,
+// help, default and flag.
+std::string CrawlSettingsHelp();
 
 }  // namespace sieve
 

@@ -33,6 +33,8 @@ FetchOptions MakeFetchOptions(const CrawlConfig& config,
   o.verify_tls = f.verify_tls;
   o.ca_bundle = ChooseCaBundleFromEnvironment(f.ca_bundle).path;
   o.skip_oversized = f.skip_oversized;
+  o.extra_headers = f.headers;
+  o.proxy = f.proxy;
   // Retries are the frontier's (politeness.max_throttle_retries,
   // max_error_retries): the Fetcher makes one attempt per request.
   // Private addresses are refused unless the URL's host is a seed's host
@@ -71,7 +73,9 @@ absl::StatusOr<FrontierOptions> MakeFrontierOptions(
   o.sieve.filter_kind = *kind;
   // grow: the scalable filter adds stages past expected_urls, its compound
   // rate bounded by fp_rate (Almeida et al. 2007; filter/scalable_bloom_filter.h).
-  if (s.on_capacity == CapacityPolicy::kGrow) {
+  // A forgetting kind (stable, generational) is kept: its rate is bounded by
+  // forgetting instead.
+  if (s.on_capacity == CapacityPolicy::kGrow && !FilterKindForgets(*kind)) {
     o.sieve.filter_kind = FilterKind::kScalable;
   }
   o.sieve.memory_budget_bytes = static_cast<size_t>(s.memory_budget_mb) << 20;
@@ -138,19 +142,26 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateClusterFrontier(
 }
 
 // With urlfrontier.url set: a client of a URLFrontier server, which holds the
-// queues and the seen set; the per-host rules apply on this side.
+// queues and the seen set; the per-host rules (politeness, retries, the page
+// cap) are those of a local Frontier inside the client, from the same
+// settings as the single-process Frontier's.
 absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateGrpcFrontier(
-    const CrawlConfig& config, const FrontierOptions& local) {
+    const CrawlConfig& config, const FrontierOptions& local,
+    const std::filesystem::path& work_dir) {
   absl::StatusOr<std::string> target =
       service::ParseGrpcTarget(config.urlfrontier.url);
   if (!target.ok()) return target.status();
+  service::GrpcFrontierOptions o;
+  o.target = *target;
+  o.crawl_id = config.urlfrontier.crawl_id;
+  o.politeness = local.politeness;
+  o.max_urls_per_host = local.max_urls_per_host;
+  o.work_dir = work_dir;
+  o.max_urls_per_queue = std::max<uint32_t>(
+      o.max_urls_per_queue,
+      static_cast<uint32_t>(local.politeness.max_in_flight_per_host));
   absl::StatusOr<std::unique_ptr<service::GrpcFrontier>> frontier =
-      service::GrpcFrontier::Create(
-          {.target = *target,
-           .crawl_id = config.urlfrontier.crawl_id,
-           .politeness = local.politeness,
-           .max_urls_per_queue = static_cast<uint32_t>(
-               std::max(1, local.politeness.max_in_flight_per_host))});
+      service::GrpcFrontier::Create(std::move(o));
   if (!frontier.ok()) return frontier.status();
   return std::unique_ptr<CrawlFrontier>(std::move(*frontier));
 }
@@ -170,7 +181,7 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateFrontier(
   if (!config.cluster.url.empty())
     return CreateClusterFrontier(config, *options, work_dir);
   if (!config.urlfrontier.url.empty())
-    return CreateGrpcFrontier(config, *options);
+    return CreateGrpcFrontier(config, *options, work_dir);
   absl::StatusOr<std::unique_ptr<Frontier>> frontier =
       Frontier::Create(*std::move(options));
   if (!frontier.ok()) return frontier.status();
@@ -188,7 +199,7 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> RestoreFrontier(
     return CreateClusterFrontier(config, *options, work_dir);
   // A URLFrontier client's state is on the server: it resumes by reconnecting.
   if (!config.urlfrontier.url.empty())
-    return CreateGrpcFrontier(config, *options);
+    return CreateGrpcFrontier(config, *options, work_dir);
   absl::StatusOr<std::unique_ptr<Frontier>> frontier =
       Frontier::Restore(snapshot, *std::move(options));
   if (!frontier.ok()) return frontier.status();

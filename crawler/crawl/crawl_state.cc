@@ -51,6 +51,7 @@ namespace fs = std::filesystem;
   X(warc_responses)             \
   X(warc_revisits)              \
   X(warc_bytes)                 \
+  X(requisites)                 \
   X(run_seconds)
 // clang-format on
 
@@ -59,6 +60,15 @@ void CountersFromJson(const nlohmann::json& j, CrawlCounters& c) {
   if (j.contains(#name)) j.at(#name).get_to(c.name);
   SIEVE_COUNTER_FIELDS(SIEVE_READ)
 #undef SIEVE_READ
+  if (j.contains("skipped")) {
+    const nlohmann::json& skipped = j.at("skipped");
+    for (SkipReason reason : AllSkipReasons()) {
+      const std::string name(SkipReasonName(reason));
+      if (skipped.contains(name)) {
+        skipped.at(name).get_to(c.skipped[static_cast<size_t>(reason)]);
+      }
+    }
+  }
   if (!j.contains("failures")) return;
   const nlohmann::json& failures = j.at("failures");
   for (size_t i = 0; i < kFailureCodeCount; ++i) {
@@ -84,6 +94,13 @@ nlohmann::json CountersToJson(const CrawlCounters& c) {
         c.failures[i];
   }
   j["failures"] = std::move(failures);
+  // Every reason, 0 included: the summary lists the closed set.
+  nlohmann::ordered_json skipped = nlohmann::ordered_json::object();
+  for (SkipReason reason : AllSkipReasons()) {
+    skipped[std::string(SkipReasonName(reason))] =
+        c.skipped[static_cast<size_t>(reason)];
+  }
+  j["skipped"] = std::move(skipped);
   return j;
 }
 
@@ -95,6 +112,7 @@ absl::Status WriteCheckpoint(const fs::path& dir, const CrawlState& state,
   nlohmann::ordered_json j;
   j["format"] = kStateFormat;
   j["pages_offset"] = state.pages_offset;
+  j["skipped_offset"] = state.skipped_offset;
   j["sequence"] = state.sequence;
   j["counters"] = CountersToJson(state.counters);
   j["seed_hosts"] = state.seed_hosts;
@@ -118,6 +136,9 @@ absl::StatusOr<CrawlState> DecodeCrawlState(std::string_view text,
     }
     state.pages_offset = j.at("pages_offset").get<uint64_t>();
     state.sequence = j.at("sequence").get<uint64_t>();
+    if (j.contains("skipped_offset")) {
+      state.skipped_offset = j.at("skipped_offset").get<uint64_t>();
+    }
     CountersFromJson(j.at("counters"), state.counters);
     state.seed_hosts = j.at("seed_hosts").get<std::vector<std::string>>();
     if (j.contains("warc_files")) {

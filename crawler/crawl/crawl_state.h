@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "crawler/crawl/skip_reason.h"
 #include "crawler/output/warc_writer.h"
 #include "fetch/fetch_failure.h"
 #include "frontier/crawl_frontier.h"
@@ -82,10 +83,17 @@ struct CrawlCounters {
   double run_seconds = 0;         // Wall time crawled, all runs together.
   // Records per error code (fetch/fetch_failure.h), indexed by FailureCode.
   std::array<uint64_t, kFailureCodeCount> failures{};
+  uint64_t requisites = 0;  // Records of page requisites (page_requisites).
+  // Records written to skipped.jsonl per reason, indexed by SkipReason
+  // (crawler/output/skipped_log.h): each URL once per reason.
+  std::array<uint64_t, kSkipReasonCount> skipped{};
 };
 
 struct CrawlState {
   uint64_t pages_offset = 0;  // Bytes of pages.jsonl covered by this snapshot.
+  // Bytes of skipped.jsonl covered by this snapshot (0 in a crawl.state
+  // written before skipped.jsonl existed).
+  uint64_t skipped_offset = 0;
   // With output.warc: every WARC file of the crawl and its durable length at
   // the same instant as pages_offset (WarcWriter::Sync); --resume cuts the
   // files back to it (RecoverWarcDirectory).

@@ -60,6 +60,7 @@ absl::Status Crawler::Impl::Init() {
       absl::Seconds(config_.fetch.connect_timeout));
   const fs::path scratch = out_ / ".scratch";
   const fs::path pages = out_ / "pages.jsonl";
+  const fs::path skipped = out_ / "skipped.jsonl";
   if (setup_.resume) {
     // The whole snapshot is verified before anything in `out_` changes.
     absl::StatusOr<SnapshotReader> snapshot =
@@ -77,10 +78,21 @@ absl::Status Crawler::Impl::Init() {
     if (absl::Status s = PagesWriter::TruncateTo(pages, state_.pages_offset);
         !s.ok())
       return s;
+    if (config_.output.skipped) {
+      if (absl::Status s =
+              PagesWriter::TruncateTo(skipped, state_.skipped_offset);
+          !s.ok())
+        return s;
+    }
     pages_started_ = counters_.pages;
     base_run_seconds_ = counters_.run_seconds;
     log_->info("resuming {}: {} pages done, {} URLs queued", out_.string(),
                counters_.pages, frontier_->stats().queued);
+    if (!setup_.seeds.empty()) {
+      const size_t added = AddSeeds();
+      log_->info("{} new seeds: {} queued, {} seen before", setup_.seeds.size(),
+                 added, setup_.seeds.size() - added);
+    }
   } else {
     if (fs::exists(out_ / "checkpoint" / "CURRENT", ec) ||
         (fs::exists(pages, ec) && fs::file_size(pages, ec) > 0)) {
@@ -102,23 +114,7 @@ absl::Status Crawler::Impl::Init() {
         CreateFrontier(config_, scratch);
     if (!frontier.ok()) return frontier.status();
     frontier_ = *std::move(frontier);
-    const UrlOptions url_options = MakeUrlOptions(config_);
-    std::vector<UrlParts> seeds;
-    for (const std::string& seed : setup_.seeds) {
-      absl::StatusOr<UrlParts> parts = SplitUrl(seed, url_options);
-      if (!parts.ok()) continue;
-      keys_->Prefetch(*parts);  // The seeds' lookups at once, not in turn.
-      seeds.push_back(*std::move(parts));
-    }
-    for (const UrlParts& parts : seeds) {
-      const std::string host = parts.Authority();
-      if (std::find(state_.seed_hosts.begin(), state_.seed_hosts.end(), host) ==
-          state_.seed_hosts.end()) {
-        state_.seed_hosts.push_back(host);
-      }
-      frontier_->Add(parts.normalized_url, keys_->KeyOf(parts), 0,
-                     Origin{}.Encode());
-    }
+    (void)AddSeeds();
   }
 
   // WARC files: recovered to the checkpoint (resume) before anything is
@@ -134,6 +130,11 @@ absl::Status Crawler::Impl::Init() {
       PagesWriter::Open(pages);
   if (!writer.ok()) return writer.status();
   writer_ = std::move(*writer);
+  if (config_.output.skipped) {
+    absl::StatusOr<std::unique_ptr<SkippedLog>> log = SkippedLog::Open(skipped);
+    if (!log.ok()) return log.status();
+    skipped_ = std::move(*log);
+  }
 
   fetch_options = MakeFetchOptions(config_, state_.seed_hosts);
   log_->info("TLS: {}, CA bundle {}",
@@ -169,7 +170,9 @@ absl::Status Crawler::Impl::Init() {
       .traps = traps_.get(),
       .session_id_params = config_.url.session_id_params,
       .robots_name = absl::AsciiStrToLower(robots_token_),
-      .html_parser = config_.parse.html_parser};
+      .html_parser = config_.parse.html_parser,
+      .record_skipped = skipped_ != nullptr,
+      .page_requisites = config_.crawl.page_requisites};
   int threads = static_cast<int>(config_.crawl.parser_threads);
   if (threads <= 0)
     threads =
@@ -182,6 +185,30 @@ absl::Status Crawler::Impl::Init() {
   // A checkpoint before the first fetch, so a crawl killed at any moment can be
   // resumed.
   return WriteCheckpointNow();
+}
+
+size_t Crawler::Impl::AddSeeds() {
+  const UrlOptions url_options = MakeUrlOptions(config_);
+  std::vector<UrlParts> seeds;
+  for (const std::string& seed : setup_.seeds) {
+    absl::StatusOr<UrlParts> parts = SplitUrl(seed, url_options);
+    if (!parts.ok()) continue;
+    keys_->Prefetch(*parts);  // The seeds' lookups at once, not in turn.
+    seeds.push_back(*std::move(parts));
+  }
+  size_t queued = 0;
+  for (const UrlParts& parts : seeds) {
+    const std::string host = parts.Authority();
+    if (std::find(state_.seed_hosts.begin(), state_.seed_hosts.end(), host) ==
+        state_.seed_hosts.end()) {
+      state_.seed_hosts.push_back(host);
+    }
+    if (frontier_->Add(parts.normalized_url, keys_->KeyOf(parts), 0,
+                       Origin{}.Encode())) {
+      ++queued;
+    }
+  }
+  return queued;
 }
 
 void Crawler::Impl::Dispatch(absl::Time now, absl::Duration& wait,

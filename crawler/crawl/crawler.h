@@ -54,7 +54,9 @@ namespace sieve {
 
 struct CrawlSetup {
   CrawlConfig config;
-  // A fresh crawl: the seeds (normalised URLs). Ignored when `resume` is set.
+  // The seeds (normalised URLs); with `resume`, new seeds, pushed through the
+  // Sieve like links (those seen before are dropped), their hosts added to the
+  // seeds' hosts (scope, private-address guard).
   std::vector<std::string> seeds;
   // Continue the crawl whose output directory is config.crawl.out (its last
   // checkpoint).

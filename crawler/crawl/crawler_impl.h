@@ -54,6 +54,7 @@
 #include "crawler/crawl/sitemap_links.h"
 #include "crawler/crawl/worker_pool.h"
 #include "crawler/output/page_record.h"
+#include "crawler/output/skipped_log.h"
 #include "crawler/output/warc_writer.h"
 #include "fetch/dns_cache.h"
 #include "fetch/fetch_failure.h"
@@ -129,6 +130,9 @@ class Crawler::Impl {
   }
 
   // crawler.cc
+  // Adds setup_.seeds to the frontier at depth 0 (their hosts join
+  // state_.seed_hosts); returns how many it queued (the rest were seen).
+  size_t AddSeeds();
   void Dispatch(absl::Time now, absl::Duration& wait, bool& frontier_empty);
 
   // crawler_robots.cc
@@ -164,6 +168,12 @@ class Crawler::Impl {
   void WriteRecord(const PageRecord& record);
   // Done without a fetch (robots.txt forbids it, the URL does not parse).
   void SkipUrl(const FrontierUrl& url, absl::Time now);
+  // Writes `url` to skipped.jsonl (with output.skipped), found on
+  // `found_on` ("" for a seed), once per reason; counts what it writes.
+  void RecordSkipped(std::string_view url, std::string_view found_on,
+                     SkipReason reason);
+  // RecordSkipped for each link a page's (or sitemap's) rules refused.
+  void RecordSkippedLinks(const LinkOutcomes& links, std::string_view found_on);
   void CollectParsed(absl::Time now);
   // Records a parsed sitemap and queues the sitemaps its index lists.
   void RecordSitemap(ParsedPage& page);
@@ -207,7 +217,8 @@ class Crawler::Impl {
   std::unique_ptr<PolitenessKeys> keys_;
   std::unique_ptr<Fetcher> fetcher_;
   std::unique_ptr<PagesWriter> writer_;
-  std::unique_ptr<WarcWriter> warc_;  // With output.warc.
+  std::unique_ptr<SkippedLog> skipped_;  // With output.skipped.
+  std::unique_ptr<WarcWriter> warc_;     // With output.warc.
   // WARC files of earlier runs (resume), recovered and complete.
   std::vector<WarcFileState> warc_earlier_files_;
   // Sitemaps queued per host (crawl.max_sitemaps_per_host), keyed by the

@@ -83,6 +83,25 @@ void Crawler::Impl::SkipUrl(const FrontierUrl& url, absl::Time now) {
   (void)ReportDone(url, FetchOutcome::NotFetched(), now);
 }
 
+void Crawler::Impl::RecordSkipped(std::string_view url,
+                                  std::string_view found_on,
+                                  SkipReason reason) {
+  if (skipped_ == nullptr) return;
+  absl::StatusOr<bool> written = skipped_->Add(url, found_on, reason);
+  if (!written.ok()) {
+    if (fatal_.ok()) fatal_ = written.status();
+  } else if (*written) {
+    ++counters_.skipped[static_cast<size_t>(reason)];
+  }
+}
+
+void Crawler::Impl::RecordSkippedLinks(const LinkOutcomes& links,
+                                       std::string_view found_on) {
+  for (const SkippedLink& link : links.skipped) {
+    RecordSkipped(link.url, found_on, link.reason);
+  }
+}
+
 void Crawler::Impl::OnResponse(FetchResponse response, absl::Time now) {
   auto it = requests_.find(response.id);
   if (it == requests_.end()) return;
@@ -162,6 +181,7 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
   record.fetch_ms = absl::ToDoubleMilliseconds(response.timings.total);
   record.truncated = response.truncated;
   record.sitemap = origin.sitemap;
+  record.requisite = origin.requisite;
   if (archived.has_value()) {
     record.warc_file = archived->file;
     record.warc_offset = archived->offset;
@@ -177,6 +197,7 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
     ++counters_.fetch_errors;
     if (response.error == FetchError::kBlockedAddress) {
       ++counters_.blocked_addresses;
+      RecordSkipped(url.url, origin.referrer, SkipReason::kBlockedAddress);
     }
     Finish(record, url, OutcomeOf(*failure), now, /*page_started=*/true);
     return;
@@ -206,6 +227,8 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
             absl::StrCat("more than crawl.max_redirects (",
                          config_.crawl.max_redirects, ") in a row");
         ++counters_.too_many_redirects;
+        RecordSkipped(response.redirect_url, url.url,
+                      SkipReason::kMaxRedirects);
       } else {
         // A sitemap that redirects stays a sitemap (and keeps the robots.txt
         // that named it as its referrer, for the location rule).
@@ -215,10 +238,14 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
                    .referrer = origin.from_robots ? origin.referrer : url.url,
                    .sitemap = origin.sitemap,
                    .sitemap_nesting = origin.sitemap_nesting,
-                   .from_robots = origin.from_robots});
+                   .from_robots = origin.from_robots,
+                   .requisite = origin.requisite});
         record.links_new = added == AddOutcome::kQueued ? 1 : 0;
         if (added == AddOutcome::kOffSite) ++counters_.off_site;
         if (added == AddOutcome::kDisallowed) ++counters_.robots_disallowed;
+        if (std::optional<SkipReason> reason = SkipReasonOf(added)) {
+          RecordSkipped(response.redirect_url, url.url, *reason);
+        }
       }
     }
     Finish(record, url, success, now, /*page_started=*/true);
@@ -246,6 +273,28 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
       page.sitemap = ProcessSitemap(*policy, response, origin, rule);
       return page;
     });
+    return;
+  }
+  if (origin.requisite) {
+    // Never parsed for links, but a stylesheet for its url()s and @imports.
+    if (!IsCss(response.headers.content_type) || response.status >= 300) {
+      Finish(record, url, success, now, /*page_started=*/true);
+      return;
+    }
+    (void)ReportDone(url, success, now);
+    const LinkPolicy* policy = &policy_;
+    const size_t css_bytes = response.body.size();
+    pool_->Submit(
+        [policy, record = std::move(record), url = std::move(url),
+         response = std::move(response), response_time]() mutable {
+          ParsedPage page;
+          page.record = std::move(record);
+          page.url = std::move(url);
+          page.response_time = response_time;
+          page.links = ProcessStylesheet(*policy, response, page.url.depth);
+          return page;
+        },
+        css_bytes);
     return;
   }
   if (!IsHtml(response.headers.content_type)) {
@@ -281,7 +330,8 @@ void Crawler::Impl::CollectParsed(absl::Time /*now*/) {
     const PageLinks& links = page.links;
     page.record.links_found = links.found;
     page.record.links_new = links.queued;
-    ++counters_.html_pages;
+    RecordSkippedLinks(links, page.record.url);
+    if (!page.record.requisite) ++counters_.html_pages;
     counters_.nofollow_links += links.nofollow_links;
     AddOutcomes(links, counters_);
     counters_.session_ids += links.session_ids;
@@ -308,6 +358,7 @@ void Crawler::Impl::RecordSitemap(ParsedPage& page) {
     counters_.sitemap_urls_new += static_cast<uint64_t>(s.queued);
   }
   AddOutcomes(s, counters_);
+  RecordSkippedLinks(s, page.url.url);
   const Origin origin = Origin::Decode(page.url.metadata);
   for (const std::string& child : s.child_sitemaps) {
     if (QueueSitemap(child,
@@ -342,6 +393,7 @@ void Crawler::Impl::WriteRecord(const PageRecord& record) {
   counters_.links_found += static_cast<uint64_t>(record.links_found);
   counters_.links_new += static_cast<uint64_t>(record.links_new);
   if (record.truncated) ++counters_.truncated;
+  if (record.requisite) ++counters_.requisites;
   progress_->CountPage(!record.error.empty());
 }
 

@@ -26,6 +26,8 @@ void Crawler::Impl::HandleReady(FrontierUrl url, absl::Time now) {
       allowed.has_value()) {
     if (!*allowed) {
       ++counters_.robots_disallowed;
+      RecordSkipped(url.url, Origin::Decode(url.metadata).referrer,
+                    SkipReason::kRobots);
       SkipUrl(url, now);
       return;
     }

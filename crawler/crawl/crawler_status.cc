@@ -33,6 +33,10 @@ absl::Status Crawler::Impl::WriteCheckpointNow() {
   CollectParsed(absl::Now());
   if (absl::Status s = writer_->Sync(); !s.ok()) return s;
   state_.pages_offset = writer_->offset();
+  if (skipped_ != nullptr) {
+    if (absl::Status s = skipped_->Sync(); !s.ok()) return s;
+    state_.skipped_offset = skipped_->offset();
+  }
   // The same instant for the WARC files: every response archived so far
   // belongs to a URL recorded above pages_offset (or to robots.txt).
   if (absl::Status s = SyncArchive(); !s.ok()) return s;

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "parse/css_urls.h"
 #include "parse/link_extractor.h"
 
 namespace sieve {
@@ -23,8 +24,9 @@ absl::string_view AV(std::string_view s) {
   return absl::string_view(s.data(), s.size());
 }
 
-// Links that lead to pages: not stylesheets, icons or preloads.
+// Links that lead to pages: not stylesheets, icons, preloads or requisites.
 bool IsFollowable(const Link& link) {
+  if (link.requisite) return false;
   if (link.kind != LinkKind::kLink) return true;
   return link.HasRel("canonical") || link.HasRel("alternate") ||
          link.HasRel("next") || link.HasRel("prev");
@@ -41,6 +43,7 @@ std::string Origin::Encode() const {
   if (!lastmod.empty() && lastmod.find_first_of(" ,") == std::string::npos) {
     absl::StrAppend(&first, ",m", lastmod);
   }
+  if (requisite) absl::StrAppend(&first, ",p");
   return absl::StrCat(first, " ", referrer);
 }
 
@@ -64,17 +67,62 @@ Origin Origin::Decode(std::string_view metadata) {
       }
     } else if (absl::ConsumePrefix(&part, "m")) {
       origin.lastmod = std::string(part);
+    } else if (part == "p") {
+      origin.requisite = true;
     }
   }
   origin.referrer = std::string(metadata.substr(space + 1));
   return origin;
 }
 
-bool IsHtml(std::string_view content_type) {
+namespace {
+
+// The media type of a Content-Type, lower-case, without parameters.
+std::string MediaType(std::string_view content_type) {
   std::string type =
       absl::AsciiStrToLower(AV(content_type.substr(0, content_type.find(';'))));
-  absl::string_view t = absl::StripAsciiWhitespace(type);
+  return std::string(absl::StripAsciiWhitespace(type));
+}
+
+}  // namespace
+
+bool IsHtml(std::string_view content_type) {
+  const std::string t = MediaType(content_type);
   return t == "text/html" || t == "application/xhtml+xml";
+}
+
+bool IsCss(std::string_view content_type) {
+  return MediaType(content_type) == "text/css";
+}
+
+std::optional<SkipReason> SkipReasonOf(AddOutcome outcome) {
+  switch (outcome) {
+    case AddOutcome::kQueued:
+    case AddOutcome::kSeen:
+    case AddOutcome::kInvalid:
+      return std::nullopt;
+    case AddOutcome::kOffSite:
+      return SkipReason::kOffScope;
+    case AddOutcome::kNotAllowed:
+      return SkipReason::kNotAllowed;
+    case AddOutcome::kDenied:
+      return SkipReason::kDenyPattern;
+    case AddOutcome::kTooLong:
+      return SkipReason::kTrapLength;
+    case AddOutcome::kRepeatedPath:
+      return SkipReason::kTrapRepeat;
+    case AddOutcome::kBeyondDepth:
+      return SkipReason::kMaxDepth;
+    case AddOutcome::kDisallowed:
+      return SkipReason::kRobots;
+    case AddOutcome::kOverOutlinkCap:
+      return SkipReason::kOutlinkCap;
+    case AddOutcome::kQueryVariants:
+      return SkipReason::kTrapQuery;
+    case AddOutcome::kCalendar:
+      return SkipReason::kTrapCalendar;
+  }
+  return std::nullopt;
 }
 
 namespace {
@@ -92,7 +140,37 @@ struct Candidate {
   std::string key;   // The frontier's host key (politeness.key).
   std::string path_and_query;
   bool trap_counted = false;  // TrapGuard::Queued must see it once queued.
+  // The link as the page wrote it when a session ID was cut from it (a
+  // repeat then is skipped as trap_session).
+  std::string session_url;
 };
+
+AddOutcome OutcomeOf(ScopeVerdict verdict) {
+  switch (verdict) {
+    case ScopeVerdict::kInScope:
+      return AddOutcome::kQueued;
+    case ScopeVerdict::kOffSite:
+      return AddOutcome::kOffSite;
+    case ScopeVerdict::kNotAllowed:
+      return AddOutcome::kNotAllowed;
+    case ScopeVerdict::kDenied:
+      return AddOutcome::kDenied;
+    case ScopeVerdict::kTooLong:
+      return AddOutcome::kTooLong;
+    case ScopeVerdict::kRepeatedPath:
+      return AddOutcome::kRepeatedPath;
+  }
+  return AddOutcome::kInvalid;
+}
+
+// robots.txt, when the origin's file is known (else the crawl loop checks it
+// before the fetch).
+bool RobotsDisallow(const LinkPolicy& policy, const UrlParts& parts) {
+  const std::optional<bool> allowed = policy.robots->Allowed(
+      RobotsCache::Key(parts.scheme, parts.host, parts.port),
+      parts.path_and_query);
+  return allowed.has_value() && !*allowed;
+}
 
 // Every rule of the policy but the Sieve's: the outcome when one refuses the
 // link, else kQueued with `*out` filled in.
@@ -109,17 +187,9 @@ AddOutcome Vet(const LinkPolicy& policy, std::string_view raw_url,
   }
   absl::StatusOr<UrlParts> parts = SplitUrl(url, policy.url_options);
   if (!parts.ok()) return AddOutcome::kInvalid;
-  switch (policy.scope->Check(*parts)) {
-    case ScopeVerdict::kInScope:
-      break;
-    case ScopeVerdict::kOffSite:
-      return AddOutcome::kOffSite;
-    case ScopeVerdict::kNotAllowed:
-    case ScopeVerdict::kDenied:
-      return AddOutcome::kFiltered;
-    case ScopeVerdict::kTooLong:
-    case ScopeVerdict::kRepeatedPath:
-      return AddOutcome::kTrap;
+  if (const AddOutcome scoped = OutcomeOf(policy.scope->Check(*parts));
+      scoped != AddOutcome::kQueued) {
+    return scoped;
   }
   // The cap counts distinct in-scope URLs: a link repeated on the page (an
   // index with one entry per anchor) or an off-site link costs nothing.
@@ -140,19 +210,51 @@ AddOutcome Vet(const LinkPolicy& policy, std::string_view raw_url,
         return AddOutcome::kCalendar;
     }
   }
-  if (std::optional<bool> allowed = policy.robots->Allowed(
-          RobotsCache::Key(parts->scheme, parts->host, parts->port),
-          parts->path_and_query);
-      allowed.has_value() && !*allowed) {
-    return AddOutcome::kDisallowed;
-  }
+  if (RobotsDisallow(policy, *parts)) return AddOutcome::kDisallowed;
   std::string key = policy.keys != nullptr ? policy.keys->KeyOf(*parts) : host;
   *out = Candidate{.url = std::move(parts->normalized_url),
                    .host = std::move(host),
                    .key = std::move(key),
                    .path_and_query = std::move(parts->path_and_query),
-                   .trap_counted = trap_counted};
+                   .trap_counted = trap_counted,
+                   .session_url = {}};
   return AddOutcome::kQueued;
+}
+
+// A page requisite: the deny patterns, the URL trap rules and robots.txt,
+// then the Sieve; marked in its metadata (Origin::requisite).
+AddOutcome AddRequisite(const LinkPolicy& policy, std::string_view raw_url,
+                        uint32_t depth, std::string_view metadata) {
+  absl::StatusOr<UrlParts> parts = SplitUrl(raw_url, policy.url_options);
+  if (!parts.ok()) return AddOutcome::kInvalid;
+  if (const AddOutcome scoped = OutcomeOf(policy.scope->CheckRequisite(*parts));
+      scoped != AddOutcome::kQueued) {
+    return scoped;
+  }
+  if (RobotsDisallow(policy, *parts)) return AddOutcome::kDisallowed;
+  const std::string key = policy.keys != nullptr ? policy.keys->KeyOf(*parts)
+                                                  : parts->Authority();
+  return policy.frontier->Add(parts->normalized_url, key, depth, metadata)
+             ? AddOutcome::kQueued
+             : AddOutcome::kSeen;
+}
+
+// Sends each requisite URL through AddRequisite, into `out`.
+void AddRequisites(const LinkPolicy& policy,
+                   const std::vector<std::string>& urls, uint32_t depth,
+                   std::string_view referrer, PageLinks& out) {
+  if (urls.empty()) return;
+  const std::string metadata =
+      Origin{.referrer = std::string(referrer), .requisite = true}.Encode();
+  for (const std::string& url : urls) {
+    ++out.requisites_found;
+    const AddOutcome outcome = AddRequisite(policy, url, depth, metadata);
+    if (outcome == AddOutcome::kQueued) {
+      ++out.requisites_queued;
+    } else {
+      out.Note(policy, url, outcome);
+    }
+  }
 }
 
 // Hands one vetted link to the Frontier.
@@ -188,10 +290,12 @@ void LinkOutcomes::Count(AddOutcome outcome) {
     case AddOutcome::kOffSite:
       ++off_site;
       break;
-    case AddOutcome::kFiltered:
+    case AddOutcome::kNotAllowed:
+    case AddOutcome::kDenied:
       ++filtered;
       break;
-    case AddOutcome::kTrap:
+    case AddOutcome::kTooLong:
+    case AddOutcome::kRepeatedPath:
     case AddOutcome::kOverOutlinkCap:
       ++traps;
       break;
@@ -209,6 +313,15 @@ void LinkOutcomes::Count(AddOutcome outcome) {
     case AddOutcome::kDisallowed:
       ++disallowed;
       break;
+  }
+}
+
+void LinkOutcomes::Note(const LinkPolicy& policy, std::string_view url,
+                        AddOutcome outcome) {
+  Count(outcome);
+  if (!policy.record_skipped) return;
+  if (const std::optional<SkipReason> reason = SkipReasonOf(outcome)) {
+    skipped.push_back({.url = std::string(url), .reason = *reason});
   }
 }
 
@@ -232,7 +345,8 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
   });
   const LinkOptions options{.html_parser = policy.html_parser,
                             .url = std::move(resolve),
-                            .robots_name = policy.robots_name};
+                            .robots_name = policy.robots_name,
+                            .requisites = policy.page_requisites};
   ExtractedLinks page =
       ExtractLinks(response.body, base, response.headers.content_type,
                    response.headers.x_robots_tag, options);
@@ -245,12 +359,28 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
   // batch), but for those the trap guard counts: each of those is added at
   // once, so a page's own variants count against the cap as they come.
   std::vector<Candidate> batch;
+  std::vector<std::string> requisites;
   Candidate candidate;
+  // A link whose session ID was cut, found again: the session trap.
+  const auto seen = [&](const Candidate& c) {
+    if (policy.record_skipped && !c.session_url.empty()) {
+      out.skipped.push_back(
+          {.url = c.session_url, .reason = SkipReason::kTrapSession});
+    }
+  };
   for (const Link& link : page.links) {
+    if (link.requisite) {
+      requisites.push_back(link.url);
+      continue;
+    }
     if (!IsFollowable(link)) continue;
     ++out.found;
     if (policy.obey_nofollow && (page.nofollow || link.nofollow)) {
       ++out.nofollow_links;
+      if (policy.record_skipped) {
+        out.skipped.push_back(
+            {.url = link.url, .reason = SkipReason::kNofollow});
+      }
       continue;
     }
     bool session_id = false;
@@ -258,13 +388,15 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
         Vet(policy, link.url, depth + 1, &cap, &session_id, &candidate);
     if (session_id) ++out.session_ids;
     if (outcome == AddOutcome::kQueued) {
+      if (session_id) candidate.session_url = link.url;
       if (!candidate.trap_counted) {
         batch.push_back(std::move(candidate));
         continue;
       }
       outcome = AddCandidate(policy, candidate, depth + 1, metadata);
+      if (outcome == AddOutcome::kSeen) seen(candidate);
     }
-    out.Count(outcome);
+    out.Note(policy, link.url, outcome);
   }
   std::vector<FrontierAdd> adds;
   adds.reserve(batch.size());
@@ -278,7 +410,20 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
   policy.frontier->AddMany(adds, std::span<bool>(queued.get(), adds.size()));
   for (size_t i = 0; i < adds.size(); ++i) {
     out.Count(queued[i] ? AddOutcome::kQueued : AddOutcome::kSeen);
+    if (!queued[i]) seen(batch[i]);
   }
+  // Requisites last: the page's own links take the Sieve first.
+  AddRequisites(policy, requisites, depth + 1, response.url, out);
+  return out;
+}
+
+PageLinks ProcessStylesheet(const LinkPolicy& policy,
+                            const FetchResponse& response, uint32_t depth) {
+  PageLinks out;
+  const std::string& base =
+      response.effective_url.empty() ? response.url : response.effective_url;
+  const CssLinks css = ExtractCssLinks(response.body, base, policy.url_options);
+  AddRequisites(policy, css.urls, depth + 1, response.url, out);
   return out;
 }
 

@@ -13,12 +13,19 @@
 //   - The metadata riding with each queued URL is "<redirect hops> <referrer>"
 //     (see Origin); a sitemap file adds ",s<nesting>" (and "r" when
 //     robots.txt named it) to the first word, a URL a sitemap listed with a
-//     lastmod adds ",m<lastmod>".
+//     lastmod adds ",m<lastmod>", a page requisite ",p".
+//   - With record_skipped, every link refused by a rule is handed back with
+//     its reason (LinkOutcomes::skipped), repeats included: the crawl loop's
+//     SkippedLog (crawler/output/skipped_log.h) writes each once.
+//   - Page requisites (page_requisites) are exempt from the host scope, the
+//     allow patterns, max_depth, max_outlinks and the trap guard, not from
+//     the deny patterns, the URL trap rules, robots.txt or the Sieve.
 #ifndef SIEVE_CRAWLER_CRAWL_LINK_POLICY_H_
 #define SIEVE_CRAWLER_CRAWL_LINK_POLICY_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +33,7 @@
 #include "crawler/crawl/politeness_key.h"
 #include "crawler/crawl/robots_cache.h"
 #include "crawler/crawl/scope.h"
+#include "crawler/crawl/skip_reason.h"
 #include "crawler/crawl/trap_guard.h"
 #include "fetch/fetch_types.h"
 #include "frontier/crawl_frontier.h"
@@ -49,6 +57,9 @@ struct Origin {
   bool from_robots = false;
   // A page a sitemap listed: its <lastmod> as written; may be "".
   std::string lastmod = {};
+  // A page requisite (crawl.page_requisites): fetched, never parsed for
+  // links unless it is a stylesheet (for its url()s and @imports).
+  bool requisite = false;
 
   std::string Encode() const;
   static Origin Decode(std::string_view metadata);
@@ -77,6 +88,11 @@ struct LinkPolicy {
   std::string robots_name;
   // The HTML parser (config parse.html_parser).
   HtmlParser html_parser = HtmlParser::kTokenizer;
+  // Hand back each refused link with its reason (output.skipped).
+  bool record_skipped = false;
+  // Queue a page's images, stylesheets, scripts and icons, and a
+  // stylesheet's url()s (crawl.page_requisites).
+  bool page_requisites = false;
 };
 
 enum class AddOutcome {
@@ -84,8 +100,10 @@ enum class AddOutcome {
   kSeen,     // The Sieve (probably) saw it before.
   kInvalid,  // Not an http(s) URL.
   kOffSite,
-  kFiltered,  // allow/deny patterns.
-  kTrap,      // URL length or repeated path segments.
+  kNotAllowed,    // Matches no allow pattern.
+  kDenied,        // Matches a deny pattern.
+  kTooLong,       // Trap control: URL length.
+  kRepeatedPath,  // Trap control: repeated path segments.
   kBeyondDepth,
   kDisallowed,      // robots.txt.
   kOverOutlinkCap,  // Past max_outlinks distinct in-scope URLs of its page.
@@ -93,9 +111,19 @@ enum class AddOutcome {
   kCalendar,        // Past max_date_variants_per_path (trap_guard.h).
 };
 
+// The reason a URL refused with `outcome` is skipped; nullopt for kQueued,
+// kSeen and kInvalid.
+std::optional<SkipReason> SkipReasonOf(AddOutcome outcome);
+
 // Sends one discovered URL at `depth` through the policy into the Frontier.
 AddOutcome AddDiscovered(const LinkPolicy& policy, std::string_view url,
                          uint32_t depth, const Origin& origin);
+
+// A link a rule refused, and which (LinkPolicy::record_skipped).
+struct SkippedLink {
+  std::string url;
+  SkipReason reason;
+};
 
 // How the links of one page (or sitemap) fared, one count per outcome that
 // the crawl's summary reports; kSeen and kInvalid are not counted.
@@ -108,9 +136,13 @@ struct LinkOutcomes {
   uint64_t calendar_traps = 0;       // Of traps: past the date variants cap.
   uint64_t beyond_depth = 0;
   uint64_t disallowed = 0;
+  // With LinkPolicy::record_skipped: the refused links, repeats included.
+  std::vector<SkippedLink> skipped;
 
   // Counts one link's outcome.
   void Count(AddOutcome outcome);
+  // Counts it and, with `policy.record_skipped`, keeps `url` when refused.
+  void Note(const LinkPolicy& policy, std::string_view url, AddOutcome outcome);
 };
 
 // What parsing one HTML page gave.
@@ -118,6 +150,9 @@ struct PageLinks : LinkOutcomes {
   int64_t found = 0;  // Links in the page (followable kinds), before any rule.
   uint64_t nofollow_links = 0;
   uint64_t session_ids = 0;  // Links whose session ID was cut from the URL.
+  // Page requisites found (with LinkPolicy::page_requisites) and queued.
+  int64_t requisites_found = 0;
+  int64_t requisites_queued = 0;
   bool nofollow_page =
       false;  // <meta name=robots content=nofollow> or X-Robots-Tag.
   bool noindex_page = false;
@@ -129,6 +164,14 @@ struct PageLinks : LinkOutcomes {
 // one by one, so a page's own query or date variants meet the cap in order).
 PageLinks ProcessHtmlPage(const LinkPolicy& policy,
                           const FetchResponse& response, uint32_t depth);
+
+// Queues the url()s and @imports of a stylesheet fetched as a page requisite
+// at `depth` (parse/css_urls.h), as requisites. Cost: one scan of the body.
+PageLinks ProcessStylesheet(const LinkPolicy& policy,
+                            const FetchResponse& response, uint32_t depth);
+
+// True for a text/css Content-Type.
+bool IsCss(std::string_view content_type);
 
 // True for Content-Types the crawl parses: text/html and application/xhtml+xml.
 bool IsHtml(std::string_view content_type);

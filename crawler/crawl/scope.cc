@@ -137,6 +137,14 @@ std::string Scope::RegistrableDomain(std::string_view host) {
 }
 
 ScopeVerdict Scope::Check(const UrlParts& url) const {
+  return CheckUrl(url, /*requisite=*/false);
+}
+
+ScopeVerdict Scope::CheckRequisite(const UrlParts& url) const {
+  return CheckUrl(url, /*requisite=*/true);
+}
+
+ScopeVerdict Scope::CheckUrl(const UrlParts& url, bool requisite) const {
   const std::string& u = url.normalized_url;
   if (options_.max_url_length > 0 && u.size() > options_.max_url_length) {
     return ScopeVerdict::kTooLong;
@@ -145,7 +153,7 @@ ScopeVerdict Scope::Check(const UrlParts& url) const {
       RepeatsSegments(url.path_and_query, options_.max_path_segment_repeats)) {
     return ScopeVerdict::kRepeatedPath;
   }
-  switch (options_.mode) {
+  switch (requisite ? ScopeMode::kAny : options_.mode) {
     case ScopeMode::kHost: {
       std::shared_lock lock(*mu_);
       if (!hosts_.contains(url.Authority())) return ScopeVerdict::kOffSite;
@@ -163,7 +171,7 @@ ScopeVerdict Scope::Check(const UrlParts& url) const {
   for (const auto& re : deny_) {
     if (re2::RE2::PartialMatch(u, *re)) return ScopeVerdict::kDenied;
   }
-  if (!allow_.empty()) {
+  if (!allow_.empty() && !requisite) {
     bool any = false;
     for (const auto& re : allow_) {
       if (re2::RE2::PartialMatch(u, *re)) {

@@ -78,6 +78,10 @@ class Scope {
   // The verdict for `url`. Cost: one PSL lookup in "domain" mode, one RE2 match
   // per pattern, a shared lock.
   ScopeVerdict Check(const UrlParts& url) const;
+  // The verdict for a page requisite (crawl.page_requisites): the same rules
+  // but the host scope and the allow patterns, which describe the pages to
+  // crawl, not what they embed; so never kOffSite or kNotAllowed.
+  ScopeVerdict CheckRequisite(const UrlParts& url) const;
 
   // Takes `authority` in as a seed's host (a seed redirected to it: Heritrix's
   // "seeds redirect new seeds"); false when it already was one. Thread-safe.
@@ -91,6 +95,7 @@ class Scope {
 
  private:
   Scope() = default;
+  ScopeVerdict CheckUrl(const UrlParts& url, bool requisite) const;
   ScopeOptions options_;
   // Guards hosts_ and domains_ (in a box, so the Scope moves).
   std::unique_ptr<std::shared_mutex> mu_ =

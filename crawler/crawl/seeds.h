@@ -19,6 +19,7 @@
 #ifndef SIEVE_CRAWLER_CRAWL_SEEDS_H_
 #define SIEVE_CRAWLER_CRAWL_SEEDS_H_
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,8 +43,13 @@ struct SeedList {
 SeedList ParseSeeds(std::string_view text, std::string_view source,
                     const UrlOptions& options);
 
-// Reads and parses the file at `path`. NotFound / PermissionDenied when it
-// cannot be read.
+// Parses seeds given one per argument (`sieve crawl URL...`): no comments,
+// the same scheme rule; problems name the argument ("argument 2: ...").
+SeedList ParseSeedArgs(std::span<const std::string> args,
+                       const UrlOptions& options);
+
+// Reads and parses the file at `path`; "-" reads standard input to its end.
+// NotFound when it cannot be read.
 [[nodiscard]] absl::StatusOr<SeedList> ReadSeedFile(const std::string& path,
                                                     const UrlOptions& options);
 

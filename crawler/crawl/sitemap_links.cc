@@ -37,11 +37,15 @@ SitemapLinks ProcessSitemap(const LinkPolicy& policy,
   for (const SitemapEntry& entry : parsed.entries) {
     if (!SitemapMayList(entry.url, sitemap_url, robots_txt_url, rule)) {
       ++out.filtered;
+      if (policy.record_skipped) {
+        out.skipped.push_back(
+            {.url = entry.url, .reason = SkipReason::kSitemapLocation});
+      }
       continue;
     }
     const Origin page{
         .redirect_hops = 0, .referrer = response.url, .lastmod = entry.lastmod};
-    out.Count(AddDiscovered(policy, entry.url, /*depth=*/1, page));
+    out.Note(policy, entry.url, AddDiscovered(policy, entry.url, 1, page));
   }
   return out;
 }

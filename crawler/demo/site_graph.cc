@@ -126,6 +126,14 @@ SiteGraph::SitemapFile SiteGraph::Sitemap(std::string_view raw_path) const {
   return file;
 }
 
+std::vector<std::string> SiteGraph::RequisitesOf(std::string_view path) {
+  if (path != "/req/") return {};
+  return {"/req/style.css", "/req/more.css",     "/req/bg.png",
+          "/req/h1.png",    "/req/favicon.ico",  "/req/app.js",
+          "/req/a.png",     "/req/fallback.png", "/req/small.png",
+          "/req/large.png"};
+}
+
 SiteGraph::SiteGraph(SiteOptions options) : options_(std::move(options)) {}
 
 bool SiteGraph::MustNotBeRequested(std::string_view path) {
@@ -209,6 +217,43 @@ std::string SiteGraph::RenderPage(int i) const {
   return Html(absl::StrCat("Page ", i), head, body);
 }
 
+SiteResponse SiteGraph::RespondRequisites(std::string_view path) const {
+  SiteResponse r;
+  if (path == "/req/") {
+    r.body =
+        Html("Page requisites",
+             "<link rel=\"stylesheet\" href=\"style.css\">"
+             "<link rel=\"icon\" href=\"/req/favicon.ico\">"
+             "<script src=\"app.js\"></script>",
+             absl::StrCat(
+                 "<img src=\"a.png\"> <img src=\"a.png\" alt=\"again\">\n"
+                 "<img src=\"fallback.png\" srcset=\"small.png 1x, large.png "
+                 "2x\">\n<img src=\"http://",
+                 options_.offsite_authority,
+                 "/req/offsite.png\">\n<a href=\"/req/", std::string(2100, 'x'),
+                 "\">too long</a> <a href=\"/p/0.html\">home</a>\n"));
+  } else if (path == "/req/style.css") {
+    r.content_type = "text/css";
+    r.body = "@import \"more.css\";\nbody { background: url('bg.png') }\n";
+  } else if (path == "/req/more.css") {
+    r.content_type = "text/css; charset=utf-8";
+    r.body =
+        "h1 { background-image: url(/req/h1.png) }\n"
+        "/* url(/req/comment.png) */\n";
+  } else if (path == "/req/app.js") {
+    r.content_type = "application/javascript";
+    r.body = "document.write('<a href=\"/req/never.html\">x</a>');\n";
+  } else if (absl::EndsWith(AV(path), ".png") ||
+             absl::EndsWith(AV(path), ".ico")) {
+    r.content_type =
+        absl::EndsWith(AV(path), ".png") ? "image/png" : "image/x-icon";
+    r.body = std::string("\x89PNG\r\n\x1a\n", 8) + std::string(path);
+  } else {
+    r.status = 404;
+  }
+  return r;
+}
+
 SiteResponse SiteGraph::RespondThrottling(std::string_view path) const {
   SiteResponse r;
   for (const int code : {429, 503}) {
@@ -265,6 +310,8 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
   } else if (options_.charset_pages && (path == "/charset/target" ||
                                         path == "/charset/caf\xC3\xA9.html")) {
     r.body = Html("charset target", "", "here");
+  } else if (options_.requisite_pages && absl::StartsWith(AV(path), "/req/")) {
+    r = RespondRequisites(path);
   } else if (path == "/") {
     r.body = Html(
         "Sieve demo site", "",
@@ -422,6 +469,8 @@ SiteGraph::PageLinks SiteGraph::LinksOn(std::string_view raw_path) const {
   } else if (absl::StartsWith(AV(path), "/s/") ||
              absl::StartsWith(AV(path), "/g/")) {
     page.links = {link("/")};
+  } else if (options_.requisite_pages && path == "/req/") {
+    page.links = {link("/p/0.html")};
   } else if (options_.traps && ParseNumbered(path, "/shop/", ".html", &i) &&
              i < 10) {
     for (int k = 1; k <= 3; ++k) {

@@ -81,6 +81,15 @@ struct SiteOptions {
   // the rest) linking to /charset/target?q=café and /charset/café.html, the
   // é written as the byte 0xE9; both answer 200. Default: false.
   bool charset_pages = false;
+  // The graph also answers /req/ (not linked from the rest), a page with
+  // every kind of page requisite: <img> (one twice), <img srcset>, <link
+  // rel=stylesheet> whose CSS has a url() and an @import (whose CSS has a
+  // url() and one in a comment), <script src> (whose text holds a link that
+  // is never parsed), <link rel=icon>, an <img> on the off-site authority
+  // (a private address the guard refuses), and a link longer than 2048
+  // bytes. RequisitesOf("/req/") lists what a crawl with page requisites
+  // fetches. Default: false.
+  bool requisite_pages = false;
   // DemoSite answers the first this many robots.txt requests with 503.
   // Default: 0.
   int robots_unavailable_first = 0;
@@ -140,6 +149,10 @@ class SiteGraph {
     std::vector<std::string> paths;
     bool broken = false;  // The file ends in a fault a parser must report.
   };
+  // The requisites a crawl with page requisites fetches for the page at
+  // `path`, stylesheets' own included, as paths; empty for any other page.
+  static std::vector<std::string> RequisitesOf(std::string_view path);
+
   // What the sitemap at `path` lists; empty for anything else.
   SitemapFile Sitemap(std::string_view path) const;
 
@@ -148,6 +161,8 @@ class SiteGraph {
  private:
   // The /throttle/ pages (SiteOptions::throttle_pages).
   SiteResponse RespondThrottling(std::string_view path) const;
+  // The /req/ pages (SiteOptions::requisite_pages).
+  SiteResponse RespondRequisites(std::string_view path) const;
   std::vector<OutLink> OutLinks(int page) const;
   std::string RenderPage(int page) const;
 

@@ -68,6 +68,10 @@ void AppendPageRecordJson(std::string& out, const PageRecord& r) {
     key("sitemap");
     out.append("true");
   }
+  if (r.requisite) {
+    key("requisite");
+    out.append("true");
+  }
   if (!r.warc_file.empty()) {
     key("warc_file");
     AppendJsonString(out, r.warc_file);

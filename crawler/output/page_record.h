@@ -9,7 +9,8 @@
 // plus "redirect_to" on a 3xx, "truncated":true when the body was cut at
 // max_body_bytes, "error_detail" with the transport's own words when
 // "error" is set, "sitemap":true for a sitemap file (links_found then counts
-// the URLs it listed), and with output.warc "warc_file" and "warc_offset":
+// the URLs it listed), "requisite":true for a page requisite
+// (crawl.page_requisites), and with output.warc "warc_file" and "warc_offset":
 // the WARC file (name in OUT/warc/) and the byte offset of the gzip member
 // holding this URL's response (or revisit) record.
 //
@@ -54,7 +55,8 @@ struct PageRecord {
   std::string error_detail = {};
   std::string redirect_to = {};
   bool truncated = false;
-  bool sitemap = false;  // The URL was fetched as a sitemap.
+  bool sitemap = false;    // The URL was fetched as a sitemap.
+  bool requisite = false;  // Fetched as a page requisite (page_requisites).
   // With output.warc: where the response (or revisit) record is; "" when no
   // response was archived (no answer, or WARC off).
   std::string warc_file = {};

@@ -208,8 +208,12 @@ curl_socket_t Transfer::OnOpenSocket(void* self, curlsocktype /*purpose*/,
   // CURLINFO_EFFECTIVE_URL already names the redirect's target.
   char* url = nullptr;
   curl_easy_getinfo(transfer->easy_.get(), CURLINFO_EFFECTIVE_URL, &url);
+  // Through a proxy every socket goes to the proxy, which the user chose: it
+  // is not checked (and the server's address is the proxy's to resolve).
   std::string refusal =
-      transfer->addresses_.Refusal(UrlHost(url), address->addr);
+      transfer->options_.proxy.empty()
+          ? transfer->addresses_.Refusal(UrlHost(url), address->addr)
+          : std::string();
   if (!refusal.empty()) {
     transfer->blocked_ = std::move(refusal);
     return CURL_SOCKET_BAD;  // curl fails the attempt: CURLE_COULDNT_CONNECT.
@@ -279,6 +283,8 @@ absl::Status Transfer::Configure() {
                            static_cast<curl_off_t>(max_body_bytes_)));
   }
   check(curl_easy_setopt(e, CURLOPT_USERAGENT, options_.user_agent.c_str()));
+  if (!options_.proxy.empty())
+    check(curl_easy_setopt(e, CURLOPT_PROXY, options_.proxy.c_str()));
   if (extra_headers_ != nullptr) {
     // curl reads the list but its API takes a non-const pointer.
     check(curl_easy_setopt(e, CURLOPT_HTTPHEADER,

@@ -126,6 +126,13 @@ class BitFilterBase {
     return FromSource(*source);
   }
 
+  // Clears every bit (counter), as if new. Cost: O(m). REQUIRES: no
+  // concurrent calls.
+  void Clear() {
+    std::fill_n(core_.words(), core_.word_count(), uint64_t{0});
+    Recount();
+  }
+
   // Bitwise OR (AND) of `other` into this filter; for the counting kind,
   // saturating sum (min) of counters. FailedPrecondition unless both have the
   // same m, k and seed. A union equals the filter built from both key sets, bit

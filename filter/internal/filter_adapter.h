@@ -47,6 +47,9 @@ class FilterAdapter final : public Filter {
                                                  filter_.hash_count(), keys);
     } else if constexpr (T::kKind == FilterKind::kScalable) {
       return filter_.EstimatedFalsePositiveRate();
+    } else if constexpr (T::kKind == FilterKind::kStable ||
+                         T::kKind == FilterKind::kGenerational) {
+      return filter_.FormulaFalsePositiveRate(n);
     } else {
       return BloomMath::FalsePositiveRate(filter_.bit_count(),
                                           filter_.hash_count(), keys);

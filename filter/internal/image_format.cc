@@ -26,7 +26,12 @@ T Get(const char* at) {
   return value;
 }
 
-bool IsKnownKind(uint8_t kind) { return kind >= 1 && kind <= 4; }
+bool IsKnownKind(uint8_t kind) {
+  for (FilterKind known : AllFilterKinds()) {
+    if (kind == static_cast<uint8_t>(known)) return true;
+  }
+  return false;
+}
 
 }  // namespace
 

@@ -12,7 +12,8 @@
 //          24  u64      seed of HashKey
 //          32  u64      capacity (designed item count)
 //          40  f64      fp_rate asked for
-//          48  u64      count (bits or counters set; scalable: keys added)
+//          48  u64      count (bits or counters set; scalable: keys added;
+//                       stable: adds; generational: keys in its generations)
 //          56  u64      payload bytes P
 //          64  P bytes  payload (bit-array words; scalable: its stages)
 //        64+P  u64      XXH3-64 (seed 0) of bytes [0, 64+P)

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "frontier/cluster/redis_slots.h"
 
 namespace sieve::cluster {
 namespace {
@@ -82,42 +83,46 @@ absl::StatusOr<RedisEndpoint> ParseRedisUrl(std::string_view url) {
 absl::StatusOr<std::unique_ptr<RedisClient>> RedisClient::Connect(
     const RedisEndpoint& endpoint, const RedisClientOptions& options) {
   std::unique_ptr<RedisClient> client(new RedisClient(endpoint, options));
-  if (absl::Status s = client->Open(); !s.ok()) return s;
+  if (absl::Status s = client->Open(client->conns_[0]); !s.ok()) return s;
+  if (absl::Status s = client->RefreshSlots(); !s.ok()) return s;
+  if (client->cluster_ && endpoint.db != 0)
+    return absl::InvalidArgumentError(
+        "redis: a Redis Cluster has only database 0");
   return client;
 }
 
-RedisClient::~RedisClient() { Drop(); }
-
-void RedisClient::Drop() {
-  if (context_ != nullptr) redisFree(context_);
-  context_ = nullptr;
+RedisClient::~RedisClient() {
+  for (Conn& c : conns_) Drop(c);
 }
 
-absl::Status RedisClient::Open() {
-  Drop();
-  redisContext* c =
-      redisConnectWithTimeout(endpoint_.host.c_str(), endpoint_.port,
-                              TimevalOf(options_.connect_timeout));
+void RedisClient::Drop(Conn& c) {
+  if (c.context != nullptr) redisFree(c.context);
+  c.context = nullptr;
+}
+
+absl::Status RedisClient::Open(Conn& conn) {
+  Drop(conn);
+  redisContext* c = redisConnectWithTimeout(
+      conn.at.host.c_str(), conn.at.port, TimevalOf(options_.connect_timeout));
   if (c == nullptr) return absl::ResourceExhaustedError("redis: out of memory");
   if (c->err != 0) {
     std::string why = c->errstr;
     redisFree(c);
     return absl::UnavailableError(
-        absl::StrCat("redis ", endpoint_.host, ":", endpoint_.port, ": ", why));
+        absl::StrCat("redis ", conn.at.host, ":", conn.at.port, ": ", why));
   }
   if (redisSetTimeout(c, TimevalOf(options_.command_timeout)) != REDIS_OK) {
     redisFree(c);
     return absl::InternalError("redis: cannot set the command timeout");
   }
   redisEnableKeepAlive(c);
-  context_ = c;
+  conn.context = c;
   std::vector<std::vector<std::string>> setup;
-  if (endpoint_.db != 0)
-    setup.push_back({"SELECT", std::to_string(endpoint_.db)});
+  if (conn.at.db != 0) setup.push_back({"SELECT", std::to_string(conn.at.db)});
   for (const std::string& body : scripts_)
     setup.push_back({"SCRIPT", "LOAD", body});
   if (setup.empty()) return absl::OkStatus();
-  absl::StatusOr<std::vector<RedisReply>> replies = Pipeline(setup);
+  absl::StatusOr<std::vector<RedisReply>> replies = PipelineOn(conn, setup);
   if (!replies.ok()) return replies.status();
   for (const RedisReply& r : *replies) {
     if (r.is_error())
@@ -126,12 +131,12 @@ absl::Status RedisClient::Open() {
   return absl::OkStatus();
 }
 
-absl::Status RedisClient::EnsureConnected() {
-  if (context_ != nullptr) return absl::OkStatus();
+absl::Status RedisClient::EnsureConnected(Conn& conn) {
+  if (conn.context != nullptr) return absl::OkStatus();
   const absl::Time deadline = absl::Now() + options_.reconnect_deadline;
   absl::Duration backoff = options_.backoff_initial;
   for (;;) {
-    absl::Status s = Open();
+    absl::Status s = Open(conn);
     if (s.ok()) {
       ++reconnects_;
       return s;
@@ -154,7 +159,13 @@ absl::StatusOr<RedisReply> RedisClient::Command(
 
 absl::StatusOr<std::vector<RedisReply>> RedisClient::Pipeline(
     const std::vector<std::vector<std::string>>& commands) {
-  if (absl::Status s = EnsureConnected(); !s.ok()) return s;
+  if (cluster_) return ClusterPipeline(commands);
+  return PipelineOn(conns_[0], commands);
+}
+
+absl::StatusOr<std::vector<RedisReply>> RedisClient::PipelineOn(
+    Conn& conn, const std::vector<std::vector<std::string>>& commands) {
+  if (absl::Status s = EnsureConnected(conn); !s.ok()) return s;
   std::vector<const char*> argv;
   std::vector<size_t> argvlen;
   for (const std::vector<std::string>& command : commands) {
@@ -164,9 +175,9 @@ absl::StatusOr<std::vector<RedisReply>> RedisClient::Pipeline(
       argv.push_back(arg.data());
       argvlen.push_back(arg.size());
     }
-    if (redisAppendCommandArgv(context_, static_cast<int>(argv.size()),
+    if (redisAppendCommandArgv(conn.context, static_cast<int>(argv.size()),
                                argv.data(), argvlen.data()) != REDIS_OK) {
-      Drop();
+      Drop(conn);
       return absl::ResourceExhaustedError("redis: cannot buffer a command");
     }
   }
@@ -175,13 +186,13 @@ absl::StatusOr<std::vector<RedisReply>> RedisClient::Pipeline(
   replies.reserve(commands.size());
   for (size_t i = 0; i < commands.size(); ++i) {
     void* raw = nullptr;
-    if (redisGetReply(context_, &raw) != REDIS_OK || raw == nullptr) {
-      const bool timed_out = context_->err == REDIS_ERR_IO &&
+    if (redisGetReply(conn.context, &raw) != REDIS_OK || raw == nullptr) {
+      const bool timed_out = conn.context->err == REDIS_ERR_IO &&
                              (errno == EAGAIN || errno == EWOULDBLOCK);
-      std::string why = context_->errstr;
-      Drop();  // The stream is out of step: the next call reconnects.
-      std::string what = absl::StrCat("redis ", endpoint_.host, ":",
-                                      endpoint_.port, ": ", why);
+      std::string why = conn.context->errstr;
+      Drop(conn);  // The stream is out of step: the next call reconnects.
+      std::string what =
+          absl::StrCat("redis ", conn.at.host, ":", conn.at.port, ": ", why);
       if (timed_out) return absl::DeadlineExceededError(what);
       return absl::UnavailableError(what);
     }
@@ -196,6 +207,14 @@ absl::StatusOr<std::string> RedisClient::RegisterScript(std::string_view body) {
       Command({"SCRIPT", "LOAD", std::string(body)});
   if (!sha.ok()) return sha.status();
   scripts_.emplace_back(body);
+  // Every node this client has open gets it now; a node opened later, at
+  // Open.
+  for (size_t i = 1; i < conns_.size(); ++i) {
+    if (conns_[i].context == nullptr) continue;
+    absl::StatusOr<std::vector<RedisReply>> r =
+        PipelineOn(conns_[i], {{"SCRIPT", "LOAD", std::string(body)}});
+    if (!r.ok()) refresh_ = true;  // Loaded again when it is re-opened.
+  }
   return sha->str;
 }
 

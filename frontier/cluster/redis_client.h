@@ -13,6 +13,15 @@
 //   - Lua scripts registered with RegisterScript are loaded again after every
 //     reconnect (a restarted Redis has forgotten them), so EVALSHA works.
 //   - Not thread-safe: one client per thread (or guard it with a mutex).
+//   - Redis Cluster: when the endpoint is a node of a cluster (CLUSTER SLOTS
+//     answers), the client keeps the slot map and one connection per node,
+//     sends each command to the node of its key's slot
+//     (frontier/cluster/redis_slots.h), splits a pipeline by node, follows
+//     MOVED (and refreshes the map) and ASK (ASKING, then the command once),
+//     at most 5 redirections per command, loads scripts on each node it
+//     opens (and again on NOSCRIPT). A node that cannot be reached fails the
+//     call (Unavailable) and the map is read again at the next call, so a
+//     failover's promoted replica is found. Only DB 0.
 //
 // Cost: one round trip per Command; one round trip for a whole Pipeline.
 //
@@ -101,15 +110,37 @@ class RedisClient {
   uint64_t reconnects() const { return reconnects_; }
 
  private:
+  // One connection (to the endpoint, or to one node of a cluster).
+  struct Conn {
+    RedisEndpoint at;
+    redisContext* context = nullptr;
+  };
+
   RedisClient(RedisEndpoint endpoint, RedisClientOptions options)
-      : endpoint_(std::move(endpoint)), options_(options) {}
-  absl::Status Open();
-  absl::Status EnsureConnected();
-  void Drop();
+      : endpoint_(std::move(endpoint)), options_(options) {
+    conns_.push_back({.at = endpoint_});
+  }
+  absl::Status Open(Conn& c);
+  absl::Status EnsureConnected(Conn& c);
+  static void Drop(Conn& c);
+  absl::StatusOr<std::vector<RedisReply>> PipelineOn(
+      Conn& c, const std::vector<std::vector<std::string>>& commands);
+  // Reads the slot map (CLUSTER SLOTS) from the first node that answers.
+  // Sets cluster_ when the endpoint is a cluster node.
+  absl::Status RefreshSlots();
+  // The index in conns_ of host:port (added if new).
+  size_t NodeIndex(const std::string& host, int port);
+  absl::StatusOr<std::vector<RedisReply>> ClusterPipeline(
+      const std::vector<std::vector<std::string>>& commands);
 
   RedisEndpoint endpoint_;
   RedisClientOptions options_;
-  redisContext* context_ = nullptr;
+  // conns_[0]: the endpoint; then the cluster's other nodes as found.
+  std::vector<Conn> conns_;
+  bool cluster_ = false;
+  bool refresh_ = false;  // Read the slot map again before the next call.
+  std::vector<uint16_t> slot_node_{};  // Slot -> index in conns_.
+  size_t any_node_ = 0;  // For commands without a key: the last that answered.
   std::vector<std::string> scripts_{};
   uint64_t commands_sent_ = 0;
   uint64_t reconnects_ = 0;

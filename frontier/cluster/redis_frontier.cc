@@ -17,10 +17,13 @@ constexpr absl::Duration kAddRetryFor = absl::Seconds(20);
 
 // Errors that pass: the connection (re-opened by the next call), a timeout, a
 // lease lost (the shard is dropped at the next renewal), a Redis still
-// loading its AOF after a restart.
+// loading its AOF after a restart, a Redis Cluster failing over or moving a
+// slot.
 bool IsTransient(const absl::Status& s) {
   if (absl::IsUnavailable(s) || absl::IsDeadlineExceeded(s)) return true;
-  for (const char* word : {"FENCED", "LOADING", "NOSCRIPT", "BUSY"}) {
+  // Redis Cluster: a failover or a slot migration in progress.
+  for (const char* word : {"FENCED", "LOADING", "NOSCRIPT", "BUSY", "MOVED",
+                           "ASK ", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN"}) {
     if (absl::StrContains(s.message(), word)) return true;
   }
   return false;
@@ -121,14 +124,36 @@ bool RedisFrontier::Add(std::string_view url, std::string_view host,
 
 void RedisFrontier::AddMany(std::span<const FrontierAdd> urls,
                             std::span<bool> queued) {
+  std::fill(queued.begin(), queued.end(), false);
   if (urls.empty()) return;
+  // A URL of a host of this worker's past its page cap: refused without a
+  // call (a host of another worker's shard goes to Redis; that worker
+  // discards it when it reads it).
+  std::vector<bool> refused(urls.size(), false);
+  size_t kept = urls.size();
+  if (options_.max_urls_per_host > 0) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = 0; i < urls.size(); ++i) {
+      auto it = shards_.find(ShardOf(urls[i].host, leases_->shards()));
+      if (it != shards_.end() && it->second.local->IsDropped(urls[i].host)) {
+        refused[i] = true;
+        --kept;
+        ++counters_.refused_urls;
+      }
+    }
+  }
+  if (kept == 0) return;
   // Test-and-set and XADD in one script per URL, all of them in one round
   // trip: a worker killed between the two would otherwise leave the URL seen
   // and never queued. Every key a script touches is its URL's shard's (one
   // Redis Cluster slot).
   std::vector<std::string> u, h;
   std::vector<std::vector<std::string>> fields;
-  for (const FrontierAdd& add : urls) {
+  std::vector<size_t> at;  // Position in `urls` of each URL sent.
+  for (size_t i = 0; i < urls.size(); ++i) {
+    if (refused[i]) continue;
+    const FrontierAdd& add = urls[i];
+    at.push_back(i);
     u.emplace_back(add.url);
     h.emplace_back(add.host);
     fields.push_back(ShardQueue::EntryFields(
@@ -156,13 +181,12 @@ void RedisFrontier::AddMany(std::span<const FrontierAdd> urls,
   }
   std::lock_guard<std::mutex> lock(mu_);
   if (!fresh.ok()) {
-    for (size_t i = 0; i < urls.size(); ++i)
-      queued[i] = Lost(fresh.status(), u[i]);
+    for (size_t i = 0; i < u.size(); ++i) Lost(fresh.status(), u[i]);
     return;
   }
-  for (size_t i = 0; i < urls.size(); ++i) {
-    queued[i] = (*fresh)[i];
-    if (!queued[i]) {
+  for (size_t i = 0; i < u.size(); ++i) {
+    queued[at[i]] = (*fresh)[i];
+    if (!(*fresh)[i]) {
       ++counters_.duplicates;
       continue;
     }
@@ -308,6 +332,10 @@ NextUrl RedisFrontier::Next(absl::Time now) {
       ++oldest->in_flight;
       in_flight_[next.url.url] = oldest_shard;
       ++counters_.dispatched;
+      // Its host's last page: the rest of its URLs here were discarded.
+      if (options_.max_urls_per_host > 0 &&
+          oldest->local->IsDropped(next.url.host))
+        FinishDroppedHost(oldest_shard, next.url.host);
       return next;
     }
     busy = true;
@@ -333,6 +361,25 @@ NextUrl RedisFrontier::Next(absl::Time now) {
   // shards to take soon.
   next_upkeep_ = std::min(next_upkeep_, now + options_.idle_poll);
   return idle;
+}
+
+void RedisFrontier::FinishDroppedHost(uint32_t s, const std::string& host) {
+  Shard& shard = shards_[s];
+  std::vector<Unacked> dropped;
+  for (auto it = shard.ids.begin(); it != shard.ids.end();) {
+    if (it->second.host == host && !in_flight_.contains(it->first)) {
+      dropped.push_back({.shard = s, .id = std::move(it->second.id)});
+      shard.ids.erase(it++);
+    } else {
+      ++it;
+    }
+  }
+  if (auto h = shard.hosts.find(host); h != shard.hosts.end()) {
+    h->second -= std::min<uint32_t>(h->second, dropped.size());
+    if (h->second == 0) shard.hosts.erase(h);
+  }
+  // Not fetched: no record comes for them.
+  for (Unacked& entry : dropped) AckOrKeep(std::move(entry));
 }
 
 absl::StatusOr<UrlFate> RedisFrontier::Done(std::string_view url,
@@ -408,6 +455,9 @@ FrontierStats RedisFrontier::stats() const {
   out.dispatched = counters_.dispatched;
   out.done = counters_.done;
   out.reclaimed = counters_.reclaimed;
+  // Adds refused here, before Redis was asked.
+  out.refused_urls += counters_.refused_urls;
+  out.dropped_urls += counters_.refused_urls;
   return out;
 }
 

@@ -216,6 +216,9 @@ class RedisFrontier final : public CrawlFrontier {
   absl::Status Feed(uint32_t shard, std::vector<StreamEntry> entries);
   absl::Status Refill(absl::Time now);
   absl::Status Ack(uint32_t shard, const std::string& id);
+  // `host` of `shard` reached its page cap (its local frontier discarded its
+  // queued URLs): acknowledges their entries, none of them fetched.
+  void FinishDroppedHost(uint32_t shard, const std::string& host);
   // Acknowledges now or keeps the entry for RetryAcks.
   void AckOrKeep(Unacked entry);
   absl::Status RetryAcks();

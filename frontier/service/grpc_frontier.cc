@@ -22,12 +22,6 @@ absl::Status FromGrpc(const grpc::Status& s, std::string_view what) {
                       absl::StrCat(std::string(what), ": ", s.error_message()));
 }
 
-uint64_t CeilSeconds(absl::Time t) {
-  const int64_t s = absl::ToUnixSeconds(t);
-  const bool exact = absl::FromUnixSeconds(s) == t;
-  return static_cast<uint64_t>(std::max<int64_t>(1, exact ? s : s + 1));
-}
-
 void FillInfo(const FrontierUrl& u, const std::string& crawl,
               urlfrontier::URLInfo* info) {
   info->set_url(u.url);
@@ -75,14 +69,30 @@ absl::StatusOr<std::unique_ptr<GrpcFrontier>> GrpcFrontier::Create(
     GrpcFrontierOptions options) {
   if (options.target.empty())
     return absl::InvalidArgumentError("GrpcFrontier: no target");
-  if (options.politeness.max_in_flight_per_host < 1)
+  if (options.max_urls_per_queue == 0 || options.max_queues == 0)
     return absl::InvalidArgumentError(
-        "GrpcFrontier: max_in_flight_per_host must be >= 1");
-  return std::unique_ptr<GrpcFrontier>(new GrpcFrontier(std::move(options)));
+        "GrpcFrontier: max_urls_per_queue and max_queues must be > 0");
+  // The per-host rules are a local Frontier's. The server deduplicates: the
+  // local Sieve must not drop a URL on a false positive of its own.
+  FrontierOptions local;
+  local.sieve.expected_urls = 1 << 20;
+  local.sieve.memory_budget_bytes = size_t{1} << 20;
+  local.sieve.verify_positives = true;
+  local.sieve.work_dir = options.work_dir;
+  local.politeness = options.politeness;
+  local.max_urls_per_host = options.max_urls_per_host;
+  local.host_queue_memory_bytes = size_t{4} << 20;
+  absl::StatusOr<std::unique_ptr<Frontier>> frontier = Frontier::Create(local);
+  if (!frontier.ok()) return frontier.status();
+  return std::unique_ptr<GrpcFrontier>(
+      new GrpcFrontier(std::move(options), *std::move(frontier)));
 }
 
-GrpcFrontier::GrpcFrontier(GrpcFrontierOptions options)
-    : options_(std::move(options)), rpc_(std::make_unique<Rpc>()) {
+GrpcFrontier::GrpcFrontier(GrpcFrontierOptions options,
+                           std::unique_ptr<Frontier> local)
+    : options_(std::move(options)),
+      rpc_(std::make_unique<Rpc>()),
+      local_(std::move(local)) {
   rpc_->channel =
       grpc::CreateChannel(options_.target, grpc::InsecureChannelCredentials());
   rpc_->frontier = urlfrontier::URLFrontier::NewStub(rpc_->channel);
@@ -104,10 +114,29 @@ bool GrpcFrontier::Add(std::string_view url, std::string_view host,
   return queued;
 }
 
-void GrpcFrontier::AddMany(std::span<const FrontierAdd> urls,
-                           std::span<bool> queued) {
-  std::fill(queued.begin(), queued.end(), false);
-  if (urls.empty()) return;
+void GrpcFrontier::AddMany(std::span<const FrontierAdd> all,
+                           std::span<bool> all_queued) {
+  std::fill(all_queued.begin(), all_queued.end(), false);
+  // A host past its page cap here: refused without a call.
+  std::vector<FrontierAdd> kept;
+  std::vector<size_t> at;  // Position in `all` of each kept URL.
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (local_->IsDropped(all[i].host)) continue;
+    kept.push_back(all[i]);
+    at.push_back(i);
+  }
+  if (kept.size() < all.size()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    counters_.refused_urls += all.size() - kept.size();
+  }
+  if (kept.empty()) return;
+  std::unique_ptr<bool[]> kept_queued(new bool[kept.size()]());
+  SendAdds(kept, std::span<bool>(kept_queued.get(), kept.size()));
+  for (size_t k = 0; k < kept.size(); ++k) all_queued[at[k]] = kept_queued[k];
+}
+
+void GrpcFrontier::SendAdds(std::span<const FrontierAdd> urls,
+                            std::span<bool> queued) {
   // The round trip holds no lock (the stubs are thread-safe): Next and Done
   // go on while a page's links are on their way.
   auto info = [&](size_t i, urlfrontier::URLInfo* out) {
@@ -145,8 +174,8 @@ void GrpcFrontier::AddMany(std::span<const FrontierAdd> urls,
         queued[i] = per_item ? ack.stored(static_cast<int>(i))
                              : urls.size() == 1 && ack.added() > 0;
       }
-      stats_.added += ack.added();
-      stats_.duplicates += urls.size() - ack.added();
+      counters_.added += ack.added();
+      counters_.duplicates += urls.size() - ack.added();
       return;
     }
   }
@@ -176,7 +205,7 @@ void GrpcFrontier::AddMany(std::span<const FrontierAdd> urls,
   const grpc::Status s = stream->Finish();
   std::lock_guard<std::mutex> lock(mu_);
   if (!s.ok() || !written) NoteErrorLocked(FromGrpc(s, "PutURLs"));
-  stats_.added += acked;
+  counters_.added += acked;
 }
 
 size_t GrpcFrontier::RefillLocked() {
@@ -190,13 +219,36 @@ size_t GrpcFrontier::RefillLocked() {
   auto reader = rpc_->frontier->GetURLs(&ctx, p);
   urlfrontier::URLInfo info;
   size_t n = 0;
+  std::vector<FrontierUrl> refused;
   while (reader->Read(&info)) {
-    buffer_.push_back(FromInfo(info));
     ++n;
+    FrontierUrl u = FromInfo(info);
+    // Handed out again while it waits here (its time in transit ran out).
+    if (fed_.contains(u.url)) continue;
+    if (!local_->Add(u.url, u.host, u.depth, u.metadata)) {
+      // Its host is past its page cap, or it was finished here before (the
+      // server did not get the update): done either way.
+      refused.push_back(std::move(u));
+      continue;
+    }
+    std::string key = u.url;
+    fed_.emplace(std::move(key), Fed{.url = std::move(u)});
   }
   const grpc::Status s = reader->Finish();
   if (!s.ok()) NoteErrorLocked(FromGrpc(s, "GetURLs"));
+  if (!refused.empty()) SendDoneLocked(std::move(refused));
   return n;
+}
+
+void GrpcFrontier::MaybeRefillLocked(absl::Time now) {
+  const size_t held = fed_.size() - in_flight_;
+  if (now < next_poll_ ||
+      held >= size_t{options_.max_queues} * options_.max_urls_per_queue)
+    return;
+  if (local_->PeekNext(now).state == NextUrl::kReady) return;
+  // Asked again at the next Next unless the server had nothing for us.
+  next_poll_ =
+      RefillLocked() == 0 ? now + options_.idle_poll : absl::InfinitePast();
 }
 
 bool GrpcFrontier::ServerEmptyLocked() {
@@ -213,137 +265,113 @@ bool GrpcFrontier::ServerEmptyLocked() {
   return stats.size() == 0 && stats.inprocess() == 0;
 }
 
-NextUrl GrpcFrontier::Next(absl::Time now) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (buffer_.empty() && now >= next_poll_) {
-    if (RefillLocked() == 0) next_poll_ = now + options_.idle_poll;
-  }
-  absl::Time earliest = absl::InfiniteFuture();
-  for (auto it = buffer_.begin(); it != buffer_.end(); ++it) {
-    Host& h = hosts_[it->host];
-    if (h.in_flight >= options_.politeness.max_in_flight_per_host) continue;
-    if (h.next_allowed > now) {
-      earliest = std::min(earliest, h.next_allowed);
-      continue;
+void GrpcFrontier::FinishDroppedHostLocked(const std::string& host) {
+  std::vector<FrontierUrl> dropped;
+  for (auto it = fed_.begin(); it != fed_.end();) {
+    if (it->second.url.host == host && !it->second.in_flight) {
+      dropped.push_back(std::move(it->second.url));
+      fed_.erase(it++);
+    } else {
+      ++it;
     }
-    NextUrl out{.state = NextUrl::kReady, .url = std::move(*it)};
-    buffer_.erase(it);
-    ++h.in_flight;
-    auto [r_throttle, r_error] = retries_[out.url.url];
-    in_flight_[out.url.url] = InFlight{.url = out.url,
-                                       .throttle_retries = r_throttle,
-                                       .error_retries = r_error};
-    retries_.erase(out.url.url);
-    ++stats_.dispatched;
-    return out;
   }
-  if (earliest != absl::InfiniteFuture())
-    return NextUrl{.state = NextUrl::kWait, .wait = earliest - now};
-  if (!buffer_.empty() || !in_flight_.empty())
-    return NextUrl{.state = NextUrl::kWaitForDone};
-  // Nothing here: finished only if the server has nothing queued (due or not)
-  // and nothing in transit at any crawler.
-  if (ServerEmptyLocked()) return NextUrl{.state = NextUrl::kEmpty};
-  return NextUrl{.state = NextUrl::kWait,
-                 .wait = std::max(next_poll_ - now, absl::Milliseconds(1))};
+  if (!dropped.empty()) SendDoneLocked(std::move(dropped));
 }
 
-absl::Status GrpcFrontier::PutKnownLocked(const FrontierUrl& url,
-                                          uint64_t refetch) {
+NextUrl GrpcFrontier::Next(absl::Time now) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!unsent_.empty()) SendDoneLocked(std::move(unsent_));
+  MaybeRefillLocked(now);
+  NextUrl next = local_->Next(now);
+  if (next.state == NextUrl::kReady) {
+    auto it = fed_.find(next.url.url);
+    if (it != fed_.end()) it->second.in_flight = true;
+    ++in_flight_;
+    // Its host's last page: the rest of its URLs here were discarded.
+    if (options_.max_urls_per_host > 0 && local_->IsDropped(next.url.host))
+      FinishDroppedHostLocked(next.url.host);
+    return next;
+  }
+  // The server may hold URLs of other hosts: unless this client holds as
+  // many as it may, look again at next_poll_.
+  const bool may_poll =
+      fed_.size() - in_flight_ <
+      size_t{options_.max_queues} * options_.max_urls_per_queue;
+  const absl::Duration poll =
+      next_poll_ > now ? next_poll_ - now : options_.idle_poll;
+  switch (next.state) {
+    case NextUrl::kWait:
+      if (may_poll) next.wait = std::min(next.wait, poll);
+      return next;
+    case NextUrl::kWaitForDone:
+      // A Done will come, and the next Next looks at the server.
+      if (in_flight_ > 0 || !may_poll) return next;
+      return {.state = NextUrl::kWait, .wait = poll};
+    default:
+      break;
+  }
+  // Nothing here: finished only if every update was sent and the server has
+  // nothing queued (due or not) and nothing in transit at any crawler.
+  if (unsent_.empty() && ServerEmptyLocked())
+    return NextUrl{.state = NextUrl::kEmpty};
+  return NextUrl{.state = NextUrl::kWait, .wait = poll};
+}
+
+void GrpcFrontier::SendDoneLocked(std::vector<FrontierUrl> urls) {
   grpc::ClientContext ctx;
   ctx.set_deadline(absl::ToChronoTime(absl::Now() + options_.rpc_timeout));
   auto stream = rpc_->frontier->PutURLs(&ctx);
-  urlfrontier::URLItem item;
-  FillInfo(url, options_.crawl_id, item.mutable_known()->mutable_info());
-  item.mutable_known()->set_refetchable_from_date(refetch);
-  urlfrontier::AckMessage ack;
-  const bool exchanged = stream->Write(item) && stream->Read(&ack);
+  bool written = true;
+  for (size_t i = 0; i < urls.size() && written; ++i) {
+    urlfrontier::URLItem item;
+    item.set_id(absl::StrCat(i));
+    FillInfo(urls[i], options_.crawl_id, item.mutable_known()->mutable_info());
+    item.mutable_known()->set_refetchable_from_date(0);
+    written = stream->Write(item);
+  }
   stream->WritesDone();
+  std::vector<bool> acked(urls.size(), false);
+  urlfrontier::AckMessage ack;
+  while (stream->Read(&ack)) {
+    size_t i = 0;
+    if (ack.status() == urlfrontier::AckMessage::OK &&
+        absl::SimpleAtoi(ack.id(), &i) && i < urls.size())
+      acked[i] = true;
+  }
   const grpc::Status s = stream->Finish();
-  if (!s.ok()) return FromGrpc(s, "PutURLs");
-  if (!exchanged || ack.status() != urlfrontier::AckMessage::OK)
-    return absl::UnavailableError("PutURLs: update not acknowledged");
-  return absl::OkStatus();
+  for (size_t i = 0; i < urls.size(); ++i) {
+    if (!acked[i]) unsent_.push_back(std::move(urls[i]));
+  }
+  if (!s.ok()) {
+    NoteErrorLocked(FromGrpc(s, "PutURLs"));
+  } else if (!unsent_.empty()) {
+    NoteErrorLocked(absl::UnavailableError("PutURLs: update not acknowledged"));
+  }
 }
 
 absl::StatusOr<UrlFate> GrpcFrontier::Done(std::string_view url,
                                            const FetchOutcome& outcome,
                                            absl::Time now) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = in_flight_.find(std::string(url));
-  if (it == in_flight_.end())
+  auto it = fed_.find(std::string(url));
+  if (it == fed_.end() || !it->second.in_flight)
     return absl::NotFoundError(
         absl::StrCat("not in flight: ", std::string(url)));
-  InFlight f = std::move(it->second);
-  in_flight_.erase(it);
-  Host& h = hosts_[f.url.host];
-  --h.in_flight;
-  ++stats_.done;
-  const PolitenessOptions& p = options_.politeness;
-  std::optional<absl::Duration> retry_in;
-  switch (outcome.kind) {
-    case FetchOutcome::kSuccess:
-      ++stats_.succeeded;
-      h.politeness.throttle_streak = 0;
-      h.politeness.last_response_time = outcome.response_time;
-      h.next_allowed = now + DelayBetweenRequests(p, h.politeness);
-      break;
-    case FetchOutcome::kThrottled: {
-      ++stats_.throttled;
-      const absl::Duration backoff = ThrottleBackoff(
-          p, ++h.politeness.throttle_streak, outcome.retry_after, rng_);
-      h.next_allowed = now + backoff;
-      if (++f.throttle_retries <= p.max_throttle_retries) retry_in = backoff;
-      break;
-    }
-    case FetchOutcome::kError:
-      ++stats_.failed;
-      h.next_allowed = now + DelayBetweenRequests(p, h.politeness);
-      if (outcome.transient && ++f.error_retries <= p.max_error_retries)
-        retry_in = p.backoff_base;
-      if (outcome.transient && !retry_in) {
-        ++stats_.given_up;
-        absl::Status s = PutKnownLocked(f.url, 0);
-        NoteErrorLocked(s);
-        return UrlFate::kGivenUp;
-      }
-      break;
-    case FetchOutcome::kNotFetched:
-      break;
-    case FetchOutcome::kDeferred:
-      // Back to the head of the buffer; still in transit on the server.
-      h.next_allowed = now + DelayBetweenRequests(p, h.politeness);
-      retries_[f.url.url] = {f.throttle_retries, f.error_retries};
-      buffer_.push_front(std::move(f.url));
-      return UrlFate::kRetryLater;
-  }
-  if (outcome.kind == FetchOutcome::kThrottled && !retry_in) {
-    ++stats_.given_up;
-    NoteErrorLocked(PutKnownLocked(f.url, 0));
-    return UrlFate::kGivenUp;
-  }
-  if (retry_in) {
-    ++stats_.retried;
-    retries_[f.url.url] = {f.throttle_retries, f.error_retries};
-    if (absl::Status s = PutKnownLocked(f.url, CeilSeconds(now + *retry_in));
-        !s.ok()) {
-      NoteErrorLocked(s);
-      return s;
-    }
-    return UrlFate::kRetryLater;
-  }
-  if (absl::Status s = PutKnownLocked(f.url, 0); !s.ok()) {
-    NoteErrorLocked(s);
-    return s;
-  }
-  return UrlFate::kFinished;
+  absl::StatusOr<UrlFate> fate = local_->Done(url, outcome, now);
+  if (!fate.ok()) return fate;
+  it->second.in_flight = false;
+  --in_flight_;
+  // A retry waits here, still in transit on the server.
+  if (*fate == UrlFate::kRetryLater) return fate;
+  std::vector<FrontierUrl> done;
+  done.push_back(std::move(it->second.url));
+  fed_.erase(it);
+  SendDoneLocked(std::move(done));
+  return fate;
 }
 
 void GrpcFrontier::SetCrawlDelay(std::string_view host, absl::Duration delay) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (RecordCrawlDelay(options_.politeness, delay,
-                       hosts_[std::string(host)].politeness))
-    ++stats_.crawl_delays_capped;
+  local_->SetCrawlDelay(host, delay);
 }
 
 absl::Status GrpcFrontier::Checkpoint(SnapshotWriter&) {
@@ -351,12 +379,13 @@ absl::Status GrpcFrontier::Checkpoint(SnapshotWriter&) {
 }
 
 FrontierStats GrpcFrontier::stats() const {
+  FrontierStats s = local_->stats();
   std::lock_guard<std::mutex> lock(mu_);
-  FrontierStats s = stats_;
-  s.queued = buffer_.size();
-  s.queued_in_hosts = buffer_.size();
-  s.in_flight = in_flight_.size();
-  s.hosts_known = hosts_.size();
+  // local_ sees the URLs fed to it; the server says which adds were new.
+  s.added = counters_.added;
+  s.duplicates = counters_.duplicates;
+  s.refused_urls += counters_.refused_urls;
+  s.dropped_urls += counters_.refused_urls;
   return s;
 }
 

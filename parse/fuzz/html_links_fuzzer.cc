@@ -32,6 +32,7 @@ sieve::ExtractedLinks Extract(std::string_view html, sieve::HtmlParser parser) {
   sieve::LinkOptions options;
   options.html_parser = parser;
   options.robots_name = "sievebot";
+  options.requisites = true;  // Images, scripts and srcsets compared too.
   return sieve::ExtractLinks(html, "http://example.com/dir/page.html",
                              "text/html; charset=utf-8", "", options);
 }

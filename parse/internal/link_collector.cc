@@ -20,6 +20,26 @@ constexpr LinkElement kLinkElements[] = {
     {"frame", "src", LinkKind::kFrame},
 };
 
+// Requisites (LinkOptions::requisites): the elements whose attribute loads
+// something the page displays.
+struct RequisiteElement {
+  std::string_view tag;
+  std::string_view attribute;
+  LinkKind kind;
+  bool srcset;  // The attribute is a srcset (several URLs).
+};
+
+constexpr RequisiteElement kRequisiteElements[] = {
+    {"img", "src", LinkKind::kImage, false},
+    {"img", "srcset", LinkKind::kImage, true},
+    {"source", "srcset", LinkKind::kImage, true},
+    {"script", "src", LinkKind::kScript, false},
+};
+
+bool IsSrcsetSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
 std::string Lower(std::optional<std::string_view> value) {
   std::string out(value.value_or(""));
   absl::AsciiStrToLower(&out);
@@ -52,8 +72,55 @@ std::string CanonicalRel(std::string_view rest) {
   return out;
 }
 
+std::vector<std::string> SrcsetUrls(std::string_view s) {
+  std::vector<std::string> urls;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (IsSrcsetSpace(s[i]) || s[i] == ',')) ++i;
+    const size_t start = i;
+    while (i < s.size() && !IsSrcsetSpace(s[i])) ++i;
+    std::string_view url = s.substr(start, i - start);
+    if (url.empty()) break;
+    if (url.ends_with(',')) {
+      // No descriptors: the commas end the candidate.
+      while (url.ends_with(',')) url.remove_suffix(1);
+      if (!url.empty()) urls.emplace_back(url);
+      continue;
+    }
+    urls.emplace_back(url);
+    // The descriptors, up to a comma outside parentheses.
+    bool in_parens = false;
+    for (; i < s.size(); ++i) {
+      if (in_parens) {
+        in_parens = s[i] != ')';
+      } else if (s[i] == '(') {
+        in_parens = true;
+      } else if (s[i] == ',') {
+        ++i;
+        break;
+      }
+    }
+  }
+  return urls;
+}
+
 void VisitElement(std::string_view tag, AttributeLookup attribute,
                   const LinkOptions& options, Collected* out) {
+  if (options.requisites) {
+    for (const RequisiteElement& element : kRequisiteElements) {
+      if (element.tag != tag) continue;
+      const std::optional<std::string_view> value =
+          attribute(element.attribute);
+      if (!value) continue;
+      if (!element.srcset) {
+        out->links.push_back(RawLink{std::string(*value), element.kind, ""});
+        continue;
+      }
+      for (std::string& url : SrcsetUrls(*value)) {
+        out->links.push_back(RawLink{std::move(url), element.kind, ""});
+      }
+    }
+  }
   for (const LinkElement& element : kLinkElements) {
     if (element.tag != tag) continue;
     if (std::optional<std::string_view> value = attribute(element.attribute)) {

@@ -36,6 +36,11 @@ using AttributeLookup =
 void VisitElement(std::string_view tag, AttributeLookup attribute,
                   const LinkOptions& options, Collected* out);
 
+// The URLs of a srcset attribute, in order (HTML Standard §4.8.4.3.10, "parse
+// a srcset attribute": candidates split at commas outside parentheses, each
+// URL followed by its descriptors).
+std::vector<std::string> SrcsetUrls(std::string_view srcset);
+
 // rel as a set of space-separated tokens (HTML Standard §4.6.7), ASCII
 // case-insensitive: lower-case tokens, one space apart.
 std::string CanonicalRel(std::string_view rel);

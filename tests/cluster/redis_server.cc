@@ -97,8 +97,8 @@ absl::Status RedisServer::Launch() {
                                    "--appendfsync",
                                    "always"};
   if (options_.cluster) {
-    for (const char* a :
-         {"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"})
+    for (const char* a : {"--cluster-enabled", "yes", "--cluster-config-file",
+                          "nodes.conf", "--cluster-node-timeout", "1000"})
       args.push_back(a);
   }
   std::vector<char*> argv;
@@ -128,7 +128,8 @@ absl::Status RedisServer::Launch() {
     if (client.ok()) {
       auto pong = (*client)->Command({"PING"});
       if (pong.ok() && pong->str == "PONG") {
-        if (!options_.cluster) return absl::OkStatus();
+        if (!options_.cluster || options_.cluster_without_slots)
+          return absl::OkStatus();
         // Every slot to this node (already so after a Restart: nodes.conf
         // keeps them), then wait for the cluster to say it is up.
         (void)(*client)->Command({"CLUSTER", "ADDSLOTSRANGE", "0", "16383"});
@@ -157,6 +158,13 @@ void RedisServer::Stop() {
 
 void RedisServer::Pause() {
   if (pid_ > 0) kill(pid_, SIGSTOP);
+}
+
+void RedisServer::Kill() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGKILL);
+  waitpid(pid_, nullptr, 0);
+  pid_ = -1;
 }
 
 void RedisServer::Resume() {

@@ -27,6 +27,9 @@ struct RedisServerOptions {
   // state ok before Start returns): a command or script whose declared keys
   // hash to two slots fails with CROSSSLOT, as on a real cluster.
   bool cluster = false;
+  // With cluster: start with no slots, a node for a cluster of several
+  // (tests/cluster/redis_cluster.h builds one).
+  bool cluster_without_slots = false;
 };
 
 class RedisServer {
@@ -46,6 +49,8 @@ class RedisServer {
   // nothing until resumed.
   void Pause();
   void Resume();
+  // SIGKILL, no wait for a clean exit (a crashed node).
+  void Kill();
 
   cluster::RedisEndpoint endpoint() const { return {"127.0.0.1", port_, 0}; }
   std::string url() const;

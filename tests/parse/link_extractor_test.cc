@@ -333,3 +333,59 @@ TEST(LinkExtractorTest, TheTokenizerIsTheDefaultAndGumboIsChosenByName) {
 
 }  // namespace
 }  // namespace sieve
+
+namespace sieve {
+namespace {
+
+// Page requisites (LinkOptions::requisites), from both parsers: what a
+// browser loads to display the page, marked requisite; none without the
+// option.
+TEST(LinkExtractorTest, RequisitesFromBothParsers) {
+  constexpr std::string_view kPage = R"(<html><head>
+      <link rel="stylesheet" href="a.css"><link rel="ICON shortcut" href="/i.ico">
+      <link rel="canonical" href="/c"><script src="s.js"></script>
+      <script>var x = "<img src=no.png>";</script>
+    </head><body>
+      <a href="p.html">p</a>
+      <img src="one.png" srcset="small.png 1x,  large.png 2x, data:x 3x">
+      <picture><source srcset="w.webp 100w, f(1),x.webp (a,b) 200w,,  y.webp,">
+      <img src="pic.png"></picture>
+      <img srcset=" z.png">
+    </body></html>)";
+  for (const HtmlParser parser : {HtmlParser::kTokenizer, HtmlParser::kGumbo}) {
+    SCOPED_TRACE(HtmlParserName(parser));
+    LinkOptions options;
+    options.html_parser = parser;
+    options.requisites = true;
+    const ExtractedLinks page =
+        ExtractLinks(kPage, "http://example.com/d/", "", "", options);
+    std::vector<std::string> requisites, links;
+    for (const Link& link : page.links) {
+      (link.requisite ? requisites : links)
+          .push_back(std::string(LinkKindName(link.kind)) + " " + link.url);
+    }
+    EXPECT_THAT(requisites, ElementsAre("link http://example.com/d/a.css",
+                                        "link http://example.com/i.ico",
+                                        "script http://example.com/d/s.js",
+                                        "img http://example.com/d/one.png",
+                                        "img http://example.com/d/small.png",
+                                        "img http://example.com/d/large.png",
+                                        "img http://example.com/d/w.webp",
+                                        "img http://example.com/d/f(1),x.webp",
+                                        "img http://example.com/d/y.webp",
+                                        "img http://example.com/d/pic.png",
+                                        "img http://example.com/d/z.png"));
+    EXPECT_THAT(links, ElementsAre("link http://example.com/c",
+                                   "a http://example.com/d/p.html"));
+    EXPECT_EQ(page.skipped_scheme, 1);  // data:x
+
+    options.requisites = false;
+    const ExtractedLinks plain =
+        ExtractLinks(kPage, "http://example.com/d/", "", "", options);
+    ASSERT_EQ(plain.links.size(), 4u);  // The <link>s and the <a>.
+    for (const Link& link : plain.links) EXPECT_FALSE(link.requisite);
+  }
+}
+
+}  // namespace
+}  // namespace sieve

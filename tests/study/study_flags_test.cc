@@ -60,6 +60,9 @@ TEST(ParseKindsTest, ParsesKindNamesAndRejectsDuplicatesAndUnknowns) {
               ElementsAre(FilterKind::kClassic, FilterKind::kBlocked));
   EXPECT_FALSE(ParseKinds("classic,classic").ok());
   EXPECT_FALSE(ParseKinds("cuckoo").ok());
+  // The forgetting kinds belong to the stream chapter, not the grid.
+  EXPECT_THAT(std::string(ParseKinds("classic,stable").status().message()),
+              HasSubstr("forgets keys"));
 }
 
 using Given = std::vector<std::pair<std::string, std::string>>;
@@ -121,7 +124,8 @@ TEST(StudySettingsTest, EveryDefaultPrintsAsTextThatParsesBackToIt) {
   EXPECT_EQ(StudyCommandLine(defaults),
             "sieve study --max-n 1e8 --fp-rates 0.1,0.01,0.001,0.0001 --kinds "
             "classic,blocked,counting,scalable --memory-cap 16G --out "
-            "study-out --seed 42 --repeat-share 0.1");
+            "study-out --seed 42 --repeat-share 0.1 --stream-n 0 "
+            "--stream-window 0 --stream-memory 0");
 }
 
 TEST(RunStudyTest, ReturnsTwoForInvalidFlags) {

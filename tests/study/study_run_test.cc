@@ -125,6 +125,34 @@ TEST(StudyRunTest, WritesAllOutputsAndTheClassicFilterMatchesTheory) {
   EXPECT_TRUE(absl::StrContains(report, "wrong"));
   EXPECT_TRUE(
       absl::StrContains(ReadFile(out / "memory.svg"), "std_unordered_set"));
+
+  // The stream chapter: forgetting filters at a fixed memory against their
+  // formulas. Over the last stretch the stable filter's measured rates are
+  // those of filter/bloom_math.h; the scalable one never forgets; the
+  // generational one stays under its target.
+  EXPECT_TRUE(absl::StrContains(report, "## The stream"));
+  for (const char* name : {"stream_fpr.svg", "stream_fnr.svg"})
+    EXPECT_TRUE(std::filesystem::exists(out / name)) << name;
+  std::vector<std::string> stream_header;
+  std::map<std::string, std::map<std::string, std::string>> last;
+  for (auto& row : ReadCsv(ReadFile(out / "stream.csv"), &stream_header))
+    last[row.at("structure")] = row;
+  ASSERT_EQ(last.size(), 3u);
+  const auto& stable = last.at("stable");
+  EXPECT_EQ(Number(stable, "position"), static_cast<double>(flags.max_n));
+  const double fpr = Number(stable, "fpr_formula");
+  ASSERT_GE(fpr * Number(stable, "fresh"), 100);
+  std::printf(
+      "stream, last stretch: stable FPR %s (formula %s), FNR %s "
+      "(formula %s)\n",
+      stable.at("fpr_measured").c_str(), stable.at("fpr_formula").c_str(),
+      stable.at("fnr_measured").c_str(), stable.at("fnr_formula").c_str());
+  EXPECT_LE(Number(stable, "fpr_measured"), 1.1 * fpr);
+  const double fnr = Number(stable, "fnr_formula");
+  EXPECT_NEAR(Number(stable, "fnr_measured"), fnr, 0.15 * fnr + 0.01);
+  EXPECT_GT(fnr, 0.01);  // the window is past what it remembers for sure
+  EXPECT_EQ(Number(last.at("scalable"), "fnr_measured"), 0);
+  EXPECT_LT(Number(last.at("generational"), "fpr_measured"), 0.012);
   std::filesystem::remove_all(out);
 }
 

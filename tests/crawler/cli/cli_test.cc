@@ -9,7 +9,9 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "crawler/config/config_keys.h"
+#include "crawler/config/config_loader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "study/study_flags.h"
@@ -239,6 +241,159 @@ TEST(CliTest, StudyRejectsABadMaxNAndExitsTwo) {
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output, HasSubstr("sieve study: "));
   EXPECT_THAT(run.output, HasSubstr("lots"));
+}
+
+// `sieve help crawl` lists every key of the settings table, flag or not.
+TEST(CliTest, HelpCrawlListsEverySettingsKey) {
+  SieveRun run = RunSieve("help crawl");
+  ASSERT_EQ(run.exit_code, 0);
+  EXPECT_THAT(run.output, HasSubstr("--set=SECTION.KEY=VALUE"));
+  for (const sieve::ConfigKey& key : sieve::ConfigKeys()) {
+    EXPECT_THAT(run.output,
+                HasSubstr(absl::StrCat("  ", std::string(key.path), "=")))
+        << key.path;
+  }
+}
+
+// 'text' quoted for sh.
+std::string ShellQuote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+// The text of a value other than the default for `key`, within its bounds.
+std::string OtherValue(const sieve::ConfigKey& key) {
+  const sieve::CrawlConfig defaults;
+  const std::string text = sieve::FormatConfigValue(key, defaults);
+  struct Picker {
+    const sieve::ConfigKey& key;
+    const std::string& text;
+    std::string operator()(bool& (*)(sieve::CrawlConfig&)) const {
+      return text == "true" ? "false" : "true";
+    }
+    std::string operator()(int64_t& (*get)(sieve::CrawlConfig&)) const {
+      sieve::CrawlConfig c;
+      const int64_t v = get(c);
+      return absl::StrCat(static_cast<double>(v + 1) <= key.max ? v + 1
+                                                                : v - 1);
+    }
+    std::string operator()(double& (*get)(sieve::CrawlConfig&)) const {
+      sieve::CrawlConfig c;
+      const double v = get(c);
+      return absl::StrCat(v + 1 <= key.max ? v + 1 : (v + key.min) / 2);
+    }
+    std::string operator()(std::string& (*)(sieve::CrawlConfig&)) const {
+      if (key.choices.empty()) return "other-value";
+      for (absl::string_view choice :
+           absl::StrSplit(std::string(key.choices), '|')) {
+        if (absl::StrCat("\"", choice, "\"") != text)
+          return std::string(choice);
+      }
+      return "";
+    }
+    std::string operator()(
+        std::vector<std::string>& (*)(sieve::CrawlConfig&)) const {
+      return "item, with a comma";
+    }
+    std::string operator()(const sieve::EnumField& field) const {
+      for (const std::string& name : field.names()) {
+        if (absl::StrCat("\"", name, "\"") != text) return name;
+      }
+      return "";
+    }
+  };
+  return std::visit(Picker{key, text}, key.field);
+}
+
+// What `sieve crawl ARGS --print-config` resolves to, read back.
+sieve::CrawlConfig PrintedConfig(const std::string& args) {
+  SieveRun run = RunSieve(absl::StrCat("crawl ", args, " --print-config"));
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  sieve::CrawlConfig printed;
+  const absl::Status read =
+      sieve::ApplyConfigToml(run.output, "--print-config", printed);
+  EXPECT_TRUE(read.ok()) << read << "\n" << run.output;
+  return printed;
+}
+
+// Every key of the settings table is settable on the command line: a test
+// walks the table, gives each key a value other than its default with --set,
+// and reads back what the command line resolved to.
+TEST(CliTest, EverySettingsKeyCanBeSetWithSet) {
+  std::string args;
+  for (const sieve::ConfigKey& key : sieve::ConfigKeys()) {
+    absl::StrAppend(
+        &args, " --set ",
+        ShellQuote(absl::StrCat(std::string(key.path), "=", OtherValue(key))));
+  }
+  const sieve::CrawlConfig printed = PrintedConfig(args);
+  const sieve::CrawlConfig defaults;
+  for (const sieve::ConfigKey& key : sieve::ConfigKeys()) {
+    const std::string got = sieve::FormatConfigValue(key, printed);
+    EXPECT_NE(got, sieve::FormatConfigValue(key, defaults)) << key.path;
+    if (std::holds_alternative<
+            std::vector<std::string>& (*)(sieve::CrawlConfig&)>(key.field)) {
+      EXPECT_EQ(got, "[\"item, with a comma\"]") << key.path;  // Not split.
+    } else if (std::holds_alternative<std::string& (*)(sieve::CrawlConfig&)>(
+                   key.field) ||
+               std::holds_alternative<sieve::EnumField>(key.field)) {
+      EXPECT_EQ(got, absl::StrCat("\"", OtherValue(key), "\"")) << key.path;
+    }
+  }
+}
+
+// ... and every key with a flag is set by its flag; a list key's flag is
+// repeatable, one item each.
+TEST(CliTest, EveryFlagSetsItsKey) {
+  std::string args;
+  for (const sieve::ConfigKey& key : sieve::ConfigKeys()) {
+    if (key.flag.empty() || key.path.starts_with("frontier_server.")) continue;
+    std::string value = OtherValue(key);
+    // --insecure=true sets fetch.verify_tls = false.
+    if (key.flag_negates) value = value == "true" ? "false" : "true";
+    absl::StrAppend(
+        &args, " ",
+        ShellQuote(absl::StrCat("--", std::string(key.flag), "=", value)));
+    if (std::holds_alternative<
+            std::vector<std::string>& (*)(sieve::CrawlConfig&)>(key.field)) {
+      absl::StrAppend(&args, " --", std::string(key.flag), " second");
+    }
+  }
+  const sieve::CrawlConfig printed = PrintedConfig(args);
+  const sieve::CrawlConfig defaults;
+  for (const sieve::ConfigKey& key : sieve::ConfigKeys()) {
+    if (key.flag.empty() || key.path.starts_with("frontier_server.")) continue;
+    EXPECT_NE(sieve::FormatConfigValue(key, printed),
+              sieve::FormatConfigValue(key, defaults))
+        << key.path;
+  }
+  EXPECT_EQ(printed.fetch.headers,
+            (std::vector<std::string>{"item, with a comma", "second"}));
+}
+
+TEST(CliTest, SetOfAnUnknownKeyNamesItAndExitsTwo) {
+  SieveRun run = RunSieve("crawl http://127.0.0.1:9/ --set crawl.nope=1");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("unknown key 'crawl.nope'"));
+  run = RunSieve("crawl http://127.0.0.1:9/ --set crawl.max_pages=many");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output,
+              HasSubstr("--set crawl.max_pages: expected an integer"));
+}
+
+TEST(CliTest, ABadProxyExitsTwo) {
+  SieveRun run =
+      RunSieve(absl::StrCat("crawl http://127.0.0.1:9/ --proxy ftp://x --out ",
+                            ShellQuote(testing::TempDir() + "/bad-proxy")));
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_THAT(run.output, HasSubstr("proxy"));
 }
 
 TEST(CliTest, VersionPrintsTheVersion) {

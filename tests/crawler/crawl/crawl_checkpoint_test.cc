@@ -158,11 +158,10 @@ TEST_F(CrawlCheckpointTest, AnIntactCheckpointStillResumes) {
   // so the resumed crawl records its fetches as errors, but it runs).
   const fs::path out = Copy("intact");
   const fs::path log = out.parent_path() / "resume.txt";
-  EXPECT_EQ(
-      WaitFor(StartSieve(
-          {"crawl", "--resume", out.string(), "--max-run-time", "2"}, log)),
-      0)
-      << Slurp(log);
+  // 0 when it finishes within --max-run-time, 3 when the time runs out.
+  const int code = WaitFor(StartSieve(
+      {"crawl", "--resume", out.string(), "--max-run-time", "2"}, log));
+  EXPECT_TRUE(code == 0 || code == 3) << code << "\n" << Slurp(log);
 }
 
 }  // namespace

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# bench/crawler/broad_web/broad_web_bench.sh: `sieve crawl` beside Scrapy on a broad web built on
+# this machine: HOSTS hosts hNNNNN.web.test x PAGES static pages with cross-host links, each host
+# on its own loopback address given by a real DNS server, over HTTP and HTTPS.
+#
+# Usage: bench/crawler/broad_web/broad_web_bench.sh [SIEVE_BINARY]  (default: build/release/crawler/sieve)
+#   env HOSTS    space-separated host counts (default "1000")
+#   env PAGES    pages per host (default 20)
+#   env SCHEMES  (default "http https")
+#   env TOOLS    (default "sieve scrapy", plus sieve-before when SIEVE_BEFORE is set); runs
+#                alternate between the tools
+#   env SIEVE_BEFORE  a second sieve binary (an older build), run as tool "sieve-before" with the
+#                same flags, so the two are measured side by side in one run
+#   env RUNS     runs per (hosts, scheme, tool); the table shows medians (default 1)
+#   env SCRAPY_RUNS  Scrapy's runs, the first ones of the RUNS (default RUNS): it is slow
+#   env DELAY    seconds between two requests to one host, both crawlers (default 0.5)
+#   env CONCURRENCY  Sieve's --concurrency (default 64); Scrapy keeps its docs' 100
+#   env CRAWL_DELAY_EVERY  every Nth host's robots.txt says Crawl-delay: 1 (default 20; 0 = none)
+#   env SIEVE_FLAGS  more flags for sieve crawl
+#   env KEEPALIVE  nginx's keepalive_timeout in seconds (default 75, nginx's own default)
+#   env PROFILE  when 1, each sieve run is recorded with `perf record -g` (perf.data in its dir)
+#
+# Needs root (it makes its own network and mount namespace with `unshare --net --mount`; nothing
+# outside the namespace is touched) and: nginx-light, dnsmasq-base, python3-scrapy, openssl, time.
+# Without root it says so and exits 0.
+#
+# Inside the namespace: loopback up; dnsmasq on 127.0.0.1 answers hNNNNN.web.test ->
+# 127.1.(N/250).(N%250+1) from a hosts file (TTL 3600 s) and logs every query; /etc/resolv.conf
+# points at it (bind mount). A test CA signs one *.web.test certificate; the system's CA bundle
+# with the test CA appended is bind-mounted over /etc/ssl/certs/ca-certificates.crt, so both
+# crawlers trust it through the system bundle.
+# nginx (one worker) serves every host from SITE/$host on ports 80 and 443, keep-alive KEEPALIVE,
+# and logs each request: end time, duration, host, URI, status, connection serial number,
+# requests on that connection, $ssl_session_reused. Every figure except wall/CPU/RSS (GNU time)
+# comes from those two logs, the same way for both crawlers (bench/crawler/broad_web/broad_web.py):
+#   connections/host  distinct nginx connections / hosts
+#   TLS full/resumed  $ssl_session_reused of each connection's first request
+#   politeness violations  a host's request starting less than its delay (max of DELAY and its
+#                     Crawl-delay) after the end of its previous one (2 ms slack for nginx's clock)
+#   duplicate requests  requests for a (host, URI) already asked
+#   DNS queries       questions dnsmasq logged (A and AAAA count apart)
+#   politeness bound  pages / (the slowest host's (requests - 1) x delay): hosts / delay when all
+#                     hosts share one delay
+#   CPU bound         cores x pages / the crawler's CPU seconds
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+if [ "$(id -u)" != 0 ]; then
+  echo "skip: the broad-web benchmark needs root (it makes its own network namespace with" \
+    "unshare --net --mount)"
+  exit 0
+fi
+for tool in unshare ip mount nginx dnsmasq openssl /usr/bin/time /usr/bin/python3; do
+  command -v "$tool" > /dev/null || { echo "missing $tool (see the header of $0)" >&2; exit 2; }
+done
+
+if [ -z "${BROAD_WEB_IN_NETNS:-}" ]; then
+  SIEVE=$(realpath "${1:-build/release/crawler/sieve}")
+  [ -x "$SIEVE" ] || { echo "no sieve binary at $SIEVE" >&2; exit 2; }
+  [ -z "${SIEVE_BEFORE:-}" ] || SIEVE_BEFORE=$(realpath "$SIEVE_BEFORE")
+  exec env BROAD_WEB_IN_NETNS=1 SIEVE_BEFORE="${SIEVE_BEFORE:-}" unshare --net --mount -- "$0" "$SIEVE"
+fi
+SIEVE=$1
+SIEVE_BEFORE=${SIEVE_BEFORE:-}
+
+HOSTS=${HOSTS:-1000}
+PAGES=${PAGES:-20}
+SCHEMES=${SCHEMES:-"http https"}
+TOOLS=${TOOLS:-"sieve${SIEVE_BEFORE:+ sieve-before} scrapy"}
+RUNS=${RUNS:-1}
+SCRAPY_RUNS=${SCRAPY_RUNS:-$RUNS}
+KEEPALIVE=${KEEPALIVE:-75}
+DELAY=${DELAY:-0.5}
+CONCURRENCY=${CONCURRENCY:-64}
+CRAWL_DELAY_EVERY=${CRAWL_DELAY_EVERY:-20}
+SIEVE_FLAGS=${SIEVE_FLAGS:-}
+PROFILE=${PROFILE:-0}
+CORES=$(nproc)
+PY=/usr/bin/python3
+
+ip link set lo up
+ulimit -n 1048576 2> /dev/null || ulimit -n "$(ulimit -Hn)"
+WORK=$(mktemp -d /tmp/sieve-broad-web-XXXXXX)
+echo "work files in $WORK"
+cleanup() {
+  for pid in "$WORK"/*.pid; do
+    [ -f "$pid" ] && kill "$(cat "$pid")" 2> /dev/null || true
+  done
+}
+trap cleanup EXIT
+
+echo "nameserver 127.0.0.1" > "$WORK/resolv.conf"
+mount --bind "$WORK/resolv.conf" /etc/resolv.conf
+
+# The test CA and one certificate for every *.web.test host.
+(
+  cd "$WORK"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
+    -subj "/CN=broad web bench CA" -keyout ca.key -out ca.pem 2> /dev/null
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=*.web.test" \
+    -keyout server.key -out server.csr 2> /dev/null
+  printf 'subjectAltName=DNS:*.web.test\n' > san.ext
+  openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
+    -extfile san.ext -out server.pem 2> /dev/null
+)
+# The system's bundle (145 CAs in Debian 12) plus the test CA: what a crawler loads on the real web.
+cat /etc/ssl/certs/ca-certificates.crt "$WORK/ca.pem" > "$WORK/ca-bundle.crt"
+mount --bind "$WORK/ca-bundle.crt" /etc/ssl/certs/ca-certificates.crt
+
+start_dns() {  # hosts_file log
+  rm -f "$2"
+  dnsmasq --no-resolv --no-hosts --addn-hosts="$1" --local-ttl=3600 --listen-address=127.0.0.1 \
+    --bind-interfaces --user=root --log-queries --log-async=100 --log-facility="$2" \
+    --pid-file="$WORK/dnsmasq.pid" --cache-size=10000
+}
+stop_pid() {  # pidfile
+  local pid
+  pid=$(cat "$1")
+  kill "$pid"
+  while kill -0 "$pid" 2> /dev/null; do sleep 0.05; done
+  rm -f "$1"
+}
+
+start_nginx() {  # site_dir log
+  mkdir -p "$WORK/nginx-tmp"
+  cat > "$WORK/nginx.conf" <<NGINX
+user root;
+worker_processes 1;
+worker_rlimit_nofile 200000;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log warn;
+events { worker_connections 60000; }
+http {
+  log_format bench '\$msec \$request_time \$host \$request_uri \$status \$connection '
+                   '\$connection_requests \$ssl_session_reused';
+  access_log $2 bench buffer=1m flush=5s;
+  types { text/html html; text/plain txt; }
+  client_body_temp_path $WORK/nginx-tmp;
+  keepalive_timeout ${KEEPALIVE}s;
+  keepalive_requests 1000;
+  ssl_certificate $WORK/server.pem;
+  ssl_certificate_key $WORK/server.key;
+  ssl_session_cache shared:bench:64m;
+  ssl_session_timeout 1h;
+  server {
+    listen 80 backlog=4096;
+    listen 443 ssl backlog=4096;
+    root $1/\$host;
+  }
+}
+NGINX
+  nginx -c "$WORK/nginx.conf" -p "$WORK" -e "$WORK/nginx-error.log"
+}
+
+RESULTS="$WORK/results.jsonl"
+: > "$RESULTS"
+for hosts in $HOSTS; do
+  web="$WORK/web-$hosts"
+  mkdir -p "$web"
+  $PY "$HERE/broad_web.py" site "$web" "$hosts" "$PAGES" "$CRAWL_DELAY_EVERY"
+  echo "web: $hosts hosts x $PAGES pages (Crawl-delay: 1 on every Nth host, N = $CRAWL_DELAY_EVERY; 0 = none)"
+  for run in $(seq 1 "$RUNS"); do
+    for scheme in $SCHEMES; do
+      awk -v s="$scheme" '{ print s "://" $2 "/" }' "$web/hosts" > "$web/seeds-$scheme.txt"
+      for tool in $TOOLS; do
+        [ "$tool" = scrapy ] && [ "$run" -gt "$SCRAPY_RUNS" ] && continue
+        dir="$WORK/$hosts-$scheme-$tool-$run"
+        mkdir -p "$dir"
+        start_dns "$web/hosts" "$dir/dns.log"
+        start_nginx "$web/site" "$dir/access.log"
+        case $tool in
+          sieve | sieve-before)
+            binary=$SIEVE
+            [ "$tool" = sieve-before ] && binary=$SIEVE_BEFORE
+            cmd=("$binary" crawl --seeds "$web/seeds-$scheme.txt" --out "$dir/out" --delay "$DELAY"
+              --concurrency "$CONCURRENCY" --log-level warn $SIEVE_FLAGS)
+            ;;
+          scrapy)
+            cmd=(/usr/bin/scrapy runspider "$HERE/broad_web_spider.py" -a "seeds=$web/seeds-$scheme.txt"
+              -s "DOWNLOAD_DELAY=$DELAY")
+            ;;
+        esac
+        if [ "$PROFILE" = 1 ] && [ "$tool" != scrapy ]; then
+          cmd=(perf record -F 499 -g -o "$dir/perf.data" -- "${cmd[@]}")
+        fi
+        (cd "$dir" && /usr/bin/time -v -o "$dir/time.txt" "${cmd[@]}" > "$dir/log.txt" 2>&1) ||
+          echo "$tool exited non-zero (see $dir/log.txt)"
+        stop_pid "$WORK/nginx.pid"
+        stop_pid "$WORK/dnsmasq.pid"
+        line=$($PY "$HERE/broad_web.py" run "$dir/access.log" "$dir/dns.log" "$dir/time.txt" \
+          "$hosts" "$DELAY" "$CRAWL_DELAY_EVERY" "$CORES")
+        line=$(echo "$line" | $PY -c 'import json,sys; r=json.load(sys.stdin); r.update(hosts=int(sys.argv[1]), scheme=sys.argv[2], tool=sys.argv[3], run=int(sys.argv[4])); print(json.dumps(r))' \
+          "$hosts" "$scheme" "$tool" "$run")
+        echo "$line" >> "$RESULTS"
+        echo "$hosts $scheme $tool run $run: $line"
+      done
+    done
+  done
+  rm -rf "$web/site"
+done
+
+echo
+echo "(medians of $RUNS run(s), Scrapy $SCRAPY_RUNS; delay $DELAY s; sieve --concurrency" \
+  "$CONCURRENCY $SIEVE_FLAGS; nginx keepalive ${KEEPALIVE} s; $CORES cores; results in $RESULTS)"
+$PY "$HERE/broad_web.py" table "$RESULTS"
