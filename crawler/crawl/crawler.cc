@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -197,16 +198,21 @@ absl::Status Crawler::Impl::Init() {
 
 size_t Crawler::Impl::AddSeeds() {
   const UrlOptions url_options = MakeUrlOptions(config_);
-  size_t queued = 0;
+  std::vector<UrlParts> seeds;
   for (const std::string& seed : setup_.seeds) {
     absl::StatusOr<UrlParts> parts = SplitUrl(seed, url_options);
     if (!parts.ok()) continue;
-    const std::string host = parts->Authority();
+    keys_->Prefetch(*parts);  // The seeds' lookups at once, not in turn.
+    seeds.push_back(*std::move(parts));
+  }
+  size_t queued = 0;
+  for (const UrlParts& parts : seeds) {
+    const std::string host = parts.Authority();
     if (std::find(state_.seed_hosts.begin(), state_.seed_hosts.end(), host) ==
         state_.seed_hosts.end()) {
       state_.seed_hosts.push_back(host);
     }
-    if (frontier_->Add(parts->normalized_url, keys_->KeyOf(*parts), 0,
+    if (frontier_->Add(parts.normalized_url, keys_->KeyOf(parts), 0,
                        Origin{}.Encode())) {
       ++queued;
     }

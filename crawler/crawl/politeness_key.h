@@ -18,7 +18,8 @@
 //     seed, a redirect or a sitemap) waits for that first answer, at most
 //     `max_wait`; later URLs of the host find it cached. A host whose lookup
 //     fails or takes longer keeps its own name as key (its fetches fail or
-//     are slow alike).
+//     are slow alike). Prefetch starts lookups ahead (the crawler does so
+//     for its seeds).
 //   - The key is fixed when the URL is queued: a host whose address changes
 //     later keeps its queued URLs under the old one.
 //   - Thread-safe (const; the DnsCache is).
@@ -66,6 +67,12 @@ class PolitenessKeys {
   // domain (an IP literal is its own). Cost: kIp may wait for one lookup (see
   // above); otherwise O(|host|).
   std::string KeyOf(const UrlParts& url) const;
+  // For kIp, starts the lookup of `url`'s host without waiting, so that
+  // KeyOf over many new hosts waits about one lookup, not one per host.
+  // Nothing for the other keys. Never blocks.
+  void Prefetch(const UrlParts& url) const {
+    if (mode_ == PolitenessKey::kIp) (void)dns_->Lookup(url.host);
+  }
 
  private:
   const PolitenessKey mode_;
