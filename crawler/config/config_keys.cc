@@ -1,5 +1,6 @@
 #include "crawler/config/config_keys.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -441,6 +442,12 @@ const ConfigKey* FindConfigKeyByPath(std::string_view path) {
     if (key.path == path) return &key;
   }
   return nullptr;
+}
+
+bool IsRetiredConfigKey(std::string_view path) {
+  static constexpr std::string_view kRetired[] = {"fetch.dns_cache_seconds"};
+  return std::find(std::begin(kRetired), std::end(kRetired), path) !=
+         std::end(kRetired);
 }
 
 const ConfigKey* FindConfigKeyByFlag(std::string_view flag) {

@@ -76,6 +76,12 @@ const ConfigKey* FindConfigKeyByFlag(std::string_view flag);
 // The key at `path` ("crawl.max_pages"), or nullptr.
 const ConfigKey* FindConfigKeyByPath(std::string_view path);
 
+// True for a key an earlier version had and this one replaced: a saved
+// OUT/config.toml may still hold it, so the loader reads past it (and
+// `--resume` of an older crawl works). fetch.dns_cache_seconds became
+// fetch.dns_min_ttl / dns_max_ttl / dns_negative_ttl (docs/crawling.md, DNS).
+bool IsRetiredConfigKey(std::string_view path);
+
 // "12", "0.5", "true", "\"host\"", "[\"a\", \"b\"]": the key's value in
 // `config`, as TOML.
 std::string FormatConfigValue(const ConfigKey& key, const CrawlConfig& config);

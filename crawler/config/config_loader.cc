@@ -207,6 +207,7 @@ absl::Status ApplyConfigToml(std::string_view toml_text,
       std::string path = absl::StrCat(std::string(table_name.str()), ".",
                                       std::string(name.str()));
       const ConfigKey* key = FindConfigKeyByPath(path);
+      if (key == nullptr && IsRetiredConfigKey(path)) continue;
       if (key == nullptr) {
         return absl::InvalidArgumentError(
             absl::StrCat(std::string(source), ": unknown key '", path,

@@ -227,8 +227,8 @@ AddOutcome AddRequisite(const LinkPolicy& policy, std::string_view raw_url,
     return scoped;
   }
   if (RobotsDisallow(policy, *parts)) return AddOutcome::kDisallowed;
-  const std::string key = policy.keys != nullptr ? policy.keys->KeyOf(*parts)
-                                                  : parts->Authority();
+  const std::string key =
+      policy.keys != nullptr ? policy.keys->KeyOf(*parts) : parts->Authority();
   return policy.frontier->Add(parts->normalized_url, key, depth, metadata)
              ? AddOutcome::kQueued
              : AddOutcome::kSeen;

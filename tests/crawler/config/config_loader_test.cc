@@ -136,6 +136,18 @@ TEST(ConfigLoaderTest, FlagTextIsParsedWithTheKeysTypeAndBounds) {
       "--concurrency: must be >= 1, got 0");
 }
 
+// An older crawl's saved config.toml still loads (for --resume): a key this
+// version replaced is read past, an unknown one is still an error.
+TEST(ConfigLoaderTest, ARetiredKeyOfASavedConfigIsReadPast) {
+  CrawlConfig config;
+  EXPECT_TRUE(
+      ApplyConfigToml("[fetch]\ndns_cache_seconds = 300\n", "t.toml", config)
+          .ok());
+  EXPECT_FALSE(
+      ApplyConfigToml("[fetch]\ndns_cache_minutes = 5\n", "t.toml", config)
+          .ok());
+}
+
 TEST(ConfigLoaderTest, FilterKindIsCheckedByTheFilterModulesParser) {
   CrawlConfig config;
   ASSERT_TRUE(
