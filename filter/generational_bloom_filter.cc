@@ -11,6 +11,7 @@
 #include "filter/internal/bit_filter_core.h"
 #include "filter/internal/file_io.h"
 #include "filter/internal/lock_guards.h"
+#include "filter/internal/own_image.h"
 
 namespace sieve {
 
@@ -258,18 +259,9 @@ absl::Status GenerationalBloomFilter::SaveToFile(
 absl::StatusOr<GenerationalBloomFilter> GenerationalBloomFilter::FromSource(
     const ImageSource& source) {
   absl::StatusOr<filter_internal::DecodedImage> image =
-      filter_internal::DecodeImage(source.bytes, source.verify_checksum);
+      filter_internal::DecodeOwnImage(source, kKind);
   if (!image.ok()) return image.status();
   const filter_internal::ImageHeader& h = image->header;
-  if (h.kind != kKind) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "filter image holds a ", std::string(FilterKindName(h.kind)),
-        " filter, not a generational one"));
-  }
-  if (image->image_bytes != source.bytes.size()) {
-    return filter_internal::TrailingBytesError(source.bytes.size() -
-                                               image->image_bytes);
-  }
   auto corrupt = [](std::string_view what) {
     return absl::DataLossError(
         absl::StrCat("generational filter image corrupt: ", std::string(what)));
@@ -330,18 +322,13 @@ absl::StatusOr<GenerationalBloomFilter> GenerationalBloomFilter::FromSource(
 
 absl::StatusOr<GenerationalBloomFilter> GenerationalBloomFilter::Deserialize(
     std::string_view bytes, const LoadOptions& options) {
-  return FromSource(ImageSource{.bytes = bytes,
-                                .owner = nullptr,
-                                .verify_checksum = options.verify_checksum,
-                                .concurrent = options.concurrent});
+  return filter_internal::DeserializeOwnImage<GenerationalBloomFilter>(bytes,
+                                                                       options);
 }
 
 absl::StatusOr<GenerationalBloomFilter> GenerationalBloomFilter::LoadFromFile(
     const std::string& path, const LoadOptions& options) {
-  absl::StatusOr<ImageSource> source =
-      filter_internal::SourceFromFile(path, options);
-  if (!source.ok()) return source.status();
-  return FromSource(*source);
+  return filter_internal::LoadOwnImage<GenerationalBloomFilter>(path, options);
 }
 
 }  // namespace sieve

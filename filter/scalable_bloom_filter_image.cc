@@ -10,6 +10,7 @@
 #include "filter/internal/file_io.h"
 #include "filter/internal/image_format.h"
 #include "filter/internal/lock_guards.h"
+#include "filter/internal/own_image.h"
 #include "filter/scalable_bloom_filter.h"
 
 namespace sieve {
@@ -76,18 +77,9 @@ absl::Status ScalableBloomFilter::SaveToFile(const std::string& path) const {
 absl::StatusOr<ScalableBloomFilter> ScalableBloomFilter::FromSource(
     const ImageSource& source) {
   absl::StatusOr<filter_internal::DecodedImage> image =
-      filter_internal::DecodeImage(source.bytes, source.verify_checksum);
+      filter_internal::DecodeOwnImage(source, kKind);
   if (!image.ok()) return image.status();
   const filter_internal::ImageHeader& h = image->header;
-  if (h.kind != kKind) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "filter image holds a ", std::string(FilterKindName(h.kind)),
-        " filter, not a scalable one"));
-  }
-  if (image->image_bytes != source.bytes.size()) {
-    return filter_internal::TrailingBytesError(source.bytes.size() -
-                                               image->image_bytes);
-  }
   auto corrupt = [](std::string_view what) {
     return absl::DataLossError(
         absl::StrCat("scalable filter image corrupt: ", std::string(what)));
@@ -142,18 +134,13 @@ absl::StatusOr<ScalableBloomFilter> ScalableBloomFilter::FromSource(
 
 absl::StatusOr<ScalableBloomFilter> ScalableBloomFilter::Deserialize(
     std::string_view bytes, const LoadOptions& options) {
-  return FromSource(ImageSource{.bytes = bytes,
-                                .owner = nullptr,
-                                .verify_checksum = options.verify_checksum,
-                                .concurrent = options.concurrent});
+  return filter_internal::DeserializeOwnImage<ScalableBloomFilter>(bytes,
+                                                                   options);
 }
 
 absl::StatusOr<ScalableBloomFilter> ScalableBloomFilter::LoadFromFile(
     const std::string& path, const LoadOptions& options) {
-  absl::StatusOr<ImageSource> source =
-      filter_internal::SourceFromFile(path, options);
-  if (!source.ok()) return source.status();
-  return FromSource(*source);
+  return filter_internal::LoadOwnImage<ScalableBloomFilter>(path, options);
 }
 
 }  // namespace sieve
