@@ -146,7 +146,10 @@ TEST(CrawlRealWebTest, DeadHostsAreRecordedAsConnectWithoutSlowingTheCrawl) {
   EXPECT_EQ(counters["failures"]["connect"], kHosts);
   std::cout << "live hosts alone " << alone.wall << ", with " << kHosts
             << " dead hosts " << mixed.wall << "\n";
-  EXPECT_LE(mixed.wall, alone.wall * 1.5 + absl::Seconds(1))
+  // The old loop spent ~39 s per dead host (back-off on every connect
+  // failure); the bound leaves room for a loaded machine (the two crawls
+  // measured 1.6 s each when quiet, and the mixed one 3.8 s beside a build).
+  EXPECT_LE(mixed.wall, alone.wall * 3 + absl::Seconds(5))
       << "live hosts alone " << alone.wall;
 }
 
