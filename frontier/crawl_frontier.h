@@ -324,6 +324,19 @@ class CrawlFrontier {
     return absl::OkStatus();
   }
 
+  // The URLs discarded unfetched since the last call because their host
+  // reached its page cap (or was dropped): those queued at that moment, those
+  // coming out of the dedup queue after it, and those Add refused after it
+  // that the frontier had not (probably) seen, each with the metadata Add
+  // got. A URL linked again and again may come back each time. The crawl
+  // loop records them (skipped.jsonl's host_page_cap) before each
+  // checkpoint, so none is lost with a crash. Cost: a swap under a lock.
+  // Default: none (a frontier without a page cap).
+  //
+  //   for (const FrontierUrl& u : frontier.TakeDiscarded())
+  //     RecordSkipped(u.url, u.metadata, SkipReason::kHostPageCap);
+  virtual std::vector<FrontierUrl> TakeDiscarded() { return {}; }
+
   // Records the robots.txt Crawl-delay of `host` (capped by the frontier's
   // policy; zero clears it). Takes effect from the host's next request.
   virtual void SetCrawlDelay(std::string_view host,

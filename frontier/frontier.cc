@@ -104,16 +104,39 @@ bool Frontier::Add(std::string_view url, std::string_view host, uint32_t depth,
                    std::string_view metadata) {
   if (IsDropped(host)) {
     refused_for_dropped_host_.fetch_add(1, std::memory_order_relaxed);
+    NoteRefused(FrontierAdd{
+        .url = url, .host = host, .depth = depth, .metadata = metadata});
     return false;
   }
   return sieve_->Push(url, EncodePayload(host, depth, metadata));
+}
+
+void Frontier::NoteRefused(const FrontierAdd& add) {
+  if (sieve_->MaybeSeen(add.url)) return;
+  NoteDiscarded(add.host, QueuedUrl{.url = std::string(add.url),
+                                    .metadata = std::string(add.metadata),
+                                    .depth = add.depth});
+}
+
+void Frontier::NoteDiscarded(std::string_view host, QueuedUrl url) {
+  std::lock_guard lock(discarded_mu_);
+  discarded_.push_back(FrontierUrl{.url = std::move(url.url),
+                                   .host = std::string(host),
+                                   .depth = url.depth,
+                                   .metadata = std::move(url.metadata)});
+}
+
+std::vector<FrontierUrl> Frontier::TakeDiscarded() {
+  std::lock_guard lock(discarded_mu_);
+  return std::exchange(discarded_, {});
 }
 
 void Frontier::AddMany(std::span<const FrontierAdd> urls,
                        std::span<bool> queued) {
   std::vector<std::string> payloads;
   std::vector<std::string_view> keys, payload_views;
-  std::vector<size_t> index;  // Position in `urls` of each key.
+  std::vector<size_t> index;    // Position in `urls` of each key.
+  std::vector<size_t> refused;  // Of a dropped host.
   payloads.reserve(urls.size());
   keys.reserve(urls.size());
   index.reserve(urls.size());
@@ -123,6 +146,7 @@ void Frontier::AddMany(std::span<const FrontierAdd> urls,
       queued[i] = false;
       if (dropped_hosts_.contains(AbslView(urls[i].host))) {
         refused_for_dropped_host_.fetch_add(1, std::memory_order_relaxed);
+        refused.push_back(i);
         continue;
       }
       keys.push_back(urls[i].url);
@@ -136,15 +160,24 @@ void Frontier::AddMany(std::span<const FrontierAdd> urls,
   sieve_->PushMany(keys, payload_views,
                    std::span<bool>(pushed.get(), keys.size()));
   for (size_t k = 0; k < keys.size(); ++k) queued[index[k]] = pushed[k];
+  for (size_t i : refused) NoteRefused(urls[i]);
 }
 
 bool Frontier::PullOne(absl::Time now) {
   std::optional<SieveEntry> entry = sieve_->PopEntry();
   if (!entry.has_value()) return false;
   std::optional<Payload> payload = DecodePayload(entry->payload);
-  if (!payload.has_value() || IsDropped(payload->host)) {
+  if (!payload.has_value()) {
     // A malformed payload cannot come from Add: count it, never crash.
     ++counters_.dropped_urls;
+    return true;
+  }
+  if (IsDropped(payload->host)) {
+    ++counters_.dropped_urls;
+    NoteDiscarded(payload->host,
+                  QueuedUrl{.url = std::move(entry->url),
+                            .metadata = std::string(payload->metadata),
+                            .depth = payload->depth});
     return true;
   }
   HostState& host = hosts_.GetOrCreate(payload->host);
@@ -350,6 +383,7 @@ absl::StatusOr<UrlFate> Frontier::Done(std::string_view url,
       host.next_allowed = std::max(host.next_allowed, after_delay);
       if (host.dropped) {
         ++counters_.dropped_urls;
+        NoteDiscarded(host.name, std::move(entry));
       } else {
         hosts_.PushFront(host, std::move(entry));
         fate = UrlFate::kRetryLater;

@@ -178,6 +178,13 @@ class Frontier final : public CrawlFrontier {
   // frontier/service) finishes the host's URLs it fed when this turns true.
   // Cost: a hash lookup under a reader lock. Thread-safe.
   bool IsDropped(std::string_view host) const;
+  // See CrawlFrontier::TakeDiscarded: the URLs of dropped hosts discarded
+  // since the last call (DropHost's too).
+  std::vector<FrontierUrl> TakeDiscarded() override;
+  // A frontier that feeds this one refused `add` because IsDropped(add.host):
+  // kept for TakeDiscarded as Add's own refusal is, unless the Sieve has
+  // (probably) seen it (a duplicate then). Counts nothing. Thread-safe.
+  void NoteRefused(const FrontierAdd& add);
 
   FrontierStats stats() const override;
   FrontierFilterStats filter_stats() const override;
@@ -241,6 +248,8 @@ class Frontier final : public CrawlFrontier {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Discards `host`'s queued URLs and refuses new ones. Returns how many.
   uint64_t DropHostLocked(HostState& host) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Keeps `url` of dropped host `host` for TakeDiscarded.
+  void NoteDiscarded(std::string_view host, QueuedUrl url);
 
   struct InFlight {
     QueuedUrl entry;
@@ -285,6 +294,9 @@ class Frontier final : public CrawlFrontier {
   absl::flat_hash_set<std::string> dropped_hosts_ ABSL_GUARDED_BY(dropped_mu_);
   // Add calls refused because their host was dropped (Add does not take mu_).
   std::atomic<uint64_t> refused_for_dropped_host_{0};
+  // For TakeDiscarded. Taken after mu_ (never before) and alone by Add.
+  std::mutex discarded_mu_;
+  std::vector<FrontierUrl> discarded_ ABSL_GUARDED_BY(discarded_mu_);
 
   mutable std::mutex mu_;
   HostTable hosts_ ABSL_GUARDED_BY(mu_);

@@ -109,12 +109,18 @@ uint64_t Frontier::DropHostLocked(HostState& host) {
     dropped_hosts_.insert(host.name);
   }
   host.dropped = true;
+  for (const QueuedUrl& url : host.queue) NoteDiscarded(host.name, url);
   uint64_t discarded = hosts_.Clear(host);
   if (host.overflow_count > 0) {
-    if (absl::Status s = overflow_.Clear(host.id, host.overflow_count);
-        !s.ok()) {
+    // Read back, not just deleted: each discarded URL gets its record.
+    absl::StatusOr<std::vector<QueuedUrl>> urls =
+        overflow_.TakeFront(host.id, host.overflow_count);
+    if (urls.ok()) {
+      for (QueuedUrl& url : *urls) NoteDiscarded(host.name, std::move(url));
+    } else {
       ++counters_.overflow_errors;
-      if (overflow_status_.ok()) overflow_status_ = s;
+      if (overflow_status_.ok()) overflow_status_ = urls.status();
+      (void)overflow_.Clear(host.id, host.overflow_count);  // At least that.
     }
     discarded += host.overflow_count;
     host.overflow_count = 0;

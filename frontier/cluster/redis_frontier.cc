@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -122,6 +123,17 @@ bool RedisFrontier::Add(std::string_view url, std::string_view host,
   return queued;
 }
 
+std::vector<FrontierUrl> RedisFrontier::TakeDiscarded() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<FrontierUrl> out = std::exchange(retired_discarded_, {});
+  for (auto& [s, shard] : shards_) {
+    std::vector<FrontierUrl> more = shard.local->TakeDiscarded();
+    out.insert(out.end(), std::make_move_iterator(more.begin()),
+               std::make_move_iterator(more.end()));
+  }
+  return out;
+}
+
 void RedisFrontier::AddMany(std::span<const FrontierAdd> urls,
                             std::span<bool> queued) {
   std::fill(queued.begin(), queued.end(), false);
@@ -136,6 +148,7 @@ void RedisFrontier::AddMany(std::span<const FrontierAdd> urls,
     for (size_t i = 0; i < urls.size(); ++i) {
       auto it = shards_.find(ShardOf(urls[i].host, leases_->shards()));
       if (it != shards_.end() && it->second.local->IsDropped(urls[i].host)) {
+        it->second.local->NoteRefused(urls[i]);  // Its skipped record.
         refused[i] = true;
         --kept;
         ++counters_.refused_urls;

@@ -151,6 +151,8 @@ class RedisFrontier final : public CrawlFrontier {
   void AddMany(std::span<const FrontierAdd> urls,
                std::span<bool> queued) override;
   NextUrl Next(absl::Time now) override;
+  // Every owned shard's local Frontier's (each the owner of its hosts' cap).
+  std::vector<FrontierUrl> TakeDiscarded() override;
   absl::StatusOr<UrlFate> Done(std::string_view url,
                                const FetchOutcome& outcome,
                                absl::Time now) override;
@@ -272,6 +274,8 @@ class RedisFrontier final : public CrawlFrontier {
   // shards' frontiers, and from retired_ for shards let go.
   FrontierStats counters_{};
   FrontierStats retired_{};  // kTotal counters of the shards let go.
+  // TakeDiscarded's URLs of the shards let go, not yet taken.
+  std::vector<FrontierUrl> retired_discarded_;
   FrontierFilterStats filter_stats_{};
   // Shards this worker should hold at the last upkeep: ShardLeases::Target,
   // plus one while it is the least loaded or was handed a shard.

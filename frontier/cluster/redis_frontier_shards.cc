@@ -46,6 +46,8 @@ void RedisFrontier::Drop(uint32_t shard) {
   auto it = shards_.find(shard);
   if (it == shards_.end()) return;
   AddFrontierStats(it->second.local->stats(), retired_, /*totals_only=*/true);
+  for (FrontierUrl& url : it->second.local->TakeDiscarded())
+    retired_discarded_.push_back(std::move(url));
   shards_.erase(it);
 }
 

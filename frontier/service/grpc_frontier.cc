@@ -121,7 +121,10 @@ void GrpcFrontier::AddMany(std::span<const FrontierAdd> all,
   std::vector<FrontierAdd> kept;
   std::vector<size_t> at;  // Position in `all` of each kept URL.
   for (size_t i = 0; i < all.size(); ++i) {
-    if (local_->IsDropped(all[i].host)) continue;
+    if (local_->IsDropped(all[i].host)) {
+      local_->NoteRefused(all[i]);  // Its skipped record.
+      continue;
+    }
     kept.push_back(all[i]);
     at.push_back(i);
   }

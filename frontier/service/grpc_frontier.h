@@ -114,6 +114,10 @@ class GrpcFrontier final : public CrawlFrontier {
   void AddMany(std::span<const FrontierAdd> urls,
                std::span<bool> queued) override;
   NextUrl Next(absl::Time now) override;
+  // The local Frontier's (the one owner of the page cap).
+  std::vector<FrontierUrl> TakeDiscarded() override {
+    return local_->TakeDiscarded();
+  }
   absl::StatusOr<UrlFate> Done(std::string_view url,
                                const FetchOutcome& outcome,
                                absl::Time now) override;

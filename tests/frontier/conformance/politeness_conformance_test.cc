@@ -345,7 +345,22 @@ TEST_P(PolitenessConformanceTest, FetchesAtMostMaxPagesOfAHost) {
   EXPECT_EQ(a, 2);
   EXPECT_EQ(log.Requests(Url("b.test", 1)), 1);
   // A URL of a host past its cap, found later, is refused.
-  EXPECT_FALSE(f.Add(Url("a.test", 9), "a.test", 1));
+  EXPECT_FALSE(f.Add(Url("a.test", 9), "a.test", 1, "found on /8"));
+  // One fetched before is a duplicate, not a discard.
+  EXPECT_FALSE(f.Add(Url("a.test", 1), "a.test", 1));
+  // Every URL the cap discarded comes back once for its skipped record, with
+  // what it was queued with: the three queued at the cap and the refused one.
+  std::map<std::string, std::string> discarded;  // URL -> metadata
+  for (const FrontierUrl& url : f.TakeDiscarded()) {
+    EXPECT_TRUE(discarded.emplace(url.url, url.metadata).second) << url.url;
+    EXPECT_EQ(url.host, "a.test");
+  }
+  EXPECT_EQ(discarded, (std::map<std::string, std::string>{
+                           {Url("a.test", 3), ""},
+                           {Url("a.test", 4), ""},
+                           {Url("a.test", 5), ""},
+                           {Url("a.test", 9), "found on /8"}}));
+  EXPECT_TRUE(f.TakeDiscarded().empty()) << "taken once";
 }
 
 TEST_P(PolitenessConformanceTest, ARetriedErrorGoesBehindItsHostsFreshUrls) {
