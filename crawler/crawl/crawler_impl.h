@@ -176,6 +176,8 @@ class Crawler::Impl {
                      SkipReason reason);
   // RecordSkipped for each link a page's (or sitemap's) rules refused.
   void RecordSkippedLinks(const LinkOutcomes& links, std::string_view found_on);
+  // Records the parsed pages, then the URLs the frontier discarded for their
+  // host's page cap (host_page_cap); before a checkpoint, so both are on disk.
   void CollectParsed(absl::Time now);
   // Records a parsed sitemap and queues the sitemaps its index lists.
   void RecordSitemap(ParsedPage& page);

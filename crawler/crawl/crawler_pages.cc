@@ -351,6 +351,10 @@ void Crawler::Impl::CollectParsed(absl::Time /*now*/) {
     if (links.noindex_page) ++counters_.noindex_pages;
     WriteRecord(page.record);
   }
+  for (const FrontierUrl& url : frontier_->TakeDiscarded()) {
+    RecordSkipped(url.url, Origin::Decode(url.metadata).referrer,
+                  SkipReason::kHostPageCap);
+  }
 }
 
 void Crawler::Impl::RecordSitemap(ParsedPage& page) {

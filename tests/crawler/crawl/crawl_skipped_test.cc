@@ -2,7 +2,8 @@
 //   - skipped.jsonl holds one record per URL found and not fetched, with the
 //     page it was found on and its reason, once per URL and reason; every
 //     reason the test site can produce is there, and summary.json's counts
-//     per reason equal the file's; a seed robots.txt disallows is in it.
+//     per reason equal the file's; a seed robots.txt disallows is in it;
+//     the URLs a host's page cap discards are in it (host_page_cap).
 //   - --page-requisites fetches a page's images (src and srcset), stylesheets
 //     (and their url()s and @imports), scripts and icon once each, records
 //     them with "requisite": true, archives them (--warc) and warcio indexes
@@ -24,6 +25,7 @@
 #include "gtest/gtest.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
 #include "tests/crawler/crawl/crawl_warc_check.h"
+#include "tests/crawler/crawl/site_answer_key.h"
 #include "tests/crawler/output/warc_test_util.h"
 
 namespace sieve {
@@ -183,6 +185,53 @@ allow = ["^http://127\\.0\\.0\\.1:\\d+/($|p/|t/|shop/|search|cal/|chain/|old/|re
     if (!intrinsic.contains(r["reason"])) continue;
     EXPECT_FALSE(fetched.contains(r["url"])) << r.dump();
   }
+}
+
+// A host past --max-pages-per-host: every link its fetched pages hold to a page
+// a whole crawl would fetch was fetched or recorded, the URLs the cap
+// discarded (queued before it, or found after it) as host_page_cap, none of
+// them fetched, and the summary counts them as the file does.
+TEST(CrawlSkippedTest, UrlsPastTheHostPageCapAreRecorded) {
+  absl::StatusOr<std::unique_ptr<DemoSite>> site =
+      DemoSite::Start({.pages = 40, .slow_page_delay = absl::ZeroDuration()});
+  ASSERT_TRUE(site.ok()) << site.status();
+  const std::filesystem::path out =
+      Crawl("skipped-cap", **site, {"/"},
+            absl::StrCat(kFastConfig, "[crawl]\nparser_threads = 2\n"),
+            {"--max-pages-per-host", "8"});
+
+  std::set<std::string> fetched;  // paths
+  for (const nlohmann::json& page : ReadPages(out)) {
+    fetched.insert(PathOf(page["url"]));
+  }
+  EXPECT_EQ(fetched.size(), 8u);
+  std::set<std::string> skipped;  // paths, any reason
+  uint64_t capped = 0;
+  for (const nlohmann::json& r : ReadJsonLines(out / "skipped.jsonl")) {
+    skipped.insert(PathOf(r["url"]));
+    if (r["reason"] != "host_page_cap") continue;
+    ++capped;
+    EXPECT_FALSE(fetched.contains(PathOf(r["url"]))) << r.dump();
+    // Found on a fetched page, or a seed.
+    if (!r["found_on"].is_null()) {
+      EXPECT_TRUE(fetched.contains(PathOf(r["found_on"]))) << r.dump();
+    }
+  }
+  EXPECT_GT(capped, 0u);
+  const testing_util::ExpectedCrawl key =
+      testing_util::Expected((*site)->graph());
+  for (const std::string& page : fetched) {
+    for (const SiteGraph::OutLink& link :
+         (*site)->graph().LinksOn(page).links) {
+      if (!key.fetched.contains(link.path)) continue;
+      EXPECT_TRUE(fetched.contains(link.path) || skipped.contains(link.path))
+          << link.path << " (linked from " << page << ") has no fate on disk";
+    }
+  }
+  const nlohmann::json summary =
+      nlohmann::json::parse(ReadFile(out / "summary.json"));
+  EXPECT_EQ(summary["counters"]["skipped"]["host_page_cap"].get<uint64_t>(),
+            capped);
 }
 
 TEST(CrawlSkippedTest, OutputSkippedFalseWritesNoFile) {
