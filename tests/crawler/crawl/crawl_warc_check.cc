@@ -82,6 +82,10 @@ CrawlWarc CheckCrawlWarc(const std::filesystem::path& out) {
     EXPECT_EQ(r->Field("WARC-Target-URI"), page["url"]) << page.dump();
     const std::string type = r->Field("WARC-Type");
     EXPECT_TRUE(type == "response" || type == "revisit") << page.dump();
+    // The record's digest is the archive's, so the two join on it too.
+    if (page.contains("digest")) {
+      EXPECT_EQ(r->Field("WARC-Payload-Digest"), page["digest"]) << page.dump();
+    }
   }
   return warc;
 }

@@ -5,7 +5,7 @@
 //   - each file's CDXJ names exactly its response and revisit records, and
 //     the record at each CDXJ offset is that URL's;
 //   - the record at each pages.jsonl warc_file/warc_offset is that URL's
-//     response or revisit.
+//     response or revisit, its WARC-Payload-Digest the page's `digest`.
 // Failures are reported through gtest; the counts come back for the test's
 // own assertions.
 #ifndef SIEVE_TESTS_CRAWLER_CRAWL_CRAWL_WARC_CHECK_H_
