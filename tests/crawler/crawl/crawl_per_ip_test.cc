@@ -118,7 +118,7 @@ int CloserThanAfterEnd(const std::vector<Request>& r, absl::Duration gap) {
 int CloserThanAfterStart(const std::vector<Request>& r, absl::Duration gap) {
   int n = 0;
   for (size_t i = 1; i < r.size(); ++i)
-    n += r[i].start - r[i - 1].start < gap - kSlack ? 1 : 0;
+    n += r[i].start - r[i - 1].start < gap ? 1 : 0;
   return n;
 }
 
@@ -184,8 +184,18 @@ void RunInNamespace() {
     const std::vector<Request> capped =
         Crawl(dir, "rate", {"--max-requests-per-second", absl::StrCat(kRate)},
               server);
-    EXPECT_EQ(CloserThanAfterStart(capped, absl::Seconds(1 / kRate)), 0)
-        << "requests started closer than 1 / max_requests_per_second";
+    // The cap spaces the starts at the client; the server sees them with
+    // its own scheduling delay, which a loaded machine stretches to tens of
+    // ms for one request. So: no two starts closer than half the interval
+    // (without the cap 20 hosts start within a few ms), and no more requests
+    // in the crawl's span than the rate allows.
+    const absl::Duration interval = absl::Seconds(1 / kRate);
+    EXPECT_EQ(CloserThanAfterStart(capped, interval / 2), 0)
+        << "requests started closer than 1 / max_requests_per_second / 2";
+    ASSERT_FALSE(capped.empty());
+    EXPECT_GE(capped.back().start - capped.front().start + kSlack,
+              interval * static_cast<double>(capped.size() - 1))
+        << "more requests than max_requests_per_second allows";
   }
   kill(std::stoi(ReadFile(dns_pid)), SIGTERM);
 }
