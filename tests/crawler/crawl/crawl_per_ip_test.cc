@@ -114,12 +114,14 @@ int CloserThanAfterEnd(const std::vector<Request>& r, absl::Duration gap) {
   return n;
 }
 
-// Requests that started sooner than `gap` after the previous one started.
-int CloserThanAfterStart(const std::vector<Request>& r, absl::Duration gap) {
-  int n = 0;
-  for (size_t i = 1; i < r.size(); ++i)
-    n += r[i].start - r[i - 1].start < gap ? 1 : 0;
-  return n;
+// The most requests that started within one second of each other.
+int MostStartsInASecond(const std::vector<Request>& r) {
+  int most = 0;
+  for (size_t i = 0, j = 0; i < r.size(); ++i) {
+    while (j < r.size() && r[j].start - r[i].start < absl::Seconds(1)) ++j;
+    most = std::max(most, static_cast<int>(j - i));
+  }
+  return most;
 }
 
 // Crawls the 20 hosts with `flags` added; returns the server's requests.
@@ -184,14 +186,16 @@ void RunInNamespace() {
     const std::vector<Request> capped =
         Crawl(dir, "rate", {"--max-requests-per-second", absl::StrCat(kRate)},
               server);
-    // The cap spaces the starts at the client; the server sees them with
-    // its own scheduling delay, which a loaded machine stretches to tens of
-    // ms for one request. So: no two starts closer than half the interval
-    // (without the cap 20 hosts start within a few ms), and no more requests
-    // in the crawl's span than the rate allows.
+    // The cap spaces the requests as the loop starts them; one may reach the
+    // server later than the next (its name still resolving, its connection
+    // opening, a loaded machine's scheduling), never sooner. So two starts at
+    // the server may be closer than 1 / rate, but no second holds more than
+    // the rate, give or take that one late request (without the cap the 60
+    // requests come within one second), and the crawl's span holds them all
+    // at the rate.
     const absl::Duration interval = absl::Seconds(1 / kRate);
-    EXPECT_EQ(CloserThanAfterStart(capped, interval / 2), 0)
-        << "requests started closer than 1 / max_requests_per_second / 2";
+    EXPECT_LE(MostStartsInASecond(capped), static_cast<int>(kRate) + 1)
+        << "more than max_requests_per_second requests in one second";
     ASSERT_FALSE(capped.empty());
     EXPECT_GE(capped.back().start - capped.front().start + kSlack,
               interval * static_cast<double>(capped.size() - 1))
