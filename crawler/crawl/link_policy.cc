@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -379,6 +380,15 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
           {.url = c.session_url, .reason = SkipReason::kTrapSession});
     }
   };
+  // A link the page repeats (an API index links each class many times: half
+  // of openjdk-17-doc's links are repeats on their page) is judged once; a
+  // repeat of one that went to the frontier is its duplicate, as AddMany
+  // would say, and a refused one is counted again but not kept again.
+  struct Judged {
+    AddOutcome outcome;
+    bool session_id;
+  };
+  absl::flat_hash_map<std::string_view, Judged> judged;
   for (const Link& link : page.links) {
     if (link.requisite) {
       requisites.push_back(link.url);
@@ -394,9 +404,26 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
       }
       continue;
     }
+    if (auto it = judged.find(link.url); it != judged.end()) {
+      const Judged& first = it->second;
+      if (first.session_id) ++out.session_ids;
+      if (first.outcome == AddOutcome::kQueued ||
+          first.outcome == AddOutcome::kSeen) {
+        out.Count(AddOutcome::kSeen);
+        if (first.session_id && policy.record_skipped) {
+          out.skipped.push_back(
+              {.url = link.url, .reason = SkipReason::kTrapSession});
+        }
+      } else {
+        out.Count(first.outcome);
+      }
+      continue;
+    }
     bool session_id = false;
     AddOutcome outcome =
         Vet(policy, link.url, depth + 1, &cap, &session_id, &candidate);
+    judged.emplace(link.url,
+                   Judged{.outcome = outcome, .session_id = session_id});
     if (session_id) ++out.session_ids;
     if (outcome == AddOutcome::kQueued) {
       if (session_id) candidate.session_url = link.url;
@@ -405,6 +432,7 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
         continue;
       }
       outcome = AddCandidate(policy, candidate, depth + 1, metadata);
+      judged[link.url].outcome = outcome;
       if (outcome == AddOutcome::kSeen) seen(candidate);
     }
     out.Note(policy, link.url, outcome);
