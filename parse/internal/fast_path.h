@@ -3,8 +3,9 @@
 // and falls back to libcurl whenever one returns "not sure".
 //
 // libcurl 7.88 parses each absolute URL and merges each relative reference
-// with its base (curl_url_set). For a plain host name (no IDNA, no IPv4 or
-// IPv6 literal, no userinfo) and a path already escaped by CanonicalPiece,
+// with its base (curl_url_set). For a plain host name (no IDNA, no IPv6
+// literal, no IPv4 address but a canonical dotted quad, no userinfo) and a
+// path already escaped by CanonicalPiece,
 // all it does to the path is RFC 3986 §5.2.3 merging and §5.2.4 dot-segment
 // removal, which these functions do in place of a parse. Where libcurl departs
 // from the RFC (it reads a first segment with ':' as a scheme; it drops the

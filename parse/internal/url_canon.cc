@@ -147,9 +147,12 @@ absl::StatusOr<UrlComponents> ParseAbsolute(std::string_view scheme,
   }
   url.host = *std::move(host);
   if (resolver == Resolver::kFast && at == std::string_view::npos &&
-      IsPlainHostName(raw_host) && url.path.size() <= kFastPathMaxBytes &&
+      (IsPlainHostName(raw_host) || IsDottedQuad(raw_host)) &&
+      url.path.size() <= kFastPathMaxBytes &&
       url.query.size() <= kFastPathMaxBytes) {
-    // All libcurl would do here is remove dot segments (see fast_path.h).
+    // All libcurl would do here is remove dot segments (see fast_path.h); a
+    // dotted quad as inet_ntop prints it is an IPv4 address it keeps as is
+    // (ResolveRelative takes the same one).
     url.path = url.path.empty() ? "/" : RemoveDotSegments(url.path);
     return url;
   }

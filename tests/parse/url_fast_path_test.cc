@@ -182,6 +182,14 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"http://h.com/a", "//u:p@a.b/p"},
         Case{"http://[::1]:81/a/b", "c/../d"}, Case{"http://u@h.com/a/b", "c"},
         Case{"http://127.0.0.1/a/b", "../c?d#e"},
+        // Absolute URLs on IPv4 hosts: canonical dotted quads take the fast
+        // path, the other forms libcurl's.
+        Case{"http://h.com/a", "http://127.0.0.1:8080/x/./y/../z?q"},
+        Case{"http://h.com/a", "http://10.0.0.255/a/%2e%2e/b"},
+        Case{"http://h.com/a", "http://256.0.0.1/p"},
+        Case{"http://h.com/a", "http://010.0.0.1/p"},
+        Case{"http://h.com/a", "http://0x7f.1/p"},
+        Case{"http://h.com/a", "http://1.2.3.4./p"},
         Case{"http://h.com/a", "http:b/c"},     // same scheme: relative
         Case{"http://h.com/a", "https:b/c"}));  // another: absolute
 
