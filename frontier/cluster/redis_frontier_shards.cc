@@ -50,8 +50,10 @@ void RedisFrontier::Drop(uint32_t shard) {
 }
 
 absl::Status RedisFrontier::Upkeep(absl::Time now) {
-  if (absl::Status s = leases_->Heartbeat(now); !s.ok()) return s;
+  // Renewed first, heartbeat or not: while one Redis Cluster master is down
+  // (the crawl-wide keys' perhaps), the leases on the others are kept.
   absl::StatusOr<std::vector<uint32_t>> lost = leases_->Renew();
+  if (absl::Status s = leases_->Heartbeat(now); !s.ok()) return s;
   if (!lost.ok()) return lost.status();
   for (uint32_t shard : *lost) Drop(shard);
   absl::StatusOr<uint32_t> target = leases_->Target(now);
