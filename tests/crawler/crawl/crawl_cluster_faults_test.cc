@@ -85,8 +85,9 @@ void KillOneOfThree(int rounds, uint32_t seed) {
       const std::string id = w["id"].get<std::string>();
       const uint64_t n = w["reclaimed"].get<uint64_t>();
       published += n;
-      if (id != ids[victim])
+      if (id != ids[victim]) {
         EXPECT_EQ(n, Reclaimed(*c, id)) << id << ": status vs summary.json";
+      }
     }
     EXPECT_EQ(status["reclaimed"].get<uint64_t>(), published);
     EXPECT_LE(reclaimed, published);
