@@ -384,7 +384,8 @@ absl::StatusOr<UrlFate> RedisFrontier::Done(std::string_view url,
 absl::Status RedisFrontier::RecordWritten(std::string_view url) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!acks_->AwaitsRecord(url))
-    return absl::NotFoundError(absl::StrCat("no record awaited: ", std::string(url)));
+    return absl::NotFoundError(
+        absl::StrCat("no record awaited: ", std::string(url)));
   // After a lost link (Lost), nothing more is acknowledged: this worker's
   // unfinished pages go to another with their links.
   if (!fatal_error_.ok()) return fatal_error_;

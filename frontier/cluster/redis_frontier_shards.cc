@@ -52,10 +52,14 @@ void RedisFrontier::Drop(uint32_t shard) {
 absl::Status RedisFrontier::Upkeep(absl::Time now) {
   // Renewed first, heartbeat or not: while one Redis Cluster master is down
   // (the crawl-wide keys' perhaps), the leases on the others are kept.
+  // A lease Renew reports lost is forgotten there: its shard goes here too,
+  // whatever the heartbeat does.
   absl::StatusOr<std::vector<uint32_t>> lost = leases_->Renew();
+  if (lost.ok()) {
+    for (uint32_t shard : *lost) Drop(shard);
+  }
   if (absl::Status s = leases_->Heartbeat(now); !s.ok()) return s;
   if (!lost.ok()) return lost.status();
-  for (uint32_t shard : *lost) Drop(shard);
   absl::StatusOr<uint32_t> target = leases_->Target(now);
   if (!target.ok()) return target.status();
   // The least loaded, or one a busier worker handed a shard: one shard more

@@ -357,6 +357,55 @@ TEST_F(RedisClusterCrawlTest, ThreeWorkersCrawlTheSiteThroughAReshard) {
   EXPECT_EQ(twice, 0) << "a reshard loses no lease and no acknowledgement";
 }
 
+TEST_F(RedisClusterCrawlTest, LeasesOnTheLiveMastersAreKeptThroughAFailover) {
+  // The master of the crawl-wide keys (heartbeats, stats) is killed: the
+  // worker keeps renewing its leases on the other masters meanwhile, so
+  // after the failover it holds those shards under the same leases (not
+  // lapsed and taken again with a new fencing token).
+  std::unique_ptr<RedisFrontier> w = Worker("w0");
+  ASSERT_NE(w, nullptr);
+  for (int i = 0; i < 100 && w->held_shards().size() < kShards; ++i) {
+    (void)w->Next(absl::Now());
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(w->held_shards().size(), kShards);
+  auto keys = ClusterKeys::ForCrawl("site");
+  ASSERT_TRUE(keys.ok());
+  const int crawl_slot = KeySlot(keys->Meta());
+  absl::StatusOr<int> victim = cluster_->MasterOf(crawl_slot);
+  ASSERT_TRUE(victim.ok()) << victim.status();
+  auto reader =
+      RedisClient::Connect(cluster_->node(*victim == 0 ? 1 : 0).endpoint(), {});
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  std::map<uint32_t, std::string> leases;  // Shards on the live masters.
+  for (uint32_t s = 0; s < kShards; ++s) {
+    absl::StatusOr<int> m = cluster_->MasterOf(KeySlot(keys->Lease(s)));
+    ASSERT_TRUE(m.ok()) << m.status();
+    if (*m == *victim) continue;
+    auto value = (*reader)->Command({"GET", keys->Lease(s)});
+    ASSERT_TRUE(value.ok()) << value.status();
+    leases[s] = value->str;
+  }
+  ASSERT_FALSE(leases.empty());
+  cluster_->node(*victim).Kill();
+  // The worker's loop runs through the failover and a second past it.
+  const absl::Time deadline = absl::Now() + absl::Seconds(30);
+  absl::Time until = deadline;
+  while (absl::Now() < until) {
+    (void)w->Next(absl::Now());
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    absl::StatusOr<int> m = cluster_->MasterOf(crawl_slot);
+    if (until == deadline && m.ok() && *m != *victim)
+      until = absl::Now() + absl::Seconds(1);
+  }
+  ASSERT_NE(until, deadline) << "no replica took the killed master's place";
+  for (const auto& [s, before] : leases) {
+    auto value = (*reader)->Command({"GET", keys->Lease(s)});
+    ASSERT_TRUE(value.ok()) << value.status();
+    EXPECT_EQ(value->str, before) << "shard " << s << "'s lease lapsed";
+  }
+}
+
 TEST_F(RedisClusterCrawlTest, ThreeWorkersCrawlTheSiteThroughAFailover) {
   // A master holding some of the crawl's shards (not node 0, the one the
   // workers were pointed at).
