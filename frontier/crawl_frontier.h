@@ -214,8 +214,8 @@ struct FrontierStats {
 // summary): kind is kNow for how things stand now (recomputed, never saved)
 // or kTotal for a count since the crawl began (saved by Checkpoint and
 // restored). The kTotal entries, in this order, are the counters a saved
-// frontier holds (frontier/host_snapshot.h): add a new one at the end only.
-// A field missing here fails to compile (frontier/frontier_stats.cc).
+// frontier holds (frontier/internal/host_snapshot.h): add a new one at the end
+// only. A field missing here fails to compile (frontier/frontier_stats.cc).
 // clang-format off
 #define SIEVE_FRONTIER_STATS(X)      \
   X(queued, kNow)                    \

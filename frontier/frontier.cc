@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "frontier/internal/frontier_hosts.h"
 #include "frontier/internal/record.h"
 
 namespace sieve {
@@ -90,10 +91,27 @@ absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Create(
 Frontier::Frontier(FrontierOptions options, std::unique_ptr<Sieve> sieve)
     : options_(std::move(options)),
       sieve_(std::move(sieve)),
-      overflow_([this] { return sieve_->OpenStore(); }),
+      hosts_(std::make_unique<FrontierHosts>(
+          [this] { return sieve_->OpenStore(); })),
       rng_(options_.seed) {}
 
 Frontier::~Frontier() = default;
+
+void Frontier::ClearUnreachable(HostState& host) {
+  host.politeness.connection_failures = 0;
+  if (host.unreachable_until == absl::InfinitePast()) return;
+  host.unreachable_until = absl::InfinitePast();
+  host.unreachable_error.clear();
+  host.unreachable_detail.clear();
+}
+
+bool Frontier::OverBudget() const {
+  return hosts_->table.queued_bytes() >= options_.host_queue_memory_bytes;
+}
+
+bool Frontier::HostsOverBudget() const {
+  return hosts_active_ * kHostStateBytes >= options_.host_queue_memory_bytes;
+}
 
 bool Frontier::IsDropped(std::string_view host) const {
   std::shared_lock lock(dropped_mu_);
@@ -180,7 +198,7 @@ bool Frontier::PullOne(absl::Time now) {
                             .depth = payload->depth});
     return true;
   }
-  HostState& host = hosts_.GetOrCreate(payload->host);
+  HostState& host = hosts_->table.GetOrCreate(payload->host);
   Enqueue(host, QueuedUrl{.url = std::move(entry->url),
                           .metadata = std::string(payload->metadata),
                           .depth = payload->depth,
@@ -195,7 +213,7 @@ void Frontier::Enqueue(HostState& host, QueuedUrl url) {
   // has something to fetch in RAM already. Otherwise RAM: so RAM holds the
   // budget plus at most one URL per host.
   if (host.overflow_count > 0 || (OverBudget() && !host.queue.empty())) {
-    absl::Status s = overflow_.Append(host.id, url);
+    absl::Status s = hosts_->overflow.Append(host.id, url);
     if (s.ok()) {
       ++host.overflow_count;
       return;
@@ -205,7 +223,7 @@ void Frontier::Enqueue(HostState& host, QueuedUrl url) {
     // Kept in RAM. If the host has URLs on disk this one jumps ahead of them:
     // order suffers, nothing is lost.
   }
-  hosts_.PushBack(host, std::move(url));
+  hosts_->table.PushBack(host, std::move(url));
 }
 
 void Frontier::Refill(HostState& host) {
@@ -214,7 +232,7 @@ void Frontier::Refill(HostState& host) {
   constexpr uint64_t kBatch = 256;
   const uint64_t count = OverBudget() ? 1 : kBatch;
   absl::StatusOr<std::vector<QueuedUrl>> urls =
-      overflow_.TakeFront(host.id, count);
+      hosts_->overflow.TakeFront(host.id, count);
   if (!urls.ok() || urls->empty()) {
     // Lost track of the disk queue: count it and stop waiting for it.
     ++counters_.overflow_errors;
@@ -229,20 +247,20 @@ void Frontier::Refill(HostState& host) {
     return;
   }
   host.overflow_count -= urls->size();
-  for (QueuedUrl& url : *urls) hosts_.PushBack(host, std::move(url));
+  for (QueuedUrl& url : *urls) hosts_->table.PushBack(host, std::move(url));
 }
 
 bool Frontier::PrepareReady(absl::Time now) {
   ForgetIdleHosts(now);
-  schedule_.PromoteDue(now);
+  hosts_->schedule.PromoteDue(now);
   // Pull from the Sieve only while no host is ready (or the first ready one
   // has only a retry to offer: its fresh URLs may still be in the Sieve, and
   // go first): the per-host queues stay small and the bulk stays in the
   // Sieve, which spills to disk.
   uint64_t pulls_past_budget = 0;
-  for (const HostState* ready = schedule_.PeekReady();
+  for (const HostState* ready = hosts_->schedule.PeekReady();
        ready == nullptr || ready->queue.front().retried();
-       ready = schedule_.PeekReady()) {
+       ready = hosts_->schedule.PeekReady()) {
     // A stall only when no host is ready: a retry is served rather than none.
     const bool stalled = ready == nullptr && sieve_->size() > 0;
     if (HostsOverBudget()) {
@@ -259,12 +277,12 @@ bool Frontier::PrepareReady(absl::Time now) {
 
 NextUrl Frontier::NotReady(absl::Time now) const {
   NextUrl result;
-  if (std::optional<absl::Time> wake = schedule_.NextWakeup();
+  if (std::optional<absl::Time> wake = hosts_->schedule.NextWakeup();
       wake.has_value()) {
     result.state = NextUrl::kWait;
     result.wait = *wake - now;
-  } else if (!in_flight_.empty() || hosts_.queued_urls() > 0 ||
-             overflow_.size() > 0 || sieve_->size() > 0) {
+  } else if (!hosts_->in_flight.empty() || hosts_->table.queued_urls() > 0 ||
+             hosts_->overflow.size() > 0 || sieve_->size() > 0) {
     result.state = NextUrl::kWaitForDone;
   } else {
     result.state = NextUrl::kEmpty;
@@ -275,7 +293,7 @@ NextUrl Frontier::NotReady(absl::Time now) const {
 NextUrl Frontier::PeekNext(absl::Time now) {
   std::lock_guard lock(mu_);
   PrepareReady(now);
-  const HostState* host = schedule_.PeekReady();
+  const HostState* host = hosts_->schedule.PeekReady();
   if (host == nullptr) return NotReady(now);
   const QueuedUrl& head = host->queue.front();
   return {.state = NextUrl::kReady,
@@ -289,8 +307,8 @@ NextUrl Frontier::Next(absl::Time now) {
   std::lock_guard lock(mu_);
   if (PrepareReady(now)) ++counters_.budget_stalls;
   NextUrl result;
-  if (HostState* host = schedule_.PopReady(); host != nullptr) {
-    QueuedUrl entry = hosts_.PopFront(*host);
+  if (HostState* host = hosts_->schedule.PopReady(); host != nullptr) {
+    QueuedUrl entry = hosts_->table.PopFront(*host);
     Refill(*host);
     ++host->in_flight;
     if (!entry.counted) {
@@ -318,8 +336,8 @@ NextUrl Frontier::Next(absl::Time now) {
           now + DelayBetweenRequests(options_.politeness, host->politeness);
     }
     std::string key = entry.url;
-    in_flight_.insert_or_assign(std::move(key),
-                                InFlight{std::move(entry), host});
+    hosts_->in_flight.insert_or_assign(
+        std::move(key), FrontierHosts::InFlight{std::move(entry), host});
     ++counters_.dispatched;
     Touch(*host, now);
     return result;
@@ -331,13 +349,13 @@ absl::StatusOr<UrlFate> Frontier::Done(std::string_view url,
                                        const FetchOutcome& outcome,
                                        absl::Time now) {
   std::lock_guard lock(mu_);
-  auto it = in_flight_.find(AbslView(url));
-  if (it == in_flight_.end()) {
+  auto it = hosts_->in_flight.find(AbslView(url));
+  if (it == hosts_->in_flight.end()) {
     return absl::NotFoundError(absl::StrCat("not in flight: ", AbslView(url)));
   }
   QueuedUrl entry = std::move(it->second.entry);
   HostState& host = *it->second.host;
-  in_flight_.erase(it);
+  hosts_->in_flight.erase(it);
   --host.in_flight;
   ++counters_.done;
   const PolitenessOptions& p = options_.politeness;
@@ -385,7 +403,7 @@ absl::StatusOr<UrlFate> Frontier::Done(std::string_view url,
         ++counters_.dropped_urls;
         NoteDiscarded(host.name, std::move(entry));
       } else {
-        hosts_.PushFront(host, std::move(entry));
+        hosts_->table.PushFront(host, std::move(entry));
         fate = UrlFate::kRetryLater;
       }
       break;
@@ -413,14 +431,14 @@ FrontierStats Frontier::stats() const {
   std::lock_guard lock(mu_);
   FrontierStats out = counters_;
   out.queued_in_sieve = sieve.size;
-  out.queued_in_hosts = hosts_.queued_urls();
-  out.queued_on_disk_hosts = overflow_.size();
+  out.queued_in_hosts = hosts_->table.queued_urls();
+  out.queued_on_disk_hosts = hosts_->overflow.size();
   out.queued =
       out.queued_in_sieve + out.queued_in_hosts + out.queued_on_disk_hosts;
-  out.host_queue_bytes = hosts_.queued_bytes();
-  out.in_flight = in_flight_.size();
+  out.host_queue_bytes = hosts_->table.queued_bytes();
+  out.in_flight = hosts_->in_flight.size();
   out.hosts_active = hosts_active_;
-  out.hosts_known = hosts_.host_count() + hosts_.parked_count();
+  out.hosts_known = hosts_->table.host_count() + hosts_->table.parked_count();
   out.added = sieve.queued;
   out.duplicates = sieve.dropped_as_seen;
   out.refused_urls = refused_for_dropped_host_.load(std::memory_order_relaxed);

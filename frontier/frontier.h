@@ -21,11 +21,11 @@
 //   - Memory: the per-host queues hold about `host_queue_memory_bytes` of URL
 //     records in RAM (plus at most one per host). The bulk waits in the Sieve
 //     (which spills to disk); URLs pulled past the budget wait in per-host
-//     queues on disk (frontier/host_overflow.h), so one huge host that must
-//     wait neither fills RAM nor hides the URLs of other hosts. Active hosts
-//     (URLs queued or in flight; kHostStateBytes each) are held to the same
-//     budget: past it nothing is pulled from the Sieve until some finish, so
-//     a crawl of 10^6 hosts that all wait out a delay keeps at most budget /
+//     queues on disk (frontier/internal/host_overflow.h), so one huge host that
+//     must wait neither fills RAM nor hides the URLs of other hosts. Active
+//     hosts (URLs queued or in flight; kHostStateBytes each) are held to the
+//     same budget: past it nothing is pulled from the Sieve until some finish,
+//     so a crawl of 10^6 hosts that all wait out a delay keeps at most budget /
 //     1 KB of them active.
 //   - Dedup is the Sieve's: a URL its filter thinks it has seen is dropped
 //     (false positives at about SieveOptions::fp_rate, none with
@@ -70,14 +70,15 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "frontier/crawl_frontier.h"
-#include "frontier/host_overflow.h"
-#include "frontier/host_schedule.h"
-#include "frontier/host_table.h"
 #include "frontier/politeness.h"
 #include "frontier/sieve.h"
 #include "frontier/snapshot.h"
 
 namespace sieve {
+
+struct FrontierHosts;
+struct HostState;
+struct QueuedUrl;
 
 struct FrontierOptions {
   // The Sieve behind the Frontier: filter size and kind, its queue's memory
@@ -233,13 +234,7 @@ class Frontier final : public CrawlFrontier {
                         std::optional<absl::Duration> retry_after,
                         absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The host answered: it is reachable.
-  static void ClearUnreachable(HostState& host) {
-    host.politeness.connection_failures = 0;
-    if (host.unreachable_until == absl::InfinitePast()) return;
-    host.unreachable_until = absl::InfinitePast();
-    host.unreachable_error.clear();
-    host.unreachable_detail.clear();
-  }
+  static void ClearUnreachable(HostState& host);
   // A failed connection to `host` (FetchOutcome::connection_failed): counts
   // it and, at unreachable_after in a row, marks the host unreachable.
   // Returns whether it now is.
@@ -250,11 +245,6 @@ class Frontier final : public CrawlFrontier {
   uint64_t DropHostLocked(HostState& host) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Keeps `url` of dropped host `host` for TakeDiscarded.
   void NoteDiscarded(std::string_view host, QueuedUrl url);
-
-  struct InFlight {
-    QueuedUrl entry;
-    HostState* host = nullptr;
-  };
 
   // Keeps the schedule and the active-host count in step after a change to
   // `host`.
@@ -269,13 +259,9 @@ class Frontier final : public CrawlFrontier {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Refills an emptied RAM queue from the host's queue on disk.
   void Refill(HostState& host) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  bool OverBudget() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return hosts_.queued_bytes() >= options_.host_queue_memory_bytes;
-  }
+  bool OverBudget() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The active hosts' own state fills the budget: a pull could add one more.
-  bool HostsOverBudget() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return hosts_active_ * kHostStateBytes >= options_.host_queue_memory_bytes;
-  }
+  bool HostsOverBudget() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Forgets idle hosts with nothing worth keeping, so the host table does not
   // grow without bound.
   void ForgetIdleHosts(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -299,10 +285,9 @@ class Frontier final : public CrawlFrontier {
   std::vector<FrontierUrl> discarded_ ABSL_GUARDED_BY(discarded_mu_);
 
   mutable std::mutex mu_;
-  HostTable hosts_ ABSL_GUARDED_BY(mu_);
-  HostSchedule schedule_ ABSL_GUARDED_BY(mu_);
-  HostOverflow overflow_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<std::string, InFlight> in_flight_ ABSL_GUARDED_BY(mu_);
+  // The host table, schedule, queues on disk and URLs in flight
+  // (frontier/internal/frontier_hosts.h).
+  const std::unique_ptr<FrontierHosts> hosts_ ABSL_PT_GUARDED_BY(mu_);
   // Hosts that went idle, with the time after which they may be forgotten.
   // A min-heap by time, so one host blocked for long holds back no other.
   std::priority_queue<std::pair<absl::Time, std::string>,

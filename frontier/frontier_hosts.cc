@@ -3,6 +3,8 @@
 // (robots.txt Crawl-delay, a block until a time, a drop, a retry after a
 // failure, a host found unreachable). The scheduling of URLs is in
 // frontier/frontier.cc.
+#include "frontier/internal/frontier_hosts.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -28,18 +30,20 @@ void Frontier::Touch(HostState& host, absl::Time now) {
                           host.name);
     }
   }
-  schedule_.Update(host, now, options_.politeness.max_in_flight_per_host);
+  hosts_->schedule.Update(host, now,
+                          options_.politeness.max_in_flight_per_host);
 }
 
 void Frontier::ForgetIdleHosts(absl::Time now) {
   while (!idle_hosts_.empty() && idle_hosts_.top().first <= now) {
     const std::string name = idle_hosts_.top().second;
     idle_hosts_.pop();
-    HostState* host = hosts_.Find(name);
+    HostState* host = hosts_->table.Find(name);
     // Forget what a fresh HostState would equal: idle, past its delays, no
     // back-off streak, not dropped. A host with a page count (under
     // max_urls_per_host) or a robots.txt Crawl-delay is parked instead: those
-    // few bytes stay, the rest of its state goes (frontier/host_table.h).
+    // few bytes stay, the rest of its state goes
+    // (frontier/internal/host_table.h).
     if (host == nullptr || host->active || host->dropped ||
         host->ready_at() > now || host->politeness.throttle_streak > 0 ||
         host->unreachable(now)) {
@@ -47,9 +51,9 @@ void Frontier::ForgetIdleHosts(absl::Time now) {
     }
     if (host->politeness.crawl_delay > absl::ZeroDuration() ||
         (options_.max_urls_per_host > 0 && host->urls_dispatched > 0)) {
-      hosts_.Park(name);
+      hosts_->table.Park(name);
     } else {
-      hosts_.Erase(name);
+      hosts_->table.Erase(name);
     }
   }
 }
@@ -57,7 +61,7 @@ void Frontier::ForgetIdleHosts(absl::Time now) {
 void Frontier::SetCrawlDelay(std::string_view host_name,
                              absl::Duration crawl_delay) {
   std::lock_guard lock(mu_);
-  HostState& host = hosts_.GetOrCreate(host_name);
+  HostState& host = hosts_->table.GetOrCreate(host_name);
   if (RecordCrawlDelay(options_.politeness, crawl_delay, host.politeness)) {
     ++counters_.crawl_delays_capped;
   }
@@ -76,28 +80,29 @@ std::vector<std::pair<std::string, absl::Duration>>
 Frontier::CappedCrawlDelays() const {
   std::lock_guard lock(mu_);
   std::vector<std::pair<std::string, absl::Duration>> out;
-  hosts_.ForEach([&](const HostState& host) {
+  hosts_->table.ForEach([&](const HostState& host) {
     if (host.politeness.crawl_delay_capped) {
       out.emplace_back(host.name, host.politeness.crawl_delay);
     }
   });
-  hosts_.ForEachParked([&](const std::string& name, const ParkedHost& host) {
-    if (host.crawl_delay_capped) out.emplace_back(name, host.crawl_delay);
-  });
+  hosts_->table.ForEachParked(
+      [&](const std::string& name, const ParkedHost& host) {
+        if (host.crawl_delay_capped) out.emplace_back(name, host.crawl_delay);
+      });
   std::sort(out.begin(), out.end());
   return out;
 }
 
 void Frontier::BlockHost(std::string_view host_name, absl::Time until) {
   std::lock_guard lock(mu_);
-  HostState& host = hosts_.GetOrCreate(host_name);
+  HostState& host = hosts_->table.GetOrCreate(host_name);
   host.blocked_until = std::max(host.blocked_until, until);
   Touch(host, absl::InfinitePast());
 }
 
 uint64_t Frontier::DropHost(std::string_view host_name) {
   std::lock_guard lock(mu_);
-  HostState& host = hosts_.GetOrCreate(host_name);
+  HostState& host = hosts_->table.GetOrCreate(host_name);
   const uint64_t discarded = DropHostLocked(host);
   Touch(host, absl::InfinitePast());
   return discarded;
@@ -110,17 +115,18 @@ uint64_t Frontier::DropHostLocked(HostState& host) {
   }
   host.dropped = true;
   for (const QueuedUrl& url : host.queue) NoteDiscarded(host.name, url);
-  uint64_t discarded = hosts_.Clear(host);
+  uint64_t discarded = hosts_->table.Clear(host);
   if (host.overflow_count > 0) {
     // Read back, not just deleted: each discarded URL gets its record.
     absl::StatusOr<std::vector<QueuedUrl>> urls =
-        overflow_.TakeFront(host.id, host.overflow_count);
+        hosts_->overflow.TakeFront(host.id, host.overflow_count);
     if (urls.ok()) {
       for (QueuedUrl& url : *urls) NoteDiscarded(host.name, std::move(url));
     } else {
       ++counters_.overflow_errors;
       if (overflow_status_.ok()) overflow_status_ = urls.status();
-      (void)overflow_.Clear(host.id, host.overflow_count);  // At least that.
+      (void)hosts_->overflow.Clear(host.id,
+                                   host.overflow_count);  // At least that.
     }
     discarded += host.overflow_count;
     host.overflow_count = 0;

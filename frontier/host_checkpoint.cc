@@ -1,6 +1,6 @@
 // Frontier::Checkpoint and Frontier::Restore: the Sieve's files and the
-// Frontier's host state (frontier/host_snapshot.h) added to one snapshot
-// (frontier/snapshot.h).
+// Frontier's host state (frontier/internal/host_snapshot.h) added to one
+// snapshot (frontier/snapshot.h).
 //
 // Both halves are captured under the Frontier's mutex (no Next/Done) while
 // the Sieve's capture holds the Sieve's (no Add), so together they describe
@@ -15,7 +15,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontier/frontier.h"
-#include "frontier/host_snapshot.h"
+#include "frontier/internal/frontier_hosts.h"
+#include "frontier/internal/host_snapshot.h"
 
 namespace sieve {
 namespace {
@@ -59,13 +60,13 @@ absl::Status Frontier::Checkpoint(SnapshotWriter& snapshot) {
     // that they finished.
     absl::flat_hash_map<const HostState*, std::vector<QueuedUrl>>
         in_flight_by_host;
-    for (const auto& [url, flight] : in_flight_) {
+    for (const auto& [url, flight] : hosts_->in_flight) {
       in_flight_by_host[flight.host].push_back(flight.entry);
     }
     HostSnapshot hosts;
     hosts.next_seq = next_seq_;
     hosts.counters = SnapshotCounters();
-    hosts_.ForEach([&](const HostState& host) {
+    hosts_->table.ForEach([&](const HostState& host) {
       auto flying = in_flight_by_host.find(&host);
       if (host.queue.empty() && host.overflow_count == 0 &&
           flying == in_flight_by_host.end() && !host.dropped &&
@@ -91,7 +92,7 @@ absl::Status Frontier::Checkpoint(SnapshotWriter& snapshot) {
     });
     // Parked hosts as hosts with nothing queued (restored as such, and parked
     // again once Next sees them idle).
-    hosts_.ForEachParked(
+    hosts_->table.ForEachParked(
         [&](const std::string& name, const ParkedHost& parked) {
           HostSnapshot::Host& out = hosts.hosts.emplace_back();
           out.name = name;
@@ -148,12 +149,13 @@ absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Restore(
   frontier->RestoreCounters(hosts->counters);
   uint64_t on_disk = 0;
   for (HostSnapshot::Host& saved : hosts->hosts) {
-    if (frontier->hosts_.Find(saved.name) != nullptr || saved.id == 0) {
+    if (frontier->hosts_->table.Find(saved.name) != nullptr || saved.id == 0) {
       return absl::DataLossError(
           absl::StrCat(snapshot.PathOf(kStateFile).string(),
                        ": host repeated or without id: ", saved.name));
     }
-    HostState& host = frontier->hosts_.CreateWithId(saved.name, saved.id);
+    HostState& host =
+        frontier->hosts_->table.CreateWithId(saved.name, saved.id);
     RecordCrawlDelay(frontier->options_.politeness, saved.crawl_delay,
                      host.politeness);
     host.urls_dispatched = saved.urls_dispatched;
@@ -165,14 +167,14 @@ absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Restore(
     // RAM first (the disk queue holds only newer URLs), straight into RAM:
     // the budget is re-applied as the queues are refilled.
     for (QueuedUrl& url : saved.urls) {
-      frontier->hosts_.PushBack(host, std::move(url));
+      frontier->hosts_->table.PushBack(host, std::move(url));
     }
     host.overflow_count = saved.overflow_count;
     on_disk += saved.overflow_count;
     if (host.queue.empty()) frontier->Refill(host);
     frontier->Touch(host, absl::InfinitePast());
   }
-  frontier->overflow_.set_size(on_disk);
+  frontier->hosts_->overflow.set_size(on_disk);
   return frontier;
 }
 

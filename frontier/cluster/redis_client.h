@@ -19,9 +19,13 @@
 //     (frontier/cluster/redis_slots.h), splits a pipeline by node, follows
 //     MOVED (and refreshes the map) and ASK (ASKING, then the command once),
 //     at most 5 redirections per command, loads scripts on each node it
-//     opens (and again on NOSCRIPT). A node that cannot be reached fails the
-//     call (Unavailable) and the map is read again at the next call, so a
-//     failover's promoted replica is found. Only DB 0.
+//     opens (and again on NOSCRIPT). A node that cannot be reached or does
+//     not answer in time fails the call (Unavailable, DeadlineExceeded) and
+//     the map is read again (from another node) at the next call, so a
+//     failover's promoted replica is found; until then, a call that needs
+//     that node fails at once (Unavailable) for a back-off (backoff_initial
+//     doubling to backoff_max) instead of waiting for it again. A
+//     CLUSTERDOWN reply also has the map read again. Only DB 0.
 //
 // Cost: one round trip per Command; one round trip for a whole Pipeline.
 //
@@ -114,6 +118,10 @@ class RedisClient {
   struct Conn {
     RedisEndpoint at;
     redisContext* context = nullptr;
+    // Cluster only: after a failure, calls that need this node fail at once
+    // until down_until; down_for is that back-off (0: the node answers).
+    absl::Time down_until = absl::InfinitePast();
+    absl::Duration down_for = absl::ZeroDuration();
   };
 
   RedisClient(RedisEndpoint endpoint, RedisClientOptions options)
@@ -130,6 +138,10 @@ class RedisClient {
   absl::Status RefreshSlots();
   // The index in conns_ of host:port (added if new).
   size_t NodeIndex(const std::string& host, int port);
+  // One node's pipeline in a cluster: fails at once while the node is in
+  // its back-off; a failure starts (or doubles) it, a reply ends it.
+  absl::StatusOr<std::vector<RedisReply>> NodePipeline(
+      Conn& c, const std::vector<std::vector<std::string>>& commands);
   absl::StatusOr<std::vector<RedisReply>> ClusterPipeline(
       const std::vector<std::vector<std::string>>& commands);
 

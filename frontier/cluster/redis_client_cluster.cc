@@ -2,6 +2,7 @@
 // pipelines split by node, MOVED and ASK followed. The rest of the client
 // (connections, one node's pipeline) is in frontier/cluster/redis_client.cc;
 // slots and redirections are parsed in frontier/cluster/redis_slots.cc.
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
@@ -27,15 +28,40 @@ size_t RedisClient::NodeIndex(const std::string& host, int port) {
   return conns_.size() - 1;
 }
 
+absl::StatusOr<std::vector<RedisReply>> RedisClient::NodePipeline(
+    Conn& c, const std::vector<std::vector<std::string>>& commands) {
+  const absl::Time now = absl::Now();
+  if (now < c.down_until) {
+    return absl::UnavailableError(absl::StrCat(
+        "redis ", c.at.host, ":", c.at.port, ": did not answer; tried again ",
+        absl::FormatDuration(c.down_until - now), " from now"));
+  }
+  absl::StatusOr<std::vector<RedisReply>> r = PipelineOn(c, commands);
+  if (r.ok()) {
+    c.down_for = absl::ZeroDuration();
+  } else if (absl::IsUnavailable(r.status()) ||
+             absl::IsDeadlineExceeded(r.status())) {
+    // At least as long as the failed try took: a node that makes callers
+    // wait its timeout does so at most half the time.
+    c.down_for = std::max(c.down_for == absl::ZeroDuration()
+                              ? options_.backoff_initial
+                              : std::min(c.down_for * 2, options_.backoff_max),
+                          absl::Now() - now);
+    c.down_until = absl::Now() + c.down_for;
+  }
+  return r;
+}
+
 absl::Status RedisClient::RefreshSlots() {
-  // The last node that answered first, then every other known node.
+  // The last node that answered first, then every other known node; a node
+  // in its back-off is not asked (NodePipeline).
   std::vector<size_t> order = {any_node_};
   for (size_t i = 0; i < conns_.size(); ++i)
     if (i != any_node_) order.push_back(i);
   absl::Status last;
   for (size_t i : order) {
     absl::StatusOr<std::vector<RedisReply>> r =
-        PipelineOn(conns_[i], {{"CLUSTER", "SLOTS"}});
+        NodePipeline(conns_[i], {{"CLUSTER", "SLOTS"}});
     if (!r.ok()) {
       last = r.status();
       continue;
@@ -90,6 +116,10 @@ absl::StatusOr<std::vector<RedisReply>> RedisClient::ClusterPipeline(
     node[i] = key ? slot_node_[KeySlot(*key)] : any_node_;
     pending.push_back(i);
   }
+  // A node that fails fails the call, once every other node of the round had
+  // its commands (a lease renewal on a live master still runs while another
+  // master is down).
+  absl::Status failed;
   for (int round = 0; round <= kMaxRedirects && !pending.empty(); ++round) {
     // One pipeline per node, in the commands' order within each.
     std::map<size_t, std::vector<size_t>> by_node;
@@ -102,11 +132,12 @@ absl::StatusOr<std::vector<RedisReply>> RedisClient::ClusterPipeline(
         batch.push_back(commands[i]);
       }
       absl::StatusOr<std::vector<RedisReply>> got =
-          PipelineOn(conns_[n], batch);
+          NodePipeline(conns_[n], batch);
       if (!got.ok()) {
         // A node gone (killed, failing over): the map is read again next.
         refresh_ = true;
-        return got.status();
+        failed.Update(got.status());
+        continue;
       }
       size_t at = 0;
       for (size_t i : indices) {
@@ -125,6 +156,10 @@ absl::StatusOr<std::vector<RedisReply>> RedisClient::ClusterPipeline(
             refresh_ = true;  // Others of its range moved too.
           }
           pending.push_back(i);
+        } else if (replies[i].str.starts_with("CLUSTERDOWN")) {
+          // A failover under way: the caller tries again later, on the map
+          // read after it.
+          refresh_ = true;
         } else if (replies[i].str.starts_with("NOSCRIPT")) {
           // A node that has not seen the scripts (opened before one was
           // registered, or a replica promoted since): load them, send again.
@@ -136,6 +171,7 @@ absl::StatusOr<std::vector<RedisReply>> RedisClient::ClusterPipeline(
         }
       }
     }
+    if (!failed.ok()) return failed;
   }
   if (refresh_) (void)RefreshSlots();
   return replies;

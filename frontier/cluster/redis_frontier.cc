@@ -4,10 +4,10 @@
 #include <cstdlib>
 #include <utility>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "filter/key_hash.h"
+#include "frontier/cluster/redis_errors.h"
 #include "frontier/cluster/worker_stats.h"
 
 namespace sieve::cluster {
@@ -15,20 +15,6 @@ namespace {
 
 // How long Add keeps trying to queue a URL through transient errors.
 constexpr absl::Duration kAddRetryFor = absl::Seconds(20);
-
-// Errors that pass: the connection (re-opened by the next call), a timeout, a
-// lease lost (the shard is dropped at the next renewal), a Redis still
-// loading its AOF after a restart, a Redis Cluster failing over or moving a
-// slot.
-bool IsTransient(const absl::Status& s) {
-  if (absl::IsUnavailable(s) || absl::IsDeadlineExceeded(s)) return true;
-  // Redis Cluster: a failover or a slot migration in progress.
-  for (const char* word : {"FENCED", "LOADING", "NOSCRIPT", "BUSY", "MOVED",
-                           "ASK ", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN"}) {
-    if (absl::StrContains(s.message(), word)) return true;
-  }
-  return false;
-}
 
 }  // namespace
 
@@ -79,6 +65,7 @@ absl::Status RedisFrontier::Open() {
   if (absl::Status s = leases_->Init(); !s.ok()) return s;
   queue_ = std::make_unique<ShardQueue>(*client_, *keys_);
   if (absl::Status s = queue_->Init(); !s.ok()) return s;
+  acks_ = std::make_unique<AckLedger>(*queue_, *leases_);
   return leases_->Heartbeat(absl::Now());
 }
 
@@ -92,7 +79,7 @@ absl::Status RedisFrontier::Shutdown() {
   // Shards with nothing fetched and unacknowledged: their next owner counts
   // no take-over.
   for (const auto& [shard, state] : shards_) {
-    if (state.in_flight == 0 && !AwaitsRecord(shard))
+    if (state.in_flight == 0 && !acks_->AwaitsRecordOf(shard))
       s.Update(client_
                    ->Command({"SET", keys_->Clean(shard), "1", "PX",
                               std::to_string(absl::ToInt64Milliseconds(
@@ -111,7 +98,7 @@ absl::Status RedisFrontier::Shutdown() {
 void RedisFrontier::Note(const absl::Status& s) {
   if (s.ok()) return;
   last_error_ = s;
-  if (!IsTransient(s) && fatal_error_.ok()) fatal_error_ = s;
+  if (!IsTransientRedisError(s) && fatal_error_.ok()) fatal_error_ = s;
 }
 
 bool RedisFrontier::Add(std::string_view url, std::string_view host,
@@ -184,7 +171,8 @@ void RedisFrontier::AddMany(std::span<const FrontierAdd> urls,
       std::lock_guard<std::mutex> add_lock(add_mu_);
       fresh = add_filter_->AddAndQueueMany(u, h, fields);
     }
-    if (fresh.ok() || !IsTransient(fresh.status()) || absl::Now() >= give_up)
+    if (fresh.ok() || !IsTransientRedisError(fresh.status()) ||
+        absl::Now() >= give_up)
       break;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -227,33 +215,8 @@ bool RedisFrontier::Lost(const absl::Status& s, const std::string& url) {
   return false;
 }
 
-absl::Status RedisFrontier::Ack(uint32_t shard, const std::string& id) {
-  absl::StatusOr<uint64_t> n =
-      queue_->Ack(shard, leases_->LeaseValue(shard), {id});
-  return n.status();
-}
-
-void RedisFrontier::AckOrKeep(Unacked entry) {
-  absl::Status s = Ack(entry.shard, entry.id);
-  Note(s);
-  // Fenced: the shard is another's now, who fetches the URL again.
-  if (!s.ok() && IsTransient(s) && !absl::StrContains(s.message(), "FENCED"))
-    failed_acks_.push_back(std::move(entry));
-}
-
-absl::Status RedisFrontier::RetryAcks() {
-  std::vector<Unacked> acks = std::move(failed_acks_);
-  failed_acks_.clear();
-  for (Unacked& entry : acks) {
-    if (!leases_->Holds(entry.shard)) continue;
-    AckOrKeep(std::move(entry));
-  }
-  return failed_acks_.empty() ? absl::OkStatus() : last_error_;
-}
-
 absl::StatusOr<bool> RedisFrontier::CrawlFinished() {
-  if (!unacked_.empty() || !in_flight_.empty() || !failed_acks_.empty())
-    return false;
+  if (!acks_->empty() || !in_flight_.empty()) return false;
   absl::StatusOr<std::vector<ShardCounts>> counts =
       queue_->Counts(leases_->shards());
   if (!counts.ok()) return counts.status();
@@ -288,8 +251,9 @@ NextUrl RedisFrontier::Next(absl::Time now) {
       return wait_for_redis;
     }
   }
-  if (!failed_acks_.empty()) {
-    if (absl::Status s = RetryAcks(); !s.ok()) return wait_for_redis;
+  if (acks_->has_kept()) {
+    Note(acks_->Retry());
+    if (acks_->has_kept()) return wait_for_redis;
   }
   if (absl::Status s = ReleaseIdle(); !s.ok()) {
     Note(s);
@@ -378,7 +342,7 @@ NextUrl RedisFrontier::Next(absl::Time now) {
 
 void RedisFrontier::FinishDroppedHost(uint32_t s, const std::string& host) {
   Shard& shard = shards_[s];
-  std::vector<Unacked> dropped;
+  std::vector<AckLedger::Entry> dropped;
   for (auto it = shard.ids.begin(); it != shard.ids.end();) {
     if (it->second.host == host && !in_flight_.contains(it->first)) {
       dropped.push_back({.shard = s, .id = std::move(it->second.id)});
@@ -392,7 +356,8 @@ void RedisFrontier::FinishDroppedHost(uint32_t s, const std::string& host) {
     if (h->second == 0) shard.hosts.erase(h);
   }
   // Not fetched: no record comes for them.
-  for (Unacked& entry : dropped) AckOrKeep(std::move(entry));
+  for (AckLedger::Entry& entry : dropped)
+    Note(acks_->AckOrKeep(std::move(entry)));
 }
 
 absl::StatusOr<UrlFate> RedisFrontier::Done(std::string_view url,
@@ -414,35 +379,33 @@ absl::StatusOr<UrlFate> RedisFrontier::Done(std::string_view url,
   if (!fate.ok() || *fate == UrlFate::kRetryLater) return fate;
   auto id = shard.ids.find(key);
   if (id == shard.ids.end()) return fate;
-  Unacked entry{.shard = s, .id = std::move(id->second.id)};
+  AckLedger::Entry entry{.shard = s, .id = std::move(id->second.id)};
   if (auto h = shard.hosts.find(id->second.host);
       h != shard.hosts.end() && --h->second == 0)
     shard.hosts.erase(h);
   shard.ids.erase(id);
   if (options_.ack_after_record && outcome.kind != FetchOutcome::kNotFetched) {
-    unacked_[key] = std::move(entry);
+    acks_->AwaitRecord(key, std::move(entry));
   } else {
     // No record comes for a URL not fetched.
     if (outcome.kind != FetchOutcome::kNotFetched) ++pages_;
-    AckOrKeep(std::move(entry));
+    Note(acks_->AckOrKeep(std::move(entry)));
   }
   return fate;
 }
 
 absl::Status RedisFrontier::RecordWritten(std::string_view url) {
   std::lock_guard<std::mutex> lock(mu_);
-  const std::string key(url);
-  auto it = unacked_.find(key);
-  if (it == unacked_.end())
-    return absl::NotFoundError(absl::StrCat("no record awaited: ", key));
+  if (!acks_->AwaitsRecord(url))
+    return absl::NotFoundError(
+        absl::StrCat("no record awaited: ", std::string(url)));
   // After a lost link (Lost), nothing more is acknowledged: this worker's
   // unfinished pages go to another with their links.
   if (!fatal_error_.ok()) return fatal_error_;
-  Unacked entry = std::move(it->second);
-  unacked_.erase(it);
+  std::optional<AckLedger::Entry> entry = acks_->TakeAwaiting(url);
   ++pages_;
-  if (!leases_->Holds(entry.shard)) return absl::OkStatus();
-  AckOrKeep(std::move(entry));
+  if (!leases_->Holds(entry->shard)) return absl::OkStatus();
+  Note(acks_->AckOrKeep(*std::move(entry)));
   return absl::OkStatus();
 }
 

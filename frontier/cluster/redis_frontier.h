@@ -81,6 +81,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "frontier/cluster/ack_ledger.h"
 #include "frontier/cluster/keys.h"
 #include "frontier/cluster/redis_bloom_filter.h"
 #include "frontier/cluster/redis_client.h"
@@ -204,11 +205,6 @@ class RedisFrontier final : public CrawlFrontier {
     // Reads in a row that found its stream empty (see refill_poll).
     int empty_reads = 0;
   };
-  struct Unacked {
-    uint32_t shard = 0;
-    std::string id{};
-  };
-
   explicit RedisFrontier(RedisFrontierOptions options)
       : options_(std::move(options)) {}
   absl::Status Open();
@@ -217,13 +213,9 @@ class RedisFrontier final : public CrawlFrontier {
   void Drop(uint32_t shard);
   absl::Status Feed(uint32_t shard, std::vector<StreamEntry> entries);
   absl::Status Refill(absl::Time now);
-  absl::Status Ack(uint32_t shard, const std::string& id);
   // `host` of `shard` reached its page cap (its local frontier discarded its
   // queued URLs): acknowledges their entries, none of them fetched.
   void FinishDroppedHost(uint32_t shard, const std::string& host);
-  // Acknowledges now or keeps the entry for RetryAcks.
-  void AckOrKeep(Unacked entry);
-  absl::Status RetryAcks();
   // Claims this worker's own pending entries of every held shard again.
   absl::Status Resync();
   absl::Status Rebalance(uint32_t target);
@@ -235,7 +227,6 @@ class RedisFrontier final : public CrawlFrontier {
   // nothing awaiting its record.
   absl::Status ReleaseIdle();
   absl::Status ReleaseShard(uint32_t shard);
-  bool AwaitsRecord(uint32_t shard) const;
   absl::Status Publish(absl::Time now);
   absl::StatusOr<bool> CrawlFinished();
   void Note(const absl::Status& s);
@@ -257,10 +248,8 @@ class RedisFrontier final : public CrawlFrontier {
   std::map<uint32_t, Shard> shards_{};
   // URLs handed out by Next: url -> shard.
   absl::flat_hash_map<std::string, uint32_t> in_flight_{};
-  // Finished URLs waiting for RecordWritten.
-  absl::flat_hash_map<std::string, Unacked> unacked_{};
-  // Acknowledgements that failed, to send again.
-  std::vector<Unacked> failed_acks_{};
+  // Finished URLs waiting for RecordWritten; acknowledgements to send again.
+  std::unique_ptr<AckLedger> acks_;
   bool resync_ = false;
   bool stopped_ = false;
   uint64_t pages_ = 0;  // Entries acknowledged after their record.

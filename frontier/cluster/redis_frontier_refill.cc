@@ -18,11 +18,12 @@ absl::Status RedisFrontier::Feed(uint32_t shard,
   Shard& s = shards_[shard];
   for (StreamEntry& e : entries) {
     // Already queued or in flight here, or awaiting its record.
-    if (s.ids.contains(e.url.url) || unacked_.contains(e.url.url)) continue;
+    if (s.ids.contains(e.url.url) || acks_->AwaitsRecord(e.url.url)) continue;
     if (!s.local->Add(e.url.url, e.url.host, e.url.depth, e.url.metadata)) {
       // Finished here before (its acknowledgement failed) or its host is past
       // its page cap: nothing left to do for it.
-      if (absl::Status st = Ack(shard, e.id); !st.ok()) return st;
+      if (absl::Status st = acks_->Ack({.shard = shard, .id = e.id}); !st.ok())
+        return st;
       continue;
     }
     ++s.hosts[e.url.host];

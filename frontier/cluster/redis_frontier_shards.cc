@@ -52,10 +52,16 @@ void RedisFrontier::Drop(uint32_t shard) {
 }
 
 absl::Status RedisFrontier::Upkeep(absl::Time now) {
-  if (absl::Status s = leases_->Heartbeat(now); !s.ok()) return s;
+  // Renewed first, heartbeat or not: while one Redis Cluster master is down
+  // (the crawl-wide keys' perhaps), the leases on the others are kept.
+  // A lease Renew reports lost is forgotten there: its shard goes here too,
+  // whatever the heartbeat does.
   absl::StatusOr<std::vector<uint32_t>> lost = leases_->Renew();
+  if (lost.ok()) {
+    for (uint32_t shard : *lost) Drop(shard);
+  }
+  if (absl::Status s = leases_->Heartbeat(now); !s.ok()) return s;
   if (!lost.ok()) return lost.status();
-  for (uint32_t shard : *lost) Drop(shard);
   absl::StatusOr<uint32_t> target = leases_->Target(now);
   if (!target.ok()) return target.status();
   // The least loaded, or one a busier worker handed a shard: one shard more
@@ -99,13 +105,6 @@ absl::Status RedisFrontier::Upkeep(absl::Time now) {
   return Publish(now);
 }
 
-bool RedisFrontier::AwaitsRecord(uint32_t shard) const {
-  for (const auto& [url, u] : unacked_) {
-    if (u.shard == shard) return true;
-  }
-  return false;
-}
-
 absl::Status RedisFrontier::Rebalance(uint32_t target) {
   // Above the target: shards stop handing URLs out and are let go once
   // nothing of theirs is in flight or awaits its record; first those whose
@@ -125,7 +124,7 @@ absl::Status RedisFrontier::Rebalance(uint32_t target) {
   for (auto& [s, shard] : shards_) {
     shard.draining = false;
     load.push_back({shard.hosts.size() > 0,
-                    shard.in_flight + (AwaitsRecord(s) ? 1 : 0), s});
+                    shard.in_flight + (acks_->AwaitsRecordOf(s) ? 1 : 0), s});
   }
   if (shards_.size() <= target) return absl::OkStatus();
   std::sort(load.begin(), load.end());
@@ -226,7 +225,7 @@ absl::Status RedisFrontier::ReleaseIdle() {
   std::vector<uint32_t> idle;
   for (const auto& [s, shard] : shards_) {
     if ((shard.draining || shard.giving) && shard.in_flight == 0 &&
-        !AwaitsRecord(s))
+        !acks_->AwaitsRecordOf(s))
       idle.push_back(s);
   }
   for (uint32_t s : idle) {

@@ -11,7 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "filter/key_hash.h"
-#include "frontier/host_snapshot.h"
+#include "frontier/internal/host_snapshot.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // "queue" (the Sieve's spilled records keyed by a big-endian 64-bit sequence
 // number, so key order is FIFO order), "seen" (lossless mode's 64-bit URL
 // fingerprints, big-endian keys, empty values) and "host_overflow" (the
-// Frontier's per-host queues on disk, frontier/host_overflow.h).
+// Frontier's per-host queues on disk, frontier/internal/host_overflow.h).
 //
 // The store is scratch space: durability comes from checkpoints. Writes go
 // through the write-ahead log without syncing it, so CheckpointTo can

@@ -30,7 +30,9 @@
 //     handed out is in transit until a Put for it or delay_requestable seconds.
 //
 // Thread-safe: one mutex around RAM state and store writes. Time comes from
-// the injected clock (tests drive it).
+// the injected clock (tests drive it). The URLs' way (Put, PutDiscovered,
+// GetUrls) is in frontier_core.cc, the admin calls (ListQueues ... CountUrls)
+// in frontier_core_admin.cc.
 //
 // Example:
 //   auto core = sieve::service::FrontierCore::Open({.data_dir = "/tmp/f"});

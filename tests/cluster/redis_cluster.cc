@@ -114,6 +114,14 @@ absl::Status RedisCluster::WaitUntilOk(absl::Duration limit) {
       all_ok = info.ok() &&
                info->str.find("cluster_state:ok") != std::string::npos &&
                info->str.find("cluster_slots_ok:16384") != std::string::npos;
+      // A replica counts once its first sync is done: before, it holds no
+      // data and refuses to fail over ("Disconnected from master for longer
+      // than allowed"), and a master killed then loses its slots for good.
+      auto replication = Ask(*nodes_[i], {"INFO", "replication"});
+      all_ok =
+          all_ok && replication.ok() &&
+          (replication->str.find("role:slave") == std::string::npos ||
+           replication->str.find("master_link_status:up") != std::string::npos);
     }
     if (all_ok) return absl::OkStatus();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));

@@ -24,7 +24,8 @@ class RedisCluster {
   // Path of redis-cli, or empty if it is not installed.
   static std::string Cli();
   // Starts masters * (1 + replicas) nodes, creates the cluster and waits
-  // (at most 30 s) until every node says cluster_state:ok.
+  // (at most 30 s) until every node says cluster_state:ok and every
+  // replica has made its first copy of its master (master_link_status:up).
   static absl::StatusOr<std::unique_ptr<RedisCluster>> Start(int masters,
                                                              int replicas);
 

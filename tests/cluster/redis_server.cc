@@ -97,8 +97,15 @@ absl::Status RedisServer::Launch() {
                                    "--appendfsync",
                                    "always"};
   if (options_.cluster) {
-    for (const char* a : {"--cluster-enabled", "yes", "--cluster-config-file",
-                          "nodes.conf", "--cluster-node-timeout", "1000"})
+    // A replica's first full sync starts at once, not after the default
+    // 5 s wait for more replicas (repl-diskless-sync-delay): until it ends,
+    // the replica has no data and cannot take its master's place. While a
+    // master is down, the others serve their slots
+    // (cluster-require-full-coverage no), as docs/cluster.md advises.
+    for (const char* a :
+         {"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+          "--cluster-node-timeout", "1000", "--repl-diskless-sync-delay", "0",
+          "--cluster-require-full-coverage", "no"})
       args.push_back(a);
   }
   std::vector<char*> argv;
@@ -153,6 +160,13 @@ void RedisServer::Stop() {
     kill(pid_, SIGKILL);
     waitpid(pid_, nullptr, 0);
   }
+  pid_ = -1;
+}
+
+void RedisServer::Kill() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGKILL);
+  waitpid(pid_, nullptr, 0);
   pid_ = -1;
 }
 

@@ -44,6 +44,9 @@ class RedisServer {
   // Stops the server (SIGTERM, then SIGKILL after 10 s) and keeps its
   // directory; Restart starts it again on the same port and directory.
   void Stop();
+  // SIGKILL (kill -9): the server dies at once, as in a crash; its
+  // directory stays.
+  void Kill();
   absl::Status Restart();
   // SIGSTOP and SIGCONT: a Redis that accepts connections and answers
   // nothing until resumed.

@@ -20,7 +20,7 @@
 #include "filter/durable_file.h"
 #include "filter/key_hash.h"
 #include "frontier/frontier.h"
-#include "frontier/host_snapshot.h"
+#include "frontier/internal/host_snapshot.h"
 #include "frontier/internal/snapshot.h"
 #include "frontier/snapshot.h"
 #include "gmock/gmock.h"

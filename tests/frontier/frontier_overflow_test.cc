@@ -1,7 +1,7 @@
 // The Frontier's host-queue budget: past it, URLs wait in per-host queues on
-// disk (frontier/host_overflow.h), so one huge host that must wait neither
-// fills RAM nor hides other hosts' URLs; they come back in order and survive a
-// checkpoint.
+// disk (frontier/internal/host_overflow.h), so one huge host that must wait
+// neither fills RAM nor hides other hosts' URLs; they come back in order and
+// survive a checkpoint.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "frontier/frontier.h"
-#include "frontier/host_overflow.h"
+#include "frontier/internal/host_overflow.h"
 #include "frontier/internal/scratch_db.h"
 #include "gtest/gtest.h"
 

@@ -1,6 +1,7 @@
-// Idle hosts are parked (frontier/host_table.h): their full state goes, their
-// page count and robots.txt Crawl-delay stay, and come back when the host has
-// URLs again, also across a checkpoint. Fake clock; nothing sleeps.
+// Idle hosts are parked (frontier/internal/host_table.h): their full state
+// goes, their page count and robots.txt Crawl-delay stay, and come back when
+// the host has URLs again, also across a checkpoint. Fake clock; nothing
+// sleeps.
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -8,7 +9,7 @@
 
 #include "absl/time/time.h"
 #include "frontier/frontier.h"
-#include "frontier/host_table.h"
+#include "frontier/internal/host_table.h"
 #include "gtest/gtest.h"
 
 namespace sieve {

@@ -1,5 +1,5 @@
-// frontier/host_schedule.h: which host the Frontier fetches next. Two ordered
-// sets of the hosts that have queued URLs and a free in-flight slot:
+// frontier/internal/host_schedule.h: which host the Frontier fetches next. Two
+// ordered sets of the hosts that have queued URLs and a free in-flight slot:
 //   ready    allowed now, ordered by the seq of their head URL (oldest first:
 //            breadth-first across hosts, as close to the Sieve's FIFO as
 //            politeness allows);
@@ -23,8 +23,8 @@
 //   if (sieve::HostState* h = schedule.PopReady()) {
 //     // Dispatch h->queue.front(), then Update(*h, ...) again.
 //   }
-#ifndef SIEVE_FRONTIER_HOST_SCHEDULE_H_
-#define SIEVE_FRONTIER_HOST_SCHEDULE_H_
+#ifndef SIEVE_FRONTIER_INTERNAL_HOST_SCHEDULE_H_
+#define SIEVE_FRONTIER_INTERNAL_HOST_SCHEDULE_H_
 
 #include <cstdint>
 #include <optional>
@@ -32,7 +32,7 @@
 #include <tuple>
 
 #include "absl/time/time.h"
-#include "frontier/host_table.h"
+#include "frontier/internal/host_table.h"
 
 namespace sieve {
 
@@ -74,4 +74,4 @@ class HostSchedule {
 
 }  // namespace sieve
 
-#endif  // SIEVE_FRONTIER_HOST_SCHEDULE_H_
+#endif  // SIEVE_FRONTIER_INTERNAL_HOST_SCHEDULE_H_

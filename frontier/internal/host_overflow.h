@@ -1,8 +1,8 @@
-// frontier/host_overflow.h: per-host URL queues on disk (RocksDB), for the URLs
-// the Frontier pulls from the Sieve once its in-memory host-queue budget is
-// full. Mercator keeps all its back queues on disk for the same reason (Heydon
-// & Najork 1999): a huge host that must wait should not fill RAM, nor hide URLs
-// of other hosts that could be fetched now.
+// frontier/internal/host_overflow.h: per-host URL queues on disk (RocksDB), for
+// the URLs the Frontier pulls from the Sieve once its in-memory host-queue
+// budget is full. Mercator keeps all its back queues on disk for the same
+// reason (Heydon & Najork 1999): a huge host that must wait should not fill
+// RAM, nor hide URLs of other hosts that could be fetched now.
 //
 // Keys are host id (8 bytes, big-endian) | seq (8 bytes, big-endian), so one
 // host's records are contiguous and in FIFO order. They live in the crawl's one
@@ -20,8 +20,8 @@
 //   (void)overflow.Append(host.id, url);
 //   absl::StatusOr<std::vector<sieve::QueuedUrl>> back =
 //       overflow.TakeFront(host.id, 64);
-#ifndef SIEVE_FRONTIER_HOST_OVERFLOW_H_
-#define SIEVE_FRONTIER_HOST_OVERFLOW_H_
+#ifndef SIEVE_FRONTIER_INTERNAL_HOST_OVERFLOW_H_
+#define SIEVE_FRONTIER_INTERNAL_HOST_OVERFLOW_H_
 
 #include <cstdint>
 #include <functional>
@@ -30,7 +30,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "frontier/host_table.h"
+#include "frontier/internal/host_table.h"
 
 namespace sieve {
 namespace internal {
@@ -73,4 +73,4 @@ class HostOverflow {
 
 }  // namespace sieve
 
-#endif  // SIEVE_FRONTIER_HOST_OVERFLOW_H_
+#endif  // SIEVE_FRONTIER_INTERNAL_HOST_OVERFLOW_H_

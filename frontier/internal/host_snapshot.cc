@@ -1,4 +1,4 @@
-#include "frontier/host_snapshot.h"
+#include "frontier/internal/host_snapshot.h"
 
 #include <optional>
 

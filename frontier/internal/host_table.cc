@@ -1,4 +1,4 @@
-#include "frontier/host_table.h"
+#include "frontier/internal/host_table.h"
 
 #include <algorithm>
 #include <iterator>

@@ -1,6 +1,6 @@
-// frontier/host_table.h: the Frontier's per-host state (each host's FIFO of
-// URLs taken from the Sieve, its requests in flight, when it may next be
-// fetched, its politeness state) and the table that owns them, counting the
+// frontier/internal/host_table.h: the Frontier's per-host state (each host's
+// FIFO of URLs taken from the Sieve, its requests in flight, when it may next
+// be fetched, its politeness state) and the table that owns them, counting the
 // bytes they hold.
 //
 // Surprises first:
@@ -21,8 +21,8 @@
 //   sieve::HostState& h = hosts.GetOrCreate("example.com");
 //   hosts.PushBack(h, {.url = "http://example.com/", .seq = 1});
 //   sieve::QueuedUrl u = hosts.PopFront(h);
-#ifndef SIEVE_FRONTIER_HOST_TABLE_H_
-#define SIEVE_FRONTIER_HOST_TABLE_H_
+#ifndef SIEVE_FRONTIER_INTERNAL_HOST_TABLE_H_
+#define SIEVE_FRONTIER_INTERNAL_HOST_TABLE_H_
 
 #include <algorithm>
 #include <cstdint>
@@ -155,10 +155,10 @@ class HostTable {
   // Forgets `host`. REQUIRES: its queue is empty, nothing in flight, not in the
   // schedule.
   void Erase(std::string_view host);
-  // Replaces `host`'s state by its ParkedHost (id, urls_dispatched, Crawl-delay;
-  // everything else is what a fresh HostState holds). REQUIRES: as Erase, and
-  // no back-off pending (next_allowed and blocked_until past, no throttle
-  // streak): those are not kept.
+  // Replaces `host`'s state by its ParkedHost (id, urls_dispatched,
+  // Crawl-delay; everything else is what a fresh HostState holds). REQUIRES: as
+  // Erase, and no back-off pending (next_allowed and blocked_until past, no
+  // throttle streak): those are not kept.
   void Park(std::string_view host);
 
   // Queue operations that keep the byte count in step. PushBack puts a fresh
@@ -201,4 +201,4 @@ class HostTable {
 
 }  // namespace sieve
 
-#endif  // SIEVE_FRONTIER_HOST_TABLE_H_
+#endif  // SIEVE_FRONTIER_INTERNAL_HOST_TABLE_H_

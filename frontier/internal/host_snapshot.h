@@ -1,8 +1,8 @@
-// frontier/host_snapshot.h: the Frontier's own part of a checkpoint (the Sieve
-// adds its own): per-host RAM queues with the URLs that were in flight put back
-// at their heads, host ids and counts of URLs on disk (the records themselves
-// are in the store's checkpoint), page counts, crawl delays, dropped hosts and
-// counters, as one file with a checksum.
+// frontier/internal/host_snapshot.h: the Frontier's own part of a checkpoint
+// (the Sieve adds its own): per-host RAM queues with the URLs that were in
+// flight put back at their heads, host ids and counts of URLs on disk (the
+// records themselves are in the store's checkpoint), page counts, crawl delays,
+// dropped hosts and counters, as one file with a checksum.
 //
 // File layout (little-endian; "str" is a u32 length, then the bytes):
 //   "SIEVEFRS" | u32 version | u64 next_seq | u32 n | n x u64 counters |
@@ -19,8 +19,8 @@
 //   std::string bytes = sieve::EncodeHostSnapshot(snapshot);
 //   absl::StatusOr<sieve::HostSnapshot> back =
 //       sieve::DecodeHostSnapshot(bytes);
-#ifndef SIEVE_FRONTIER_HOST_SNAPSHOT_H_
-#define SIEVE_FRONTIER_HOST_SNAPSHOT_H_
+#ifndef SIEVE_FRONTIER_INTERNAL_HOST_SNAPSHOT_H_
+#define SIEVE_FRONTIER_INTERNAL_HOST_SNAPSHOT_H_
 
 #include <cstdint>
 #include <filesystem>
@@ -31,7 +31,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "frontier/host_table.h"
+#include "frontier/internal/host_table.h"
 
 namespace sieve {
 
@@ -64,4 +64,4 @@ absl::StatusOr<HostSnapshot> DecodeHostSnapshot(std::string_view bytes);
 
 }  // namespace sieve
 
-#endif  // SIEVE_FRONTIER_HOST_SNAPSHOT_H_
+#endif  // SIEVE_FRONTIER_INTERNAL_HOST_SNAPSHOT_H_

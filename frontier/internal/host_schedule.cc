@@ -1,4 +1,4 @@
-#include "frontier/host_schedule.h"
+#include "frontier/internal/host_schedule.h"
 
 namespace sieve {
 

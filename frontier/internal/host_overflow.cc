@@ -1,4 +1,4 @@
-#include "frontier/host_overflow.h"
+#include "frontier/internal/host_overflow.h"
 
 #include <algorithm>
 #include <optional>

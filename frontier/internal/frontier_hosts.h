@@ -1,0 +1,37 @@
+// frontier/internal/frontier_hosts.h: the Frontier's per-host state (the host
+// table, the schedule of hosts by when they may be fetched, the queues on
+// disk, the URLs in flight), kept out of the public frontier/frontier.h so
+// that the host_* headers are not installed. Frontier (frontier.cc,
+// frontier_hosts.cc, host_checkpoint.cc) holds one, under its mutex.
+#ifndef SIEVE_FRONTIER_INTERNAL_FRONTIER_HOSTS_H_
+#define SIEVE_FRONTIER_INTERNAL_FRONTIER_HOSTS_H_
+
+#include <string>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "frontier/internal/host_overflow.h"
+#include "frontier/internal/host_schedule.h"
+#include "frontier/internal/host_table.h"
+
+namespace sieve {
+
+struct FrontierHosts {
+  // A URL handed out by Next, until its Done.
+  struct InFlight {
+    QueuedUrl entry;
+    HostState* host = nullptr;
+  };
+
+  explicit FrontierHosts(HostOverflow::StoreOpener open_store)
+      : overflow(std::move(open_store)) {}
+
+  HostTable table;
+  HostSchedule schedule;
+  HostOverflow overflow;
+  absl::flat_hash_map<std::string, InFlight> in_flight;
+};
+
+}  // namespace sieve
+
+#endif  // SIEVE_FRONTIER_INTERNAL_FRONTIER_HOSTS_H_
