@@ -6,13 +6,14 @@
 // expired entries (Curl_hostcache_prune, called from multi_done in its
 // lib/multi.c). Each transfer to a host the DnsCache resolved leaves that
 // host's entry there for dns.min_ttl, so with H hosts crawled in that window
-// every page costs a walk over H entries: about 8 % of Sieve's CPU per page
-// at 1,000 hosts (docs/benchmarks.md, "Crawling a broad web"), ten times the
-// walk at 10,000. The DnsCache already keeps every answer for the crawl, and
-// each transfer gives curl its host's addresses again, so curl's copy is only
-// needed while a transfer of that host runs. A host whose transfers are all
-// done is handed back as a removal line ("-host:port") for the next transfer
-// to carry: curl's cache then holds about the hosts in flight.
+// every page costs a walk over H entries: about 7 % of the crawl's CPU at
+// 1,000 hosts (docs/benchmarks.md, "Crawling a broad web"), and a walk ten
+// times longer at 10,000. The DnsCache already keeps every answer for the
+// crawl, and each transfer gives curl its host's addresses again, so curl's
+// copy is only needed while a transfer of that host runs. A host whose
+// transfers are all done is handed back as a removal line ("-host:port") for
+// the next transfer to carry: curl's cache then holds about the hosts in
+// flight.
 //
 // Example (what the Fetcher does):
 //   entries.Started("a.test:443");            // a transfer of a.test starts
@@ -41,15 +42,11 @@ class CurlDnsEntries {
 
   // A transfer that carries the entry `key` starts (is given to curl).
   void Started(const std::string& key);
-  // That transfer is done. REQUIRES: a matching Started(key).
+  // That transfer is done (a key never Started is ignored).
   void Finished(const std::string& key);
   // The keys no running transfer uses since the last call, for the next
   // transfer to remove; empties the list.
   std::vector<std::string> TakeUnused();
-
-  // Keys in use by running transfers, and keys waiting to be removed.
-  size_t in_use() const { return users_.size(); }
-  size_t unused() const { return unused_.size(); }
 
  private:
   absl::flat_hash_map<std::string, int> users_;  // Key -> running transfers.
