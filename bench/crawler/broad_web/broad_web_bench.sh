@@ -118,9 +118,8 @@ start_dns() {  # hosts_file log
   # AAAA of a name with only an A record, NXDOMAIN for an unknown name); without it, having no
   # upstream server, it REFUSES every AAAA, and c-ares (Sieve's resolver) asks once more.
   dnsmasq --no-resolv --no-hosts --addn-hosts="$1" --local=/web.test/ --local-ttl=3600 \
-    --listen-address=127.0.0.1 \
-    --bind-interfaces --user=root --log-queries --log-async=100 --log-facility="$2" \
-    --pid-file="$WORK/dnsmasq.pid" --cache-size=10000
+    --listen-address=127.0.0.1 --bind-interfaces --user=root --log-queries --log-async=100 \
+    --log-facility="$2" --pid-file="$WORK/dnsmasq.pid" --cache-size=10000
 }
 stop_pid() {  # pidfile
   local pid
@@ -190,7 +189,8 @@ for hosts in $HOSTS; do
             ;;
         esac
         if [ "$PROFILE" = 1 ] && [ "$tool" != scrapy ]; then
-          cmd=(perf record -F "$PERF_FREQ" --call-graph "$PERF_CALL_GRAPH" -o "$dir/perf.data" -- "${cmd[@]}")
+          cmd=(perf record -F "$PERF_FREQ" --call-graph "$PERF_CALL_GRAPH" -o "$dir/perf.data" --
+            "${cmd[@]}")
         fi
         (cd "$dir" && /usr/bin/time -v -o "$dir/time.txt" "${cmd[@]}" > "$dir/log.txt" 2>&1) ||
           echo "$tool exited non-zero (see $dir/log.txt)"
