@@ -185,6 +185,11 @@ void Fetcher::StartQueued(std::vector<FetchResponse>* out) {
     std::unique_ptr<Transfer> transfer = std::move(queue_.front());
     queue_.pop_front();
     if (!Resolve(transfer, out)) continue;
+    // It takes out of curl's DNS cache the hosts no running transfer uses
+    // (curl_dns_entries.h); lost if it fails to start: those entries then
+    // expire from curl's cache after dns.min_ttl.
+    if (transfer->has_addresses())
+      transfer->DropCurlDnsEntries(curl_dns_.TakeUnused());
     // The easy handle is made just in time, so a queued request costs no
     // curl state.
     absl::Status started = transfer->Configure();
@@ -199,6 +204,7 @@ void Fetcher::StartQueued(std::vector<FetchResponse>* out) {
       out->push_back(transfer->FailedResponse(started));
       continue;
     }
+    if (transfer->has_addresses()) curl_dns_.Started(transfer->curl_dns_key());
     Transfer* key = transfer.get();
     running_.emplace(key, std::move(transfer));
   }
@@ -217,6 +223,8 @@ void Fetcher::CollectCompleted(std::vector<FetchResponse>* out) {
     curl_multi_remove_handle(multi_.get(), easy);
     auto node = running_.extract(reinterpret_cast<Transfer*>(context));
     if (node.empty()) continue;  // Not ours; cannot happen.
+    if (node.mapped()->has_addresses())
+      curl_dns_.Finished(node.mapped()->curl_dns_key());
     out->push_back(node.mapped()->Finish(code));
   }
 }

@@ -69,6 +69,7 @@
 #include "fetch/fetch_counters.h"
 #include "fetch/fetch_options.h"
 #include "fetch/fetch_types.h"
+#include "fetch/internal/curl_dns_entries.h"
 #include "fetch/internal/curl_handles.h"
 #include "fetch/internal/tls_session_cache.h"
 #include "fetch/internal/transfer.h"
@@ -154,6 +155,9 @@ class Fetcher {
   // Hosts' TLS sessions beyond the share handle's 8; outlives the
   // connections in multi_, whose SSL contexts point at it.
   fetch_internal::TlsSessionCache tls_sessions_{16384};
+  // The hosts whose addresses running transfers put in curl's DNS cache,
+  // taken out again when their transfers are done.
+  fetch_internal::CurlDnsEntries curl_dns_;
   const long max_idle_connections_;
   FetchCounters counters_;
   // Declared before the transfers; the destructor removes every easy handle

@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "fetch/dns_cache.h"
+#include "fetch/internal/curl_dns_entries.h"
 
 namespace sieve::fetch_internal {
 namespace {
@@ -166,7 +167,35 @@ void Transfer::UseAddresses(const std::vector<std::string>& addresses) {
     absl::StrAppend(&line, i == 0 ? "" : ",", v6 ? "[" : "", addresses[i],
                     v6 ? "]" : "");
   }
-  resolve_.reset(curl_slist_append(nullptr, line.c_str()));
+  resolve_line_ = std::move(line);
+  resolve_.reset(curl_slist_append(nullptr, resolve_line_.c_str()));
+}
+
+void Transfer::DropCurlDnsEntries(const std::vector<std::string>& keys) {
+  if (keys.empty() || resolve_ == nullptr) return;
+  // curl reads the lines in order at the start of the transfer
+  // (Curl_loadhostpairs in its lib/hostip.c): the removals first, so this
+  // host's own entry, if among them, is added back after.
+  CurlSlistPtr lines;
+  for (const std::string& key : keys) {
+    if (curl_slist* grown =
+            curl_slist_append(lines.get(), absl::StrCat("-", key).c_str())) {
+      lines.release();  // Now owned by `grown`, the same list.
+      lines.reset(grown);
+    }
+  }
+  if (curl_slist* grown =
+          curl_slist_append(lines.get(), resolve_line_.c_str())) {
+    lines.release();
+    lines.reset(grown);
+    resolve_ = std::move(lines);
+  }
+  // Out of memory: the transfer keeps its own line; the entries left behind
+  // expire from curl's cache after dns.min_ttl, as before.
+}
+
+std::string Transfer::curl_dns_key() const {
+  return CurlDnsEntries::Key(host_, port_);
 }
 
 int Transfer::OnResolverStart(void* /*resolver*/, void* /*reserved*/,

@@ -63,6 +63,12 @@ class Transfer {
   // empty.
   void UseAddresses(const std::vector<std::string>& addresses);
   bool has_addresses() const { return resolve_ != nullptr; }
+  // Has curl drop these entries of its DNS cache (CurlDnsEntries keys) when
+  // this transfer starts, before adding its own. REQUIRES: after
+  // UseAddresses, before Configure.
+  void DropCurlDnsEntries(const std::vector<std::string>& keys);
+  // This transfer's entry in curl's DNS cache (CurlDnsEntries::Key).
+  std::string curl_dns_key() const;
 
   CURL* easy() const { return easy_.get(); }
   const FetchRequest& request() const { return request_; }
@@ -91,8 +97,10 @@ class Transfer {
   const AddressPolicy& addresses_;
   std::string host_;
   long port_ = 0;
-  // CURLOPT_RESOLVE's one line "+host:port:addr,...", when UseAddresses ran.
-  // Declared before easy_, which reads it.
+  // CURLOPT_RESOLVE's "+host:port:addr,..." line, when UseAddresses ran,
+  // after the "-host:port" lines of DropCurlDnsEntries. Declared before
+  // easy_, which reads it.
+  std::string resolve_line_;
   CurlSlistPtr resolve_;
   CURLSH* const share_;
   TlsSessionCache* const tls_sessions_;

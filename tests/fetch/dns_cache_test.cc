@@ -234,5 +234,54 @@ TEST(FetcherDnsTest, ASlowLookupHoldsUpNoOtherHostAndDeadNamesAreAskedOnce) {
   EXPECT_EQ((*fetcher)->counters().dns_lookups, 3u);
 }
 
+// The addresses the DnsCache gives curl for a transfer (CURLOPT_RESOLVE) stay
+// in curl's own DNS cache only while that host has transfers running: the
+// next transfer started takes them out (fetch/internal/curl_dns_entries.h),
+// so the walk libcurl makes over that cache after every transfer stays
+// short. Seen from outside: a redirect curl follows to a host whose
+// transfers are done makes curl look the name up itself (counted in
+// dns_lookups), where before it found the host's old entry.
+TEST(FetcherDnsTest, CurlKeepsAHostsAddressesOnlyWhileItsTransfersRun) {
+  if (!HaveDnsmasq()) GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
+  Dnsmasq dns("curl_entries", {"--host-record=a.test,127.0.0.1",
+                               "--host-record=localhost,127.0.0.1"});
+  ASSERT_TRUE(dns.ok());
+  fetch_test::HttpServer server;
+  server.server().Get("/", [](const httplib::Request&, httplib::Response& r) {
+    r.set_header("Connection", "close");  // The redirect needs a new one.
+    r.set_content("ok", "text/plain");
+  });
+  server.server().Get(
+      "/away", [&server](const httplib::Request&, httplib::Response& r) {
+        r.set_redirect(absl::StrCat("http://localhost:", server.port(), "/"));
+      });
+  server.Start();
+  const std::string port = absl::StrCat(server.port());
+  FetchOptions options = fetch_test::TestOptions();
+  options.private_address_hosts = {"a.test", "localhost"};
+  options.dns.servers = {dns.server()};
+  absl::StatusOr<std::unique_ptr<Fetcher>> fetcher = Fetcher::Create(options);
+  ASSERT_TRUE(fetcher.ok()) << fetcher.status();
+
+  // localhost through the DnsCache: curl is given its addresses.
+  FetchResponse r = fetch_test::FetchOne(
+      **fetcher, {.id = 1, .url = "http://localhost:" + port + "/"});
+  ASSERT_TRUE(r.ok()) << r.error_message;
+  // Another host's transfer starts once localhost's are done.
+  r = fetch_test::FetchOne(**fetcher,
+                           {.id = 2, .url = "http://a.test:" + port + "/"});
+  ASSERT_TRUE(r.ok()) << r.error_message;
+  const uint64_t lookups = (*fetcher)->counters().dns_lookups;
+  // a.test redirects to localhost, and curl follows: localhost is no longer
+  // in curl's cache, so curl resolves it (libcurl knows "localhost" itself:
+  // nothing is asked of any server).
+  r = fetch_test::FetchOne(
+      **fetcher,
+      {.id = 3, .url = "http://a.test:" + port + "/away", .max_redirects = 1});
+  ASSERT_TRUE(r.ok()) << r.error_message;
+  EXPECT_EQ(r.body, "ok");
+  EXPECT_EQ((*fetcher)->counters().dns_lookups, lookups + 1);
+}
+
 }  // namespace
 }  // namespace sieve

@@ -18,7 +18,10 @@
 #   env CRAWL_DELAY_EVERY  every Nth host's robots.txt says Crawl-delay: 1 (default 20; 0 = none)
 #   env SIEVE_FLAGS  more flags for sieve crawl
 #   env KEEPALIVE  nginx's keepalive_timeout in seconds (default 75, nginx's own default)
-#   env PROFILE  when 1, each sieve run is recorded with `perf record -g` (perf.data in its dir)
+#   env PROFILE  when 1, each sieve run is recorded with `perf record` (perf.data in its dir)
+#   env PERF_CALL_GRAPH  perf's --call-graph for PROFILE=1 (default fp; dwarf names the callers
+#                inside Debian's libraries, which are built without frame pointers)
+#   env PERF_FREQ  perf's samples per second for PROFILE=1 (default 499)
 #
 # Needs root (it makes its own network and mount namespace with `unshare --net --mount`; nothing
 # outside the namespace is touched) and: nginx-light, dnsmasq-base, python3-scrapy, openssl, time.
@@ -75,6 +78,8 @@ CONCURRENCY=${CONCURRENCY:-64}
 CRAWL_DELAY_EVERY=${CRAWL_DELAY_EVERY:-20}
 SIEVE_FLAGS=${SIEVE_FLAGS:-}
 PROFILE=${PROFILE:-0}
+PERF_CALL_GRAPH=${PERF_CALL_GRAPH:-fp}
+PERF_FREQ=${PERF_FREQ:-499}
 CORES=$(nproc)
 PY=/usr/bin/python3
 
@@ -109,9 +114,12 @@ mount --bind "$WORK/ca-bundle.crt" /etc/ssl/certs/ca-certificates.crt
 
 start_dns() {  # hosts_file log
   rm -f "$2"
-  dnsmasq --no-resolv --no-hosts --addn-hosts="$1" --local-ttl=3600 --listen-address=127.0.0.1 \
-    --bind-interfaces --user=root --log-queries --log-async=100 --log-facility="$2" \
-    --pid-file="$WORK/dnsmasq.pid" --cache-size=10000
+  # --local: dnsmasq answers for web.test itself, as a real zone's server does (NODATA for the
+  # AAAA of a name with only an A record, NXDOMAIN for an unknown name); without it, having no
+  # upstream server, it REFUSES every AAAA, and c-ares (Sieve's resolver) asks once more.
+  dnsmasq --no-resolv --no-hosts --addn-hosts="$1" --local=/web.test/ --local-ttl=3600 \
+    --listen-address=127.0.0.1 --bind-interfaces --user=root --log-queries --log-async=100 \
+    --log-facility="$2" --pid-file="$WORK/dnsmasq.pid" --cache-size=10000
 }
 stop_pid() {  # pidfile
   local pid
@@ -181,7 +189,8 @@ for hosts in $HOSTS; do
             ;;
         esac
         if [ "$PROFILE" = 1 ] && [ "$tool" != scrapy ]; then
-          cmd=(perf record -F 499 -g -o "$dir/perf.data" -- "${cmd[@]}")
+          cmd=(perf record -F "$PERF_FREQ" --call-graph "$PERF_CALL_GRAPH" -o "$dir/perf.data" --
+            "${cmd[@]}")
         fi
         (cd "$dir" && /usr/bin/time -v -o "$dir/time.txt" "${cmd[@]}" > "$dir/log.txt" 2>&1) ||
           echo "$tool exited non-zero (see $dir/log.txt)"
