@@ -3,7 +3,8 @@
 // and MOVED/ASK, three RedisFrontier workers (threads) crawl a simulated site
 // of 24 hosts while a slot range holding one of the crawl's shards is moved
 // (redis-cli --cluster reshard), or while the master of one of its shards is
-// killed (kill -9) and its replica takes over. The site is crawled
+// killed (kill -9) and its replica takes over, or both in one crawl (the
+// master that took the range is then killed). The site is crawled
 // completely, each page once through the reshard; through the failover, the
 // pages fetched twice are counted and at most those in flight meanwhile.
 #include <gtest/gtest.h>
@@ -200,6 +201,121 @@ class RedisClusterCrawlTest : public ::testing::Test {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 
+  // A shard's slot and the first slot of the range it belongs to.
+  struct SlotRange {
+    int slot = -1;
+    int lowest = 0;
+  };
+  // The shard whose slot is nearest the start of its range: the fewest
+  // slots to move with it. slot -1 (and a test failure) on error.
+  SlotRange ShardNearestItsRangeStart() {
+    SlotRange best;
+    for (int s : ShardSlots()) {
+      absl::StatusOr<int> start = cluster_->RangeStart(s);
+      EXPECT_TRUE(start.ok()) << start.status();
+      if (!start.ok()) return {};
+      if (best.slot < 0 || s - *start < best.slot - best.lowest)
+        best = {.slot = s, .lowest = *start};
+    }
+    return best;
+  }
+
+  struct Resharded {
+    int to = -1;  // The master that took the slots; -1 if none did.
+    int pages_during = 0;
+  };
+  // The master of range.slot gives the slots of its range up to and
+  // including that one to another master (not `avoid` if there is a
+  // choice), with redis-cli --cluster reshard, while the crawl goes on.
+  Resharded Reshard(Site& site, const SlotRange& range, int avoid = -1) {
+    Resharded out;
+    absl::StatusOr<int> from = cluster_->MasterOf(range.slot);
+    EXPECT_TRUE(from.ok()) << from.status();
+    if (!from.ok()) return out;
+    for (int s : {0, 8000, 16000}) {
+      absl::StatusOr<int> m = cluster_->MasterOf(s);
+      if (m.ok() && *m != *from && (out.to < 0 || out.to == avoid)) out.to = *m;
+    }
+    EXPECT_GE(out.to, 0) << "no other master";
+    if (out.to < 0) return out;
+    const int slots = range.slot - range.lowest + 1;
+    const int pages_before = site.total();
+    const absl::Time start = absl::Now();
+    absl::Status moved = cluster_->Reshard(*from, out.to, slots);
+    EXPECT_TRUE(moved.ok()) << moved;
+    out.pages_during = site.total() - pages_before;
+    std::printf("reshard of %d slots took %s, %d pages fetched meanwhile\n",
+                slots, absl::FormatDuration(absl::Now() - start).c_str(),
+                out.pages_during);
+    if (!moved.ok()) out.to = -1;
+    return out;
+  }
+
+  // A master holding some of the crawl's shards, not node 0 (the one the
+  // workers were pointed at); *slot is the slot of one of those shards.
+  // -1 (and a test failure) if there is none.
+  int MasterOfSomeShard(int* slot) {
+    int victim = -1;
+    for (int at : ShardSlots()) {
+      absl::StatusOr<int> m = cluster_->MasterOf(at);
+      EXPECT_TRUE(m.ok()) << m.status();
+      if (!m.ok()) return -1;
+      if (*m == 0 || (victim >= 0 && *m != victim)) continue;
+      victim = *m;
+      *slot = at;
+    }
+    EXPECT_GE(victim, 0) << "no master but node 0 holds a shard";
+    return victim;
+  }
+
+  struct FailedOver {
+    int promoted_to = -1;  // The replica now serving the slots; -1: none.
+    int in_flight = 0;     // Pages fetched and not acknowledged at the kill.
+    int during = 0;        // Pages fetched from the kill to the promotion.
+  };
+  // kill -9 of the master at node `victim`, then waits (until `deadline`)
+  // for another node to serve `slot`, one of its slots.
+  FailedOver KillAndWaitForItsReplica(Site& site, int victim, int slot,
+                                      absl::Time deadline) {
+    FailedOver out;
+    const int before = site.total();
+    out.in_flight = site.in_flight();
+    cluster_->node(victim).Kill();
+    const absl::Time killed = absl::Now();
+    while (absl::Now() < deadline) {
+      absl::StatusOr<int> m = cluster_->MasterOf(slot);
+      if (m.ok() && *m != victim) {
+        out.promoted_to = *m;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    out.during = site.total() - before;
+    std::printf(
+        "failover: the replica (node %d) serves the slots %s after the "
+        "kill; %d pages fetched and not acknowledged at the kill, %d "
+        "fetched until the promotion\n",
+        out.promoted_to, absl::FormatDuration(absl::Now() - killed).c_str(),
+        out.in_flight, out.during);
+    return out;
+  }
+
+  // After a CrawlWhile through `failover`: the pages fetched twice are at
+  // most those in flight during the failure: fetched and not acknowledged
+  // when the master died, and fetched before its replica took over (a page
+  // of a live master's shard too: its links to the dead master's shards
+  // wait in AddMany, and its worker's leases may lapse meanwhile); and each
+  // was counted as taken over.
+  void ExpectFetchedTwiceBoundedBy(const FailedOver& failover, int twice) {
+    EXPECT_GE(failover.promoted_to, 0)
+        << "the killed master's replica took its place";
+    std::printf("pages fetched twice: %d, entries taken over: %llu\n", twice,
+                static_cast<unsigned long long>(reclaimed_));
+    EXPECT_LE(twice, failover.in_flight + failover.during);
+    EXPECT_LE(static_cast<uint64_t>(twice), reclaimed_)
+        << "pages fetched twice and not counted as taken over";
+  }
+
   std::unique_ptr<testing::RedisCluster> cluster_;
   std::filesystem::path work_;
   // Entries the workers of the last CrawlWhile took over from another.
@@ -317,43 +433,19 @@ TEST_F(RedisClusterCrawlTest, ANodeThatStopsAnsweringIsNotWaitedForAgain) {
 }
 
 TEST_F(RedisClusterCrawlTest, ThreeWorkersCrawlTheSiteThroughAReshard) {
-  // The shard whose slot is nearest the start of its range: the fewest
-  // slots to move with it.
-  int slot = -1, lowest = 0;
-  for (int s : ShardSlots()) {
-    absl::StatusOr<int> start = cluster_->RangeStart(s);
-    ASSERT_TRUE(start.ok()) << start.status();
-    if (slot < 0 || s - *start < slot - lowest) {
-      slot = s;
-      lowest = *start;
-    }
-  }
-  int to = -1, pages_during = 0;
+  const SlotRange range = ShardNearestItsRangeStart();
+  ASSERT_GE(range.slot, 0);
+  Resharded moved;
   const int twice = CrawlWhile([&](Site& site, absl::Time deadline) {
-    // A quarter of the way in: its master gives the slots of its range up
-    // to and including that one to another master.
+    // A quarter of the way in.
     WaitForPages(site, kHosts * kPagesPerHost / 4, deadline);
-    absl::StatusOr<int> from = cluster_->MasterOf(slot);
-    ASSERT_TRUE(from.ok()) << from.status();
-    for (int s : {0, 8000, 16000}) {
-      auto m = cluster_->MasterOf(s);
-      if (m.ok() && *m != *from) to = *m;
-    }
-    ASSERT_GE(to, 0);
-    const int pages_before = site.total();
-    const absl::Time start = absl::Now();
-    absl::Status moved = cluster_->Reshard(*from, to, slot - lowest + 1);
-    EXPECT_TRUE(moved.ok()) << moved;
-    pages_during = site.total() - pages_before;
-    std::printf("reshard of %d slots took %s, %d pages fetched meanwhile\n",
-                slot - lowest + 1,
-                absl::FormatDuration(absl::Now() - start).c_str(),
-                pages_during);
+    moved = Reshard(site, range);
   });
-  absl::StatusOr<int> now = cluster_->MasterOf(slot);
+  ASSERT_GE(moved.to, 0);
+  absl::StatusOr<int> now = cluster_->MasterOf(range.slot);
   ASSERT_TRUE(now.ok());
-  EXPECT_EQ(*now, to) << "the shard's slot moved";
-  EXPECT_GT(pages_during, 0) << "the crawl went on during the reshard";
+  EXPECT_EQ(*now, moved.to) << "the shard's slot moved";
+  EXPECT_GT(moved.pages_during, 0) << "the crawl went on during the reshard";
   EXPECT_EQ(twice, 0) << "a reshard loses no lease and no acknowledgement";
 }
 
@@ -407,56 +499,40 @@ TEST_F(RedisClusterCrawlTest, LeasesOnTheLiveMastersAreKeptThroughAFailover) {
 }
 
 TEST_F(RedisClusterCrawlTest, ThreeWorkersCrawlTheSiteThroughAFailover) {
-  // A master holding some of the crawl's shards (not node 0, the one the
-  // workers were pointed at).
-  auto keys = ClusterKeys::ForCrawl("site");
-  ASSERT_TRUE(keys.ok());
-  int victim = -1, slot = -1;
-  for (uint32_t s = 0; s < kShards; ++s) {
-    const int at = KeySlot(keys->Queue(s));
-    absl::StatusOr<int> m = cluster_->MasterOf(at);
-    ASSERT_TRUE(m.ok()) << m.status();
-    if (*m == 0 || (victim >= 0 && *m != victim)) continue;
-    victim = *m;
-    slot = at;
-  }
+  int slot = -1;
+  const int victim = MasterOfSomeShard(&slot);
   ASSERT_GE(victim, 0);
-  int in_flight = 0, during = 0, promoted_to = -1;
+  FailedOver failover;
   const int twice = CrawlWhile([&](Site& site, absl::Time deadline) {
-    // A quarter of the way in, kill -9 of that master; then wait for its
-    // replica to serve its slots.
+    // A quarter of the way in.
     WaitForPages(site, kHosts * kPagesPerHost / 4, deadline);
-    const int before = site.total();
-    in_flight = site.in_flight();
-    cluster_->node(victim).Kill();
-    const absl::Time killed = absl::Now();
-    while (absl::Now() < deadline) {
-      absl::StatusOr<int> m = cluster_->MasterOf(slot);
-      if (m.ok() && *m != victim) {
-        promoted_to = *m;
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    during = site.total() - before;
-    std::printf(
-        "failover: the replica (node %d) serves the slots %s after the "
-        "kill; %d pages fetched and not acknowledged at the kill, %d "
-        "fetched until the promotion\n",
-        promoted_to, absl::FormatDuration(absl::Now() - killed).c_str(),
-        in_flight, during);
+    failover = KillAndWaitForItsReplica(site, victim, slot, deadline);
   });
-  EXPECT_GE(promoted_to, 0) << "the killed master's replica took its place";
-  std::printf("pages fetched twice: %d, entries taken over: %llu\n", twice,
-              static_cast<unsigned long long>(reclaimed_));
-  // The pages in flight during the failure: those fetched and not
-  // acknowledged when the master died, and those fetched before its replica
-  // took over (a page of a live master's shard too: its links to the dead
-  // master's shards wait in AddMany, and its worker's leases may lapse
-  // meanwhile).
-  EXPECT_LE(twice, in_flight + during);
-  EXPECT_LE(static_cast<uint64_t>(twice), reclaimed_)
-      << "pages fetched twice and not counted as taken over";
+  ExpectFetchedTwiceBoundedBy(failover, twice);
+}
+
+TEST_F(RedisClusterCrawlTest,
+       ThreeWorkersCrawlTheSiteThroughAReshardAndAFailover) {
+  // One crawl: a quarter of the way in, a slot range holding one of its
+  // shards moves to another master (not node 0, the workers' node); half
+  // way in, that master is killed: the slots it just took are served by its
+  // replica.
+  const SlotRange range = ShardNearestItsRangeStart();
+  ASSERT_GE(range.slot, 0);
+  Resharded moved;
+  FailedOver failover;
+  const int twice = CrawlWhile([&](Site& site, absl::Time deadline) {
+    WaitForPages(site, kHosts * kPagesPerHost / 4, deadline);
+    moved = Reshard(site, range, /*avoid=*/0);
+    if (moved.to < 0) return;
+    absl::StatusOr<int> now = cluster_->MasterOf(range.slot);
+    EXPECT_TRUE(now.ok() && *now == moved.to) << "the shard's slot moved";
+    WaitForPages(site, kHosts * kPagesPerHost / 2, deadline);
+    failover = KillAndWaitForItsReplica(site, moved.to, range.slot, deadline);
+  });
+  ASSERT_GE(moved.to, 0);
+  EXPECT_GT(moved.pages_during, 0) << "the crawl went on during the reshard";
+  ExpectFetchedTwiceBoundedBy(failover, twice);
 }
 
 }  // namespace

@@ -17,10 +17,19 @@ std::unique_ptr<ClusterCrawl> ClusterCrawl::Start(const std::string& name,
   std::unique_ptr<ClusterCrawl> c(new ClusterCrawl());
   c->options_ = options;
   c->crawl_id_ = name;
-  auto redis = testing::RedisServer::Start({.appendonly = options.appendonly});
-  EXPECT_TRUE(redis.ok()) << redis.status();
-  if (!redis.ok()) return nullptr;
-  c->redis_ = *std::move(redis);
+  if (options.cluster_masters > 0) {
+    auto cluster = testing::RedisCluster::Start(options.cluster_masters,
+                                                /*replicas=*/1);
+    EXPECT_TRUE(cluster.ok()) << cluster.status();
+    if (!cluster.ok()) return nullptr;
+    c->cluster_ = *std::move(cluster);
+  } else {
+    auto redis =
+        testing::RedisServer::Start({.appendonly = options.appendonly});
+    EXPECT_TRUE(redis.ok()) << redis.status();
+    if (!redis.ok()) return nullptr;
+    c->redis_ = *std::move(redis);
+  }
   c->dir_ = FreshDir(name);
   std::ofstream(c->dir_ / "cluster.toml")
       << "[cluster]\nshards = " << options.shards
@@ -44,7 +53,7 @@ pid_t ClusterCrawl::StartWorker(const std::string& id) {
                                    "--config",
                                    (dir_ / "cluster.toml").string(),
                                    "--cluster",
-                                   redis_->url(),
+                                   url(),
                                    "--crawl-id",
                                    crawl_id_,
                                    "--worker-id",
@@ -67,6 +76,16 @@ pid_t ClusterCrawl::StartWorker(const std::string& id) {
   return StartSieve(args, dir_ / absl::StrCat(id, ".log"));
 }
 
+std::string ClusterCrawl::url() const {
+  return cluster_ != nullptr ? cluster_->url() : redis_->url();
+}
+
+std::string ClusterCrawl::StatusUrl() const {
+  if (cluster_ == nullptr) return redis_->url();
+  return absl::StrCat("redis://127.0.0.1:",
+                      cluster_->node(cluster_->size() - 1).port());
+}
+
 std::string ClusterCrawl::Log(const std::string& id) const {
   return ReadFile(dir_ / absl::StrCat(id, ".log"));
 }
@@ -81,12 +100,22 @@ nlohmann::json ClusterCrawl::TryStatus() {
   const std::filesystem::path out = dir_ / "status.json";
   std::filesystem::remove(out);  // StartSieve appends.
   const int code =
-      WaitFor(StartSieve({"cluster", "status", "--cluster", redis_->url(),
+      WaitFor(StartSieve({"cluster", "status", "--cluster", StatusUrl(),
                           "--crawl-id", crawl_id_, "--json"},
                          out));
   if (code != 0) return nlohmann::json();
   nlohmann::json j = nlohmann::json::parse(ReadFile(out), nullptr, false);
   return j.is_discarded() ? nlohmann::json() : j;
+}
+
+std::string ClusterCrawl::StatusTable() {
+  const std::filesystem::path out = dir_ / "status.txt";
+  std::filesystem::remove(out);  // StartSieve appends.
+  const int code = WaitFor(StartSieve(
+      {"cluster", "status", "--cluster", StatusUrl(), "--crawl-id", crawl_id_},
+      out));
+  EXPECT_EQ(code, 0) << ReadFile(out);
+  return code == 0 ? ReadFile(out) : "";
 }
 
 size_t ClusterCrawl::PageRequests() const {

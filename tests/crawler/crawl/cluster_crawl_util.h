@@ -1,7 +1,8 @@
 // tests/crawler/crawl/cluster_crawl_util.h: a shared crawl through the real
 // binary for the cluster tests: loopback DemoSites (one host each), a
-// redis-server of the test's own, `sieve crawl --cluster` workers, `sieve
-// cluster status --json`, and the checks made at the servers.
+// redis-server of the test's own (or a Redis Cluster of its own,
+// tests/cluster/redis_cluster.h), `sieve crawl --cluster` workers, `sieve
+// cluster status`, and the checks made at the servers.
 #ifndef SIEVE_TESTS_CRAWLER_CRAWL_CLUSTER_CRAWL_UTIL_H_
 #define SIEVE_TESTS_CRAWLER_CRAWL_CLUSTER_CRAWL_UTIL_H_
 
@@ -15,6 +16,7 @@
 #include "absl/time/time.h"
 #include "crawler/demo/demo_site.h"
 #include "nlohmann/json.hpp"
+#include "tests/cluster/redis_cluster.h"
 #include "tests/cluster/redis_server.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
 
@@ -31,6 +33,10 @@ struct ClusterCrawlOptions {
   std::string config_extra{};
   // Extra flags of every worker.
   std::vector<std::string> flags{};
+  // Above 0: a Redis Cluster of that many masters with one replica each
+  // (the workers pointed at its node 0, the status command at its last
+  // node) instead of one redis-server.
+  int cluster_masters = 0;
 };
 
 class ClusterCrawl {
@@ -51,6 +57,9 @@ class ClusterCrawl {
   nlohmann::json Status();
   // The same without the failure (the crawl may not exist yet).
   nlohmann::json TryStatus();
+  // Runs `sieve cluster status` (the table); its output, or "" (and a test
+  // failure) if it fails.
+  std::string StatusTable();
 
   // Requests of the sites' pages (robots.txt not counted) so far.
   size_t PageRequests() const;
@@ -63,13 +72,22 @@ class ClusterCrawl {
   int ExpectWholeSites(const std::vector<std::string>& workers,
                        bool allow_twice);
 
+  // The one redis-server (REQUIRES: cluster_masters == 0).
   testing::RedisServer& redis() { return *redis_; }
+  // The Redis Cluster (REQUIRES: cluster_masters > 0).
+  testing::RedisCluster& cluster() { return *cluster_; }
+  // The URL the workers are given.
+  std::string url() const;
   const std::filesystem::path& dir() const { return dir_; }
   const std::vector<std::unique_ptr<DemoSite>>& sites() const { return sites_; }
 
  private:
   ClusterCrawlOptions options_{};
+  // The URL of the status command: the last node of a cluster.
+  std::string StatusUrl() const;
+
   std::unique_ptr<testing::RedisServer> redis_;
+  std::unique_ptr<testing::RedisCluster> cluster_;
   std::vector<std::unique_ptr<DemoSite>> sites_;
   std::filesystem::path dir_;
   std::string crawl_id_;

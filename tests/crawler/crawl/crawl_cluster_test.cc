@@ -4,7 +4,9 @@
 // exactly the sites, each page requested once, and per-host politeness across
 // the workers (never two requests at once, none closer than the delay);
 // `sieve cluster status` shows each worker holding a third of the shards.
-// Also `sieve cluster seed` into a running crawl, and the commands' errors.
+// Also `sieve cluster seed` into a running crawl, the commands' errors, and
+// the same crawl on a Redis Cluster of 3 masters and 3 replicas with `sieve
+// cluster status` asked through another node than the workers'.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -13,6 +15,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "frontier/cluster/keys.h"
+#include "frontier/cluster/redis_slots.h"
 #include "gmock/gmock.h"
 #include "tests/crawler/crawl/cluster_crawl_util.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
@@ -148,6 +152,102 @@ TEST(CrawlClusterTest, SeedAddsSitesToARunningCrawl) {
   }
   EXPECT_EQ(extra_pages.size(),
             testing_util::Expected((*extra)->graph()).fetched.size());
+}
+
+uint64_t SummaryReclaimed(const ClusterCrawl& c, const std::string& id) {
+  nlohmann::json summary = nlohmann::json::parse(
+      ReadFile(c.Out(id) / "summary.json"), nullptr, false);
+  EXPECT_FALSE(summary.is_discarded()) << id << ": no summary.json";
+  if (summary.is_discarded()) return 0;
+  return summary["frontier"]["reclaimed"].get<uint64_t>();
+}
+
+TEST(CrawlClusterTest, StatusReadsACrawlOnARedisClusterThroughAnyNode) {
+  SIEVE_SKIP_WITHOUT_REDIS_CLUSTER();
+  // Three workers pointed at node 0 of 3 masters + 3 replicas; the status
+  // command at the last node (a replica): the crawl's keys are on all three
+  // masters, so the status must follow the slot map to read them.
+  constexpr int kShards = 6;
+  std::unique_ptr<ClusterCrawl> c =
+      ClusterCrawl::Start("cluster-rc", {.sites = 24,
+                                         .delay_seconds = kDelaySeconds,
+                                         .shards = kShards,
+                                         .cluster_masters = 3});
+  ASSERT_NE(c, nullptr);
+  absl::StatusOr<cluster::ClusterKeys> keys =
+      cluster::ClusterKeys::ForCrawl("cluster-rc");
+  ASSERT_TRUE(keys.ok()) << keys.status();
+  std::vector<std::string> crawl_keys = {keys->Meta(), keys->Stats()};
+  for (uint32_t s = 0; s < kShards; ++s) crawl_keys.push_back(keys->Queue(s));
+  std::set<int> masters;
+  for (const std::string& key : crawl_keys) {
+    absl::StatusOr<int> m = c->cluster().MasterOf(cluster::KeySlot(key));
+    ASSERT_TRUE(m.ok()) << m.status();
+    masters.insert(*m);
+  }
+  ASSERT_EQ(masters.size(), 3u) << "the crawl's keys are not on every master";
+
+  const std::vector<std::string> ids = {"w0", "w1", "w2"};
+  std::vector<pid_t> pids;
+  for (const std::string& id : ids) pids.push_back(c->StartWorker(id));
+  // While they crawl: three live workers, pages recorded, shards held.
+  nlohmann::json during;
+  const absl::Time deadline = absl::Now() + absl::Seconds(60);
+  while (c->PageRequests() < c->SitePages() - 40 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(50));
+    nlohmann::json s = c->TryStatus();
+    if (s.is_null() || s["live_workers"].get<int>() != 3 ||
+        s["pages"].get<int>() == 0)
+      continue;
+    during = s;
+    break;
+  }
+  ASSERT_FALSE(during.is_null())
+      << "the status never showed three live workers recording pages";
+  EXPECT_EQ(during["shards"].get<int>(), kShards);
+  EXPECT_EQ(during["workers"].size(), 3u);
+  int held = 0;
+  for (const nlohmann::json& w : during["workers"])
+    held += w["shards"].get<int>();
+  EXPECT_GT(held, 0) << during.dump(2);
+
+  for (size_t w = 0; w < ids.size(); ++w)
+    EXPECT_EQ(WaitFor(pids[w]), 0) << c->Log(ids[w]);
+  EXPECT_EQ(c->ExpectWholeSites(ids, /*allow_twice=*/false), 0)
+      << "pages requested twice";
+  // After: the figures are the workers' (records, summary.json).
+  nlohmann::json after = c->Status();
+  ASSERT_FALSE(after.is_null());
+  size_t records = 0;
+  uint64_t reclaimed = 0;
+  for (const std::string& id : ids) {
+    records += ReadPages(c->Out(id)).size();
+    reclaimed += SummaryReclaimed(*c, id);
+  }
+  EXPECT_EQ(after["pages"].get<size_t>(), records) << after.dump(2);
+  EXPECT_EQ(after["live_workers"].get<int>(), 0);
+  ASSERT_EQ(after["workers"].size(), 3u);
+  for (size_t w = 0; w < ids.size(); ++w) {
+    EXPECT_EQ(after["workers"][w]["id"], ids[w]);
+    EXPECT_EQ(after["workers"][w]["pages"].get<size_t>(),
+              ReadPages(c->Out(ids[w])).size());
+    EXPECT_EQ(after["workers"][w]["reclaimed"].get<uint64_t>(),
+              SummaryReclaimed(*c, ids[w]));
+  }
+  EXPECT_EQ(after["reclaimed"].get<uint64_t>(), reclaimed);
+  EXPECT_EQ(after["queued"].get<int>(), 0);
+  EXPECT_EQ(after["pending"].get<int>(), 0);
+  EXPECT_GE(after["filter"]["estimated_count"].get<double>(),
+            static_cast<double>(records) * 0.9);
+  // The table says the same.
+  const std::string table = c->StatusTable();
+  EXPECT_THAT(table,
+              HasSubstr(absl::StrCat("crawl cluster-rc: ", kShards,
+                                     " shards, 0 live workers (3 ever)")));
+  EXPECT_THAT(table, ::testing::ContainsRegex(
+                         absl::StrCat("pages recorded +", records, "\n")));
+  EXPECT_THAT(table, ::testing::ContainsRegex(absl::StrCat(
+                         "taken over [(]maybe twice[)] +", reclaimed, "\n")));
 }
 
 TEST(CrawlClusterTest, StatusAndSeedFailClearlyWithoutACrawlOrFlags) {
