@@ -82,10 +82,10 @@ class ClusterCrawl {
   const std::vector<std::unique_ptr<DemoSite>>& sites() const { return sites_; }
 
  private:
-  ClusterCrawlOptions options_{};
   // The URL of the status command: the last node of a cluster.
   std::string StatusUrl() const;
 
+  ClusterCrawlOptions options_{};
   std::unique_ptr<testing::RedisServer> redis_;
   std::unique_ptr<testing::RedisCluster> cluster_;
   std::vector<std::unique_ptr<DemoSite>> sites_;
