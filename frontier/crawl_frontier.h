@@ -334,7 +334,8 @@ class CrawlFrontier {
   // Default: none (a frontier without a page cap).
   //
   //   for (const FrontierUrl& u : frontier.TakeDiscarded())
-  //     RecordSkipped(u.url, u.metadata, SkipReason::kHostPageCap);
+  //     RecordSkipped(u.url, /*found_on=*/ReferrerIn(u.metadata),
+  //                   SkipReason::kHostPageCap);
   virtual std::vector<FrontierUrl> TakeDiscarded() { return {}; }
 
   // Records the robots.txt Crawl-delay of `host` (capped by the frontier's
