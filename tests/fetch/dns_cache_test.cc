@@ -61,17 +61,22 @@ class Dnsmasq {
     dir_ = fs::path(testing::TempDir()) / absl::StrCat("dns_cache_", name);
     fs::remove_all(dir_);
     fs::create_directories(dir_);
-    {
-      SilentUdp probe;  // A free port, released for dnsmasq.
-      port_ = probe.port();
+    // A free UDP port, released for dnsmasq, which binds TCP on it too: that
+    // one may be taken (it was once in CI, beside other tests' servers), so
+    // a few ports are tried.
+    for (int attempt = 0; attempt < 5 && !ok_; ++attempt) {
+      {
+        SilentUdp probe;
+        port_ = probe.port();
+      }
+      std::string command = absl::StrCat(
+          "dnsmasq --no-resolv --no-hosts --local=/test/ "
+          "--listen-address=127.0.0.1 --bind-interfaces --port=",
+          port_, " --log-queries --log-facility=", (dir_ / "log").string(),
+          " --pid-file=", (dir_ / "pid").string());
+      for (const std::string& r : records) absl::StrAppend(&command, " ", r);
+      ok_ = std::system(command.c_str()) == 0;
     }
-    std::string command = absl::StrCat(
-        "dnsmasq --no-resolv --no-hosts --local=/test/ "
-        "--listen-address=127.0.0.1 --bind-interfaces --port=",
-        port_, " --log-queries --log-facility=", (dir_ / "log").string(),
-        " --pid-file=", (dir_ / "pid").string());
-    for (const std::string& r : records) absl::StrAppend(&command, " ", r);
-    ok_ = std::system(command.c_str()) == 0;
   }
   ~Dnsmasq() {
     std::ifstream pid(dir_ / "pid");
