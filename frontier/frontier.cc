@@ -129,26 +129,6 @@ bool Frontier::Add(std::string_view url, std::string_view host, uint32_t depth,
   return sieve_->Push(url, EncodePayload(host, depth, metadata));
 }
 
-void Frontier::NoteRefused(const FrontierAdd& add) {
-  if (sieve_->MaybeSeen(add.url)) return;
-  NoteDiscarded(add.host, QueuedUrl{.url = std::string(add.url),
-                                    .metadata = std::string(add.metadata),
-                                    .depth = add.depth});
-}
-
-void Frontier::NoteDiscarded(std::string_view host, QueuedUrl url) {
-  std::lock_guard lock(discarded_mu_);
-  discarded_.push_back(FrontierUrl{.url = std::move(url.url),
-                                   .host = std::string(host),
-                                   .depth = url.depth,
-                                   .metadata = std::move(url.metadata)});
-}
-
-std::vector<FrontierUrl> Frontier::TakeDiscarded() {
-  std::lock_guard lock(discarded_mu_);
-  return std::exchange(discarded_, {});
-}
-
 void Frontier::AddMany(std::span<const FrontierAdd> urls,
                        std::span<bool> queued) {
   std::vector<std::string> payloads;

@@ -1,8 +1,8 @@
 // The Frontier's hosts: when a host's state becomes active or idle (and idle
 // state is forgotten or parked), and the rules the crawl sets for a host
-// (robots.txt Crawl-delay, a block until a time, a drop, a retry after a
-// failure, a host found unreachable). The scheduling of URLs is in
-// frontier/frontier.cc.
+// (robots.txt Crawl-delay, a block until a time, a drop and the URLs it
+// discards, a retry after a failure, a host found unreachable). The
+// scheduling of URLs is in frontier/frontier.cc.
 #include "frontier/internal/frontier_hosts.h"
 
 #include <algorithm>
@@ -98,6 +98,26 @@ void Frontier::BlockHost(std::string_view host_name, absl::Time until) {
   HostState& host = hosts_->table.GetOrCreate(host_name);
   host.blocked_until = std::max(host.blocked_until, until);
   Touch(host, absl::InfinitePast());
+}
+
+void Frontier::NoteRefused(const FrontierAdd& add) {
+  if (sieve_->MaybeSeen(add.url)) return;
+  NoteDiscarded(add.host, QueuedUrl{.url = std::string(add.url),
+                                    .metadata = std::string(add.metadata),
+                                    .depth = add.depth});
+}
+
+void Frontier::NoteDiscarded(std::string_view host, QueuedUrl url) {
+  std::lock_guard lock(discarded_mu_);
+  discarded_.push_back(FrontierUrl{.url = std::move(url.url),
+                                   .host = std::string(host),
+                                   .depth = url.depth,
+                                   .metadata = std::move(url.metadata)});
+}
+
+std::vector<FrontierUrl> Frontier::TakeDiscarded() {
+  std::lock_guard lock(discarded_mu_);
+  return std::exchange(discarded_, {});
 }
 
 uint64_t Frontier::DropHost(std::string_view host_name) {
