@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "parse/internal/url_canon.h"
 
@@ -129,6 +130,47 @@ absl::StatusOr<UrlParts> SplitUrl(std::string_view url,
           ? absl::StrCat(components->path, "?", components->query)
           : components->path;
   parts.normalized_url = components->Assemble();
+  return parts;
+}
+
+absl::StatusOr<UrlParts> SplitNormalizedUrl(std::string_view url) {
+  const auto invalid = [url] {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "not a normalised URL: ", std::string(url.substr(0, 200))));
+  };
+  UrlParts parts;
+  if (url.starts_with("https://")) {
+    parts.scheme = "https";
+  } else if (url.starts_with("http://")) {
+    parts.scheme = "http";
+  } else {
+    return invalid();
+  }
+  const std::string_view rest = url.substr(parts.scheme.size() + 3);
+  const size_t slash = rest.find('/');
+  if (slash == std::string_view::npos) return invalid();
+  std::string_view authority = rest.substr(0, slash);
+  if (const size_t at = authority.rfind('@'); at != std::string_view::npos)
+    authority.remove_prefix(at + 1);
+  // The port follows the last ':' but for one inside an IPv6 literal.
+  const size_t bracket = authority.rfind(']');
+  const size_t colon = authority.rfind(':');
+  std::string_view host = authority;
+  parts.port = parts.scheme == "https" ? 443 : 80;
+  if (colon != std::string_view::npos &&
+      (bracket == std::string_view::npos || colon > bracket)) {
+    host = authority.substr(0, colon);
+    const std::string_view digits = authority.substr(colon + 1);
+    if (digits.empty() || digits.size() > 5 ||
+        !absl::SimpleAtoi(absl::string_view(digits.data(), digits.size()),
+                          &parts.port)) {
+      return invalid();
+    }
+  }
+  if (host.empty()) return invalid();
+  parts.host = std::string(host);
+  parts.path_and_query = std::string(rest.substr(slash));
+  parts.normalized_url = std::string(url);
   return parts;
 }
 

@@ -173,15 +173,37 @@ bool RobotsDisallow(const LinkPolicy& policy, const UrlParts& parts) {
   return allowed.has_value() && !*allowed;
 }
 
+// NormalizeDiscovered for a link ExtractLinks resolved with the policy's
+// UrlOptions but for the session-ID parameters (ProcessHtmlPage): one with no
+// session ID is already normal (a fixed point, parse/url.h) unless drop_www
+// meets a second "www.", so it is cut instead of parsed again: a tenth of the
+// crawl's CPU on rust-doc's pages (docs/benchmarks.md).
+absl::StatusOr<UrlParts> NormalizePageLink(const LinkPolicy& policy,
+                                           std::string_view url,
+                                           bool* session_id) {
+  if (!TrapGuard::StripPathSessionId(url) &&
+      !TrapGuard::HasSessionIdParam(url, policy.session_id_params)) {
+    absl::StatusOr<UrlParts> parts = SplitNormalizedUrl(url);
+    if (parts.ok() && !(policy.url_options.drop_www &&
+                        absl::StartsWith(parts->host, "www."))) {
+      if (session_id != nullptr) *session_id = false;
+      return parts;
+    }
+  }
+  return NormalizeDiscovered(policy, url, session_id);
+}
+
 // Every rule of the policy but the Sieve's: the outcome when one refuses the
 // link, else kQueued with `*out` filled in.
+// `page_link`: `raw_url` is a link ProcessHtmlPage took from ExtractLinks.
 AddOutcome Vet(const LinkPolicy& policy, std::string_view raw_url,
-               uint32_t depth, OutlinkCap* cap, bool* session_id,
-               Candidate* out) {
+               bool page_link, uint32_t depth, OutlinkCap* cap,
+               bool* session_id, Candidate* out) {
   if (policy.max_depth > 0 && depth > policy.max_depth)
     return AddOutcome::kBeyondDepth;
   absl::StatusOr<UrlParts> parts =
-      NormalizeDiscovered(policy, raw_url, session_id);
+      page_link ? NormalizePageLink(policy, raw_url, session_id)
+                : NormalizeDiscovered(policy, raw_url, session_id);
   if (!parts.ok()) return AddOutcome::kInvalid;
   if (const AddOutcome scoped = OutcomeOf(policy.scope->Check(*parts));
       scoped != AddOutcome::kQueued) {
@@ -267,8 +289,8 @@ AddOutcome AddCapped(const LinkPolicy& policy, std::string_view raw_url,
                      uint32_t depth, const Origin& origin, OutlinkCap* cap,
                      bool* session_id) {
   Candidate candidate;
-  const AddOutcome vetted =
-      Vet(policy, raw_url, depth, cap, session_id, &candidate);
+  const AddOutcome vetted = Vet(policy, raw_url, /*page_link=*/false, depth,
+                                cap, session_id, &candidate);
   if (vetted != AddOutcome::kQueued) return vetted;
   return AddCandidate(policy, candidate, depth, origin.Encode());
 }
@@ -420,8 +442,8 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
       continue;
     }
     bool session_id = false;
-    AddOutcome outcome =
-        Vet(policy, link.url, depth + 1, &cap, &session_id, &candidate);
+    AddOutcome outcome = Vet(policy, link.url, /*page_link=*/true, depth + 1,
+                             &cap, &session_id, &candidate);
     judged.emplace(link.url,
                    Judged{.outcome = outcome, .session_id = session_id});
     if (session_id) ++out.session_ids;

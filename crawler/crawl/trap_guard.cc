@@ -1,6 +1,7 @@
 #include "crawler/crawl/trap_guard.h"
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "filter/durable_file.h"
 
@@ -162,11 +163,16 @@ bool TrapGuard::HasSessionIdParam(std::string_view url,
 
 std::optional<std::string> TrapGuard::StripPathSessionId(std::string_view url) {
   static constexpr std::string_view kParam = ";jsessionid=";
-  const size_t end_of_path = std::min(url.find('?'), url.find('#'));
-  const std::string lower = absl::AsciiStrToLower(
-      absl::string_view(url.data(), std::min(end_of_path, url.size())));
-  const size_t at = lower.find(kParam);
-  if (at == std::string::npos) return std::nullopt;
+  const std::string_view path =
+      url.substr(0, std::min(url.find('?'), url.find('#')));
+  size_t at = path.find(';');
+  while (at != std::string_view::npos &&
+         !absl::StartsWithIgnoreCase(
+             absl::string_view(path.data() + at, path.size() - at),
+             absl::string_view(kParam.data(), kParam.size()))) {
+    at = path.find(';', at + 1);
+  }
+  if (at == std::string_view::npos) return std::nullopt;
   size_t end = at + kParam.size();
   while (end < url.size() && url[end] != '?' && url[end] != '#' &&
          url[end] != '/' && url[end] != ';')

@@ -250,6 +250,12 @@ std::string Preprocess(std::string_view in) {
     in.remove_prefix(1);
   while (!in.empty() && static_cast<unsigned char>(in.back()) <= 0x20)
     in.remove_suffix(1);
+  // Almost every href has none of the three: three memchr and one copy.
+  if (in.find('\t') == std::string_view::npos &&
+      in.find('\n') == std::string_view::npos &&
+      in.find('\r') == std::string_view::npos) {
+    return std::string(in);
+  }
   std::string out;
   out.reserve(in.size());
   for (char c : in) {

@@ -226,5 +226,48 @@ TEST(UrlTest, SplitUrlGivesHostPortAndPathWithQuery) {
   EXPECT_FALSE(SplitUrl("mailto:x@y").ok());
 }
 
+// Every shape of normalised URL: cut without a parse, the same pieces as
+// SplitUrl's, for the URLs ResolveUrl gives with and without options.
+TEST(UrlTest, SplitNormalizedUrlGivesSplitUrlsPiecesForNormalisedUrls) {
+  UrlOptions options;
+  options.drop_query_params = {"utm_*", "sid"};
+  options.sort_query = true;
+  const char* const kHrefs[] = {
+      "HTTPS://Example.com:8443/a/../b?q=1#frag",
+      "http://example.com",
+      "http://user:p%40ss@example.com:81/x",
+      "http://[::1]:8080/x?y",
+      "http://[::1]/",
+      "https://127.0.0.1/a b?c=d&utm_x=1&sid=2",
+      "//other.org/p?b=2&a=1",
+      "rel/x?z",
+      "http://xn--bcher-kva.example/",
+      "https://bücher.example/ä",
+  };
+  for (const char* href : kHrefs) {
+    for (const UrlOptions& o : {UrlOptions{}, options}) {
+      const absl::StatusOr<std::string> url =
+          ResolveUrl("http://base.example:8000/dir/page", href, o);
+      ASSERT_TRUE(url.ok()) << href;
+      const absl::StatusOr<UrlParts> want = SplitUrl(*url, o);
+      const absl::StatusOr<UrlParts> got = SplitNormalizedUrl(*url);
+      ASSERT_TRUE(want.ok() && got.ok()) << *url;
+      EXPECT_EQ(got->scheme, want->scheme) << *url;
+      EXPECT_EQ(got->host, want->host) << *url;
+      EXPECT_EQ(got->port, want->port) << *url;
+      EXPECT_EQ(got->path_and_query, want->path_and_query) << *url;
+      EXPECT_EQ(got->normalized_url, want->normalized_url) << *url;
+    }
+  }
+}
+
+TEST(UrlTest, SplitNormalizedUrlRefusesWhatHasNotTheNormalShape) {
+  for (const char* url :
+       {"", "ftp://a/", "http://a", "http:///x", "http://a:/x", "http://a:x/y",
+        "http://a:123456/", "mailto:x@y", "http://@/x"}) {
+    EXPECT_FALSE(SplitNormalizedUrl(url).ok()) << url;
+  }
+}
+
 }  // namespace
 }  // namespace sieve
