@@ -3,7 +3,7 @@
 // claiming this worker's own pending entries again after an error (Resync),
 // and feeding what was read (Feed). Taking, keeping and letting go of shards
 // is ShardOwner's (frontier/cluster/shard_owner.h); the rest of the URLs' way
-// in frontier/cluster/redis_frontier.cc.
+// in frontier/cluster/redis_frontier.cc and redis_frontier_adds.cc.
 #include <algorithm>
 #include <string>
 #include <vector>
