@@ -7,11 +7,10 @@
 //     new, is appended to the stream of its host's shard, in one script
 //     (RedisBloomFilter::AddAndQueue), so no crash loses it between the two.
 //   - The worker holds leases on about shards / live workers shards
-//     (ShardOwner, shard_owner.h, on ShardLeases). For each held shard it
-//     keeps a local sieve::Frontier
-//     (per-host delay, in-flight cap, Crawl-delay, back-off, retries), fed
-//     from the shard's stream; a host lives in one shard, so only one worker
-//     ever fetches it.
+//     (ShardOwner, shard_owner.h, over ShardLeases). For each held shard it
+//     keeps a local sieve::Frontier (per-host delay, in-flight cap,
+//     Crawl-delay, back-off, retries), fed from the shard's stream; a host
+//     lives in one shard, so only one worker ever fetches it.
 //   - Next: of the URLs its shards may fetch now, the one queued first,
 //     crawl-wide (by stream id): a worker is breadth-first across all its
 //     hosts, as one process's Frontier is.

@@ -27,11 +27,11 @@
 // Thread-safety: none; RedisFrontier calls it under its mutex. Nothing here
 // sleeps: every wait is a Redis round trip, bounded by the client's timeouts.
 //
-// Cost: Upkeep makes up to 4 round trips, plus 4 per shard taken and 2 per
-// shard let go (Renew pipelines one script per held shard; the free leases
-// are found in one pipeline over every shard); Balance 1-3; ReleaseIdle 2 per
-// shard let go. In memory: O(shards held), each with AckLedger::
-// AwaitsRecordOf's O(URLs awaiting).
+// Cost: Upkeep makes up to 4 round trips (Renew pipelines one script per
+// held shard; the free leases are found in one pipeline over every shard),
+// plus 2 per free lease tried, 2 or more per shard taken (its claim) and 2
+// per shard let go; Balance 1-3; ReleaseIdle 2 per shard let go. In memory:
+// O(shards held), each with AckLedger::AwaitsRecordOf's O(URLs awaiting).
 //
 // Example (RedisFrontier::Open and Next, simplified):
 //   ShardOwner owner(client, keys, leases, queue, acks, {.fetch_slots = 8});
