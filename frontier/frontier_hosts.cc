@@ -2,7 +2,8 @@
 // state is forgotten or parked), and the rules the crawl sets for a host
 // (robots.txt Crawl-delay, a block until a time, a drop and the URLs it
 // discards, a retry after a failure, a host found unreachable). The
-// scheduling of URLs is in frontier/frontier.cc.
+// scheduling of URLs is in frontier/frontier.cc, their queues in
+// frontier_queues.cc.
 #include "frontier/internal/frontier_hosts.h"
 
 #include <algorithm>

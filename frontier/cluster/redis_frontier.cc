@@ -1,22 +1,14 @@
 #include "frontier/cluster/redis_frontier.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "filter/key_hash.h"
 #include "frontier/cluster/redis_errors.h"
 #include "frontier/cluster/worker_stats.h"
 
 namespace sieve::cluster {
-namespace {
-
-// How long Add keeps trying to queue a URL through transient errors.
-constexpr absl::Duration kAddRetryFor = absl::Seconds(20);
-
-}  // namespace
 
 absl::StatusOr<std::unique_ptr<RedisFrontier>> RedisFrontier::Create(
     RedisFrontierOptions options) {
@@ -62,10 +54,16 @@ absl::Status RedisFrontier::Open() {
   if (absl::Status s = add_filter_->UseClient(*add_client_); !s.ok()) return s;
   leases_ = std::make_unique<ShardLeases>(*client_, *keys_, options_.worker_id,
                                           *shards, options_.lease_ttl);
-  if (absl::Status s = leases_->Init(); !s.ok()) return s;
   queue_ = std::make_unique<ShardQueue>(*client_, *keys_);
-  if (absl::Status s = queue_->Init(); !s.ok()) return s;
   acks_ = std::make_unique<AckLedger>(*queue_, *leases_);
+  owner_ = std::make_unique<ShardOwner>(
+      *client_, *keys_, *leases_, *queue_, *acks_,
+      ShardOwnerOptions{.politeness = options_.politeness,
+                        .max_urls_per_host = options_.max_urls_per_host,
+                        .fetch_slots = options_.fetch_slots,
+                        .work_dir = options_.work_dir});
+  if (absl::Status s = leases_->Init(); !s.ok()) return s;
+  if (absl::Status s = queue_->Init(); !s.ok()) return s;
   return leases_->Heartbeat(absl::Now());
 }
 
@@ -75,23 +73,9 @@ absl::Status RedisFrontier::Shutdown() {
   std::lock_guard<std::mutex> lock(mu_);
   if (leases_ == nullptr || stopped_) return absl::OkStatus();
   stopped_ = true;
-  absl::Status s;
-  // Shards with nothing fetched and unacknowledged: their next owner counts
-  // no take-over.
-  for (const auto& [shard, state] : shards_) {
-    if (state.in_flight == 0 && !acks_->AwaitsRecordOf(shard))
-      s.Update(client_
-                   ->Command({"SET", keys_->Clean(shard), "1", "PX",
-                              std::to_string(absl::ToInt64Milliseconds(
-                                  options_.lease_ttl * 10))})
-                   .status());
-  }
-  s.Update(leases_->ReleaseAll());
+  absl::Status s = owner_->ReleaseAll();
   s.Update(Publish(absl::Now()));
-  s.Update(leases_->Leave());
-  s.Update(
-      client_->Command({"ZREM", keys_->Load(), leases_->worker_id()}).status());
-  shards_.clear();
+  s.Update(owner_->Leave());
   return s;
 }
 
@@ -101,118 +85,9 @@ void RedisFrontier::Note(const absl::Status& s) {
   if (!IsTransientRedisError(s) && fatal_error_.ok()) fatal_error_ = s;
 }
 
-bool RedisFrontier::Add(std::string_view url, std::string_view host,
-                        uint32_t depth, std::string_view metadata) {
-  const FrontierAdd add{
-      .url = url, .host = host, .depth = depth, .metadata = metadata};
-  bool queued = false;
-  AddMany(std::span<const FrontierAdd>(&add, 1), std::span<bool>(&queued, 1));
-  return queued;
-}
-
 std::vector<FrontierUrl> RedisFrontier::TakeDiscarded() {
   std::lock_guard<std::mutex> lock(mu_);
-  std::vector<FrontierUrl> out = std::exchange(retired_discarded_, {});
-  for (auto& [s, shard] : shards_) {
-    std::vector<FrontierUrl> more = shard.local->TakeDiscarded();
-    out.insert(out.end(), std::make_move_iterator(more.begin()),
-               std::make_move_iterator(more.end()));
-  }
-  return out;
-}
-
-void RedisFrontier::AddMany(std::span<const FrontierAdd> urls,
-                            std::span<bool> queued) {
-  std::fill(queued.begin(), queued.end(), false);
-  if (urls.empty()) return;
-  // A URL of a host of this worker's past its page cap: refused without a
-  // call (a host of another worker's shard goes to Redis; that worker
-  // discards it when it reads it).
-  std::vector<bool> refused(urls.size(), false);
-  size_t kept = urls.size();
-  if (options_.max_urls_per_host > 0) {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (size_t i = 0; i < urls.size(); ++i) {
-      auto it = shards_.find(ShardOf(urls[i].host, leases_->shards()));
-      if (it != shards_.end() && it->second.local->IsDropped(urls[i].host)) {
-        it->second.local->NoteRefused(urls[i]);  // Its skipped record.
-        refused[i] = true;
-        --kept;
-        ++counters_.refused_urls;
-      }
-    }
-  }
-  if (kept == 0) return;
-  // Test-and-set and XADD in one script per URL, all of them in one round
-  // trip: a worker killed between the two would otherwise leave the URL seen
-  // and never queued. Every key a script touches is its URL's shard's (one
-  // Redis Cluster slot).
-  std::vector<std::string> u, h;
-  std::vector<std::vector<std::string>> fields;
-  std::vector<size_t> at;  // Position in `urls` of each URL sent.
-  for (size_t i = 0; i < urls.size(); ++i) {
-    if (refused[i]) continue;
-    const FrontierAdd& add = urls[i];
-    at.push_back(i);
-    u.emplace_back(add.url);
-    h.emplace_back(add.host);
-    fields.push_back(ShardQueue::EntryFields(
-        {u.back(), h.back(), add.depth, std::string(add.metadata)}));
-  }
-  // A transient error (connection lost, Redis loading its AOF) is tried
-  // again for up to kAddRetryFor, 100 ms apart, holding no lock while it
-  // waits: Next and Done go on (they answer kWait while Redis is away).
-  // Sending the batch again is safe: a URL the lost one queued now answers
-  // "seen".
-  const absl::Time give_up = absl::Now() + kAddRetryFor;
-  absl::StatusOr<std::vector<bool>> fresh;
-  for (;;) {
-    {
-      std::lock_guard<std::mutex> add_lock(add_mu_);
-      fresh = add_filter_->AddAndQueueMany(u, h, fields);
-    }
-    if (fresh.ok() || !IsTransientRedisError(fresh.status()) ||
-        absl::Now() >= give_up)
-      break;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      Note(fresh.status());
-    }
-    absl::SleepFor(absl::Milliseconds(100));
-  }
-  std::lock_guard<std::mutex> lock(mu_);
-  if (!fresh.ok()) {
-    for (size_t i = 0; i < u.size(); ++i) Lost(fresh.status(), u[i]);
-    return;
-  }
-  for (size_t i = 0; i < u.size(); ++i) {
-    queued[at[i]] = (*fresh)[i];
-    if (!(*fresh)[i]) {
-      ++counters_.duplicates;
-      continue;
-    }
-    ++counters_.added;
-    // A link to a shard of this worker's (most links stay on their page's
-    // host): its stream is read at the next Next, not after refill_poll.
-    if (auto it = shards_.find(ShardOf(h[i], leases_->shards()));
-        it != shards_.end()) {
-      it->second.next_read = absl::InfinitePast();
-      it->second.empty_reads = 0;
-    }
-  }
-}
-
-bool RedisFrontier::Lost(const absl::Status& s, const std::string& url) {
-  // The link is not queued. Its page is not acknowledged from now on
-  // (RecordWritten keeps it), so another worker fetches the page again after
-  // this one stops, and finds the link again.
-  Note(s);
-  if (fatal_error_.ok())
-    fatal_error_ = absl::UnavailableError(
-        absl::StrCat("cluster: could not queue ", url, " (", s.message(),
-                     "); stopping this worker, its unfinished pages go to "
-                     "another"));
-  return false;
+  return owner_->TakeDiscarded();
 }
 
 absl::StatusOr<bool> RedisFrontier::CrawlFinished() {
@@ -232,15 +107,14 @@ NextUrl RedisFrontier::Next(absl::Time now) {
   // The load balance every idle_poll, not every upkeep: a shard handed over
   // reaches its new owner within about two of them.
   if (options_.fetch_slots > 0 && now >= next_balance_) {
-    absl::Status s = Balance(now);
+    absl::Status s = owner_->Balance(now);
     Note(s);
     next_balance_ = now + options_.idle_poll;
     if (!s.ok()) return wait_for_redis;
     // Least loaded with slots to spare: look for a shard let go at once.
-    if (least_loaded_ && hungry_) next_upkeep_ = now;
     // Handed a shard: take it now, not at the next upkeep (a third of the
     // lease later), while its hosts wait unowned.
-    if (now < handed_until_) next_upkeep_ = now;
+    if (owner_->WantsShard(now)) next_upkeep_ = now;
   }
   if (now >= next_upkeep_) {
     absl::Status s = Upkeep(now);
@@ -255,7 +129,7 @@ NextUrl RedisFrontier::Next(absl::Time now) {
     Note(acks_->Retry());
     if (acks_->has_kept()) return wait_for_redis;
   }
-  if (absl::Status s = ReleaseIdle(); !s.ok()) {
+  if (absl::Status s = owner_->ReleaseIdle(); !s.ok()) {
     Note(s);
     return wait_for_redis;
   }
@@ -278,11 +152,11 @@ NextUrl RedisFrontier::Next(absl::Time now) {
   // request at a time (docs/cluster.md, "The tail").
   std::optional<absl::Duration> wait;
   bool busy = false;
-  Shard* oldest = nullptr;
+  OwnedShard* oldest = nullptr;
   uint32_t oldest_shard = 0;
   StreamOrder oldest_order;
-  for (auto& [s, shard] : shards_) {
-    if (shard.draining || shard.giving) continue;
+  for (auto& [s, shard] : owner_->shards()) {
+    if (!shard.handing_out()) continue;
     if (now < shard.not_before) {
       wait = std::min(wait.value_or(absl::InfiniteDuration()),
                       shard.not_before - now);
@@ -322,8 +196,8 @@ NextUrl RedisFrontier::Next(absl::Time now) {
   // Nothing here: finished only if no shard has an entry anywhere. Until the
   // next look, wait for the soonest read of a shard's stream.
   NextUrl idle{.state = NextUrl::kWait, .wait = options_.idle_poll};
-  for (const auto& [s, shard] : shards_) {
-    if (!shard.draining && !shard.giving && shard.next_read > now)
+  for (const auto& [s, shard] : owner_->shards()) {
+    if (shard.handing_out() && shard.next_read > now)
       idle.wait = std::min(idle.wait, shard.next_read - now);
   }
   if (now < next_finish_check_) return idle;
@@ -341,7 +215,7 @@ NextUrl RedisFrontier::Next(absl::Time now) {
 }
 
 void RedisFrontier::FinishDroppedHost(uint32_t s, const std::string& host) {
-  Shard& shard = shards_[s];
+  OwnedShard& shard = owner_->shards().at(s);
   std::vector<AckLedger::Entry> dropped;
   for (auto it = shard.ids.begin(); it != shard.ids.end();) {
     if (it->second.host == host && !in_flight_.contains(it->first)) {
@@ -371,9 +245,10 @@ absl::StatusOr<UrlFate> RedisFrontier::Done(std::string_view url,
   const uint32_t s = flying->second;
   in_flight_.erase(flying);
   ++counters_.done;
-  auto it = shards_.find(s);
-  if (it == shards_.end()) return UrlFate::kFinished;  // Lease lost meanwhile.
-  Shard& shard = it->second;
+  auto it = owner_->shards().find(s);
+  if (it == owner_->shards().end())
+    return UrlFate::kFinished;  // Lease lost meanwhile.
+  OwnedShard& shard = it->second;
   --shard.in_flight;
   absl::StatusOr<UrlFate> fate = shard.local->Done(url, outcome, now);
   if (!fate.ok() || *fate == UrlFate::kRetryLater) return fate;
@@ -411,8 +286,9 @@ absl::Status RedisFrontier::RecordWritten(std::string_view url) {
 
 void RedisFrontier::SetCrawlDelay(std::string_view host, absl::Duration delay) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = shards_.find(ShardOf(host, leases_->shards()));
-  if (it != shards_.end()) it->second.local->SetCrawlDelay(host, delay);
+  auto it = owner_->shards().find(ShardOf(host, leases_->shards()));
+  if (it != owner_->shards().end())
+    it->second.local->SetCrawlDelay(host, delay);
 }
 
 absl::Status RedisFrontier::Checkpoint(SnapshotWriter& /*snapshot*/) {
@@ -421,16 +297,13 @@ absl::Status RedisFrontier::Checkpoint(SnapshotWriter& /*snapshot*/) {
 
 FrontierStats RedisFrontier::stats() const {
   std::lock_guard<std::mutex> lock(mu_);
-  FrontierStats out = retired_;
-  for (const auto& [s, shard] : shards_) {
-    AddFrontierStats(shard.local->stats(), out);
-  }
+  FrontierStats out = owner_->LocalStats();
   // A shard's frontier sees these too, but only while the shard is here.
   out.added = counters_.added;
   out.duplicates = counters_.duplicates;
   out.dispatched = counters_.dispatched;
   out.done = counters_.done;
-  out.reclaimed = counters_.reclaimed;
+  out.reclaimed = owner_->reclaimed();
   // Adds refused here, before Redis was asked.
   out.refused_urls += counters_.refused_urls;
   out.dropped_urls += counters_.refused_urls;
@@ -459,12 +332,49 @@ std::vector<uint32_t> RedisFrontier::held_shards() const {
 
 uint64_t RedisFrontier::reclaimed() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return counters_.reclaimed;
+  return owner_->reclaimed();
 }
 
 uint64_t RedisFrontier::redis_commands() const {
   std::lock_guard<std::mutex> lock(mu_);
   return client_->commands_sent();
+}
+
+absl::Status RedisFrontier::Upkeep(absl::Time now) {
+  if (absl::Status s = owner_->Upkeep(
+          now,
+          [this](uint32_t shard, std::vector<StreamEntry> claimed) {
+            return Feed(shard, std::move(claimed));
+          });
+      !s.ok())
+    return s;
+  absl::StatusOr<FrontierFilterStats> fs = filter_->Stats();
+  if (!fs.ok()) return fs.status();
+  filter_stats_ = *fs;
+  return Publish(now);
+}
+
+absl::Status RedisFrontier::Publish(absl::Time now) {
+  WorkerStats w{.worker_id = leases_->worker_id(),
+                .started_ms = absl::ToUnixMillis(started_),
+                .updated_ms = absl::ToUnixMillis(now),
+                .pages = pages_,
+                .dispatched = counters_.dispatched,
+                .added = counters_.added,
+                .duplicates = counters_.duplicates,
+                .reclaimed = owner_->reclaimed(),
+                .shards = static_cast<uint32_t>(leases_->held().size()),
+                .commands = client_->commands_sent(),
+                .lease_ms = absl::ToInt64Milliseconds(options_.lease_ttl)};
+  if (last_publish_ != absl::InfinitePast() && now > last_publish_) {
+    w.recent_rate = static_cast<double>(pages_ - last_publish_pages_) /
+                    absl::ToDoubleSeconds(now - last_publish_);
+  }
+  last_publish_ = now;
+  last_publish_pages_ = pages_;
+  return client_
+      ->Command({"HSET", keys_->Stats(), w.worker_id, EncodeWorkerStats(w)})
+      .status();
 }
 
 }  // namespace sieve::cluster

@@ -7,10 +7,10 @@
 //     new, is appended to the stream of its host's shard, in one script
 //     (RedisBloomFilter::AddAndQueue), so no crash loses it between the two.
 //   - The worker holds leases on about shards / live workers shards
-//     (ShardLeases). For each held shard it keeps a local sieve::Frontier
-//     (per-host delay, in-flight cap, Crawl-delay, back-off, retries), fed
-//     from the shard's stream; a host lives in one shard, so only one worker
-//     ever fetches it.
+//     (ShardOwner, shard_owner.h, over ShardLeases). For each held shard it
+//     keeps a local sieve::Frontier (per-host delay, in-flight cap,
+//     Crawl-delay, back-off, retries), fed from the shard's stream; a host
+//     lives in one shard, so only one worker ever fetches it.
 //   - Next: of the URLs its shards may fetch now, the one queued first,
 //     crawl-wide (by stream id): a worker is breadth-first across all its
 //     hosts, as one process's Frontier is.
@@ -73,7 +73,6 @@
 #define SIEVE_FRONTIER_CLUSTER_REDIS_FRONTIER_H_
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -86,6 +85,7 @@
 #include "frontier/cluster/redis_bloom_filter.h"
 #include "frontier/cluster/redis_client.h"
 #include "frontier/cluster/shard_leases.h"
+#include "frontier/cluster/shard_owner.h"
 #include "frontier/cluster/shard_queue.h"
 #include "frontier/crawl_frontier.h"
 #include "frontier/frontier.h"
@@ -179,38 +179,12 @@ class RedisFrontier final : public CrawlFrontier {
   absl::Status last_error() const;
 
  private:
-  struct Fed {
-    std::string id;
-    std::string host;
-    StreamOrder order;  // Of `id`: Next hands out the oldest first.
-  };
-  struct Shard {
-    std::unique_ptr<Frontier> local;
-    // URLs fed to `local` and not yet finished: url -> stream id and host.
-    absl::flat_hash_map<std::string, Fed> ids;
-    // Hosts with URLs in `ids` -> how many (the shard's hosts with work).
-    absl::flat_hash_map<std::string, uint32_t> hosts;
-    uint64_t in_flight = 0;
-    // Taken over at most now: its previous owner may have just fetched one of
-    // its hosts, so none is fetched before this (take time + min_delay).
-    absl::Time not_before = absl::InfinitePast();
-    // Above the target: no new URL is handed out; released when idle.
-    bool draining = false;
-    // Handed to a hungry worker: as draining, until released.
-    bool giving = false;
-    // Its stream is read again no sooner (see refill_poll).
-    absl::Time next_read = absl::InfinitePast();
-    // Its stream was read at least once since it was taken.
-    bool read = false;
-    // Reads in a row that found its stream empty (see refill_poll).
-    int empty_reads = 0;
-  };
   explicit RedisFrontier(RedisFrontierOptions options)
       : options_(std::move(options)) {}
   absl::Status Open();
+  // ShardOwner's upkeep (leases, taking, releasing), then the filter's
+  // counters and this worker's (Publish).
   absl::Status Upkeep(absl::Time now);
-  absl::Status Take(uint32_t shard, absl::Time now);
-  void Drop(uint32_t shard);
   absl::Status Feed(uint32_t shard, std::vector<StreamEntry> entries);
   absl::Status Refill(absl::Time now);
   // `host` of `shard` reached its page cap (its local frontier discarded its
@@ -218,15 +192,6 @@ class RedisFrontier final : public CrawlFrontier {
   void FinishDroppedHost(uint32_t shard, const std::string& host);
   // Claims this worker's own pending entries of every held shard again.
   absl::Status Resync();
-  absl::Status Rebalance(uint32_t target);
-  // Publishes this worker's hosts with work; if the least loaded live worker
-  // has clearly fewer, starts handing it a shard (shard_handover.h). Sets
-  // least_loaded_ and hungry_. Runs every idle_poll (in Next).
-  absl::Status Balance(absl::Time now);
-  // Releases the draining and giving shards with nothing in flight and
-  // nothing awaiting its record.
-  absl::Status ReleaseIdle();
-  absl::Status ReleaseShard(uint32_t shard);
   absl::Status Publish(absl::Time now);
   absl::StatusOr<bool> CrawlFinished();
   void Note(const absl::Status& s);
@@ -245,11 +210,12 @@ class RedisFrontier final : public CrawlFrontier {
   std::unique_ptr<RedisBloomFilter> add_filter_;
   std::unique_ptr<ShardLeases> leases_;
   std::unique_ptr<ShardQueue> queue_;
-  std::map<uint32_t, Shard> shards_{};
   // URLs handed out by Next: url -> shard.
   absl::flat_hash_map<std::string, uint32_t> in_flight_{};
   // Finished URLs waiting for RecordWritten; acknowledgements to send again.
   std::unique_ptr<AckLedger> acks_;
+  // The shards this worker holds, each with its local frontier.
+  std::unique_ptr<ShardOwner> owner_;
   bool resync_ = false;
   bool stopped_ = false;
   uint64_t pages_ = 0;  // Entries acknowledged after their record.
@@ -259,29 +225,11 @@ class RedisFrontier final : public CrawlFrontier {
   absl::Time next_upkeep_ = absl::InfinitePast();
   absl::Time next_finish_check_ = absl::InfinitePast();
   // What this worker counts itself (added, duplicates: the shared filter's
-  // answers; dispatched, done; reclaimed, at Take); the rest comes from the
-  // shards' frontiers, and from retired_ for shards let go.
+  // answers; dispatched, done); the rest comes from the shards' frontiers
+  // (ShardOwner::LocalStats), reclaimed from ShardOwner.
   FrontierStats counters_{};
-  FrontierStats retired_{};  // kTotal counters of the shards let go.
-  // TakeDiscarded's URLs of the shards let go, not yet taken.
-  std::vector<FrontierUrl> retired_discarded_;
   FrontierFilterStats filter_stats_{};
-  // Shards this worker should hold at the last upkeep: ShardLeases::Target,
-  // plus one while it is the least loaded or was handed a shard.
-  uint32_t target_ = 0;
-  // No live worker had fewer hosts with work at the last Balance.
-  bool least_loaded_ = false;
-  // Its hosts with work could not fill its fetch slots at the last Balance.
-  bool hungry_ = false;
-  // The load it published at the last Balance.
-  uint64_t published_ = 0;
-  // A busier worker handed it a shard (it raised this worker's published
-  // load): until it takes one, or until then, an Upkeep at every Balance
-  // looks for it, one shard above the target.
-  absl::Time handed_until_ = absl::InfinitePast();
   absl::Time next_balance_ = absl::InfinitePast();
-  // Shards handed to a less loaded worker: not taken back before then.
-  absl::flat_hash_map<uint32_t, absl::Time> given_{};
   absl::Status last_error_{};
   absl::Status fatal_error_{};
 };

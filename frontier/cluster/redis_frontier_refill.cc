@@ -2,8 +2,8 @@
 // Frontiers: reading them (Refill, in one pipeline for every shard due),
 // claiming this worker's own pending entries again after an error (Resync),
 // and feeding what was read (Feed). Taking, keeping and letting go of shards
-// is in frontier/cluster/redis_frontier_shards.cc; the rest of the URLs' way
-// in frontier/cluster/redis_frontier.cc.
+// is ShardOwner's (frontier/cluster/shard_owner.h); the rest of the URLs' way
+// in frontier/cluster/redis_frontier.cc and redis_frontier_adds.cc.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -15,7 +15,7 @@ namespace sieve::cluster {
 
 absl::Status RedisFrontier::Feed(uint32_t shard,
                                  std::vector<StreamEntry> entries) {
-  Shard& s = shards_[shard];
+  OwnedShard& s = owner_->shards().at(shard);
   for (StreamEntry& e : entries) {
     // Already queued or in flight here, or awaiting its record.
     if (s.ids.contains(e.url.url) || acks_->AwaitsRecord(e.url.url)) continue;
@@ -28,15 +28,16 @@ absl::Status RedisFrontier::Feed(uint32_t shard,
     }
     ++s.hosts[e.url.host];
     const StreamOrder order = ParseStreamOrder(e.id);
-    s.ids.emplace(std::move(e.url.url), Fed{.id = std::move(e.id),
-                                            .host = std::move(e.url.host),
-                                            .order = order});
+    s.ids.emplace(std::move(e.url.url),
+                  OwnedShard::Fed{.id = std::move(e.id),
+                                  .host = std::move(e.url.host),
+                                  .order = order});
   }
   return absl::OkStatus();
 }
 
 absl::Status RedisFrontier::Resync() {
-  for (auto& [s, shard] : shards_) {
+  for (auto& [s, shard] : owner_->shards()) {
     absl::StatusOr<std::vector<StreamEntry>> mine =
         queue_->Claim(s, leases_->LeaseValue(s), leases_->worker_id());
     if (!mine.ok()) return mine.status();
@@ -50,8 +51,8 @@ absl::Status RedisFrontier::Refill(absl::Time now) {
   // ones read. While this worker's hosts with work cannot fill its fetch
   // slots, its shards are read further (up to refill_hungry_below each).
   std::vector<ShardLoad> load;
-  for (const auto& [s, shard] : shards_) {
-    if (!shard.draining && !shard.giving)
+  for (const auto& [s, shard] : owner_->shards()) {
+    if (shard.handing_out())
       load.push_back({.shard = s, .hosts = shard.hosts.size()});
   }
   const uint32_t per_host = static_cast<uint32_t>(
@@ -63,8 +64,8 @@ absl::Status RedisFrontier::Refill(absl::Time now) {
   // round trip each would keep the crawl loop waiting in Next.
   std::vector<uint32_t> due;
   std::vector<std::string> leases;
-  for (auto& [s, shard] : shards_) {
-    if (shard.draining || shard.giving || now < shard.next_read ||
+  for (auto& [s, shard] : owner_->shards()) {
+    if (!shard.handing_out() || now < shard.next_read ||
         shard.local->stats().queued >= below)
       continue;
     shard.read = true;
@@ -85,7 +86,7 @@ absl::Status RedisFrontier::Refill(absl::Time now) {
     // The stream is drained for now: not read again before refill_poll,
     // doubled after each read that found nothing, up to 16 times (a crawl
     // of many shards and few hosts reads its empty ones less).
-    Shard& shard = shards_[due[i]];
+    OwnedShard& shard = owner_->shards().at(due[i]);
     if (entries->empty()) {
       shard.empty_reads = std::min(shard.empty_reads + 1, 5);
     } else {

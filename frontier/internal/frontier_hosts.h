@@ -2,7 +2,8 @@
 // table, the schedule of hosts by when they may be fetched, the queues on
 // disk, the URLs in flight), kept out of the public frontier/frontier.h so
 // that the host_* headers are not installed. Frontier (frontier.cc,
-// frontier_hosts.cc, host_checkpoint.cc) holds one, under its mutex.
+// frontier_queues.cc, frontier_hosts.cc, host_checkpoint.cc) holds one, under
+// its mutex.
 #ifndef SIEVE_FRONTIER_INTERNAL_FRONTIER_HOSTS_H_
 #define SIEVE_FRONTIER_INTERNAL_FRONTIER_HOSTS_H_
 

@@ -38,13 +38,6 @@ TEST(WorkerStatsTest, ReadsBackWhatItWroteAndRejectsABadNumber) {
 
 class ClusterAdminTest : public ::sieve::testing::RedisTest {
  protected:
-  void SetUp() override {
-    RedisTest::SetUp();
-    if (IsSkipped() || HasFatalFailure()) return;
-    auto client = RedisClient::Connect(redis_->endpoint(), {});
-    ASSERT_TRUE(client.ok()) << client.status();
-    client_ = *std::move(client);
-  }
   std::unique_ptr<RedisFrontier> Worker(const std::string& id) {
     RedisFrontierOptions o;
     o.endpoint = redis_->endpoint();
@@ -59,8 +52,6 @@ class ClusterAdminTest : public ::sieve::testing::RedisTest {
     EXPECT_TRUE(f.ok()) << f.status();
     return f.ok() ? *std::move(f) : nullptr;
   }
-
-  std::unique_ptr<RedisClient> client_;
 };
 
 TEST_F(ClusterAdminTest, StatusAndSeedSayThereIsNoSuchCrawl) {

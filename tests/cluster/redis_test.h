@@ -1,7 +1,7 @@
 // tests/cluster/redis_test.h: RedisTest, a test fixture with its own
-// redis-server (tests/cluster/redis_server.h) and a scratch directory for the
-// workers' local frontiers, removed after the test. Skips when redis-server is
-// not installed.
+// redis-server (tests/cluster/redis_server.h), a connection to it, and a
+// scratch directory for the workers' local frontiers, removed after the test.
+// Skips when redis-server is not installed.
 //
 // Example:
 //   class MyTest : public sieve::testing::RedisTest {};
@@ -28,6 +28,9 @@ class RedisTest : public ::testing::Test {
     auto server = RedisServer::Start(server_options_);
     ASSERT_TRUE(server.ok()) << server.status();
     redis_ = *std::move(server);
+    auto client = cluster::RedisClient::Connect(redis_->endpoint(), {});
+    ASSERT_TRUE(client.ok()) << client.status();
+    client_ = *std::move(client);
     const ::testing::TestInfo* test =
         ::testing::UnitTest::GetInstance()->current_test_info();
     work_ = std::filesystem::temp_directory_path() /
@@ -42,6 +45,8 @@ class RedisTest : public ::testing::Test {
   // Set in the constructor of a derived fixture to start another kind.
   RedisServerOptions server_options_{};
   std::unique_ptr<RedisServer> redis_;
+  // The test's own connection to redis_ (the workers have theirs).
+  std::unique_ptr<cluster::RedisClient> client_;
   std::filesystem::path work_;
 };
 

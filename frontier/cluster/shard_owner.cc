@@ -1,22 +1,33 @@
-// Which shards a RedisFrontier worker holds: taking a shard (its lease and
-// the entries its predecessor read but did not acknowledge), keeping it
-// (upkeep: lease renewal, heartbeat), spreading shards over the workers
-// (shard_handover.h) and letting them go. The URLs' way through the queues
-// is in frontier/cluster/redis_frontier.cc and redis_frontier_refill.cc.
+#include "frontier/cluster/shard_owner.h"
+
 #include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "frontier/cluster/redis_frontier.h"
+#include "filter/key_hash.h"
 #include "frontier/cluster/shard_handover.h"
-#include "frontier/cluster/worker_stats.h"
 
 namespace sieve::cluster {
 
-absl::Status RedisFrontier::Take(uint32_t shard, absl::Time now) {
+ShardOwner::ShardOwner(RedisClient& client, ClusterKeys keys,
+                       ShardLeases& leases, ShardQueue& queue,
+                       const AckLedger& acks, ShardOwnerOptions options)
+    : client_(&client),
+      keys_(std::move(keys)),
+      leases_(&leases),
+      queue_(&queue),
+      acks_(&acks),
+      options_(std::move(options)) {}
+
+absl::Status ShardOwner::Take(uint32_t shard, absl::Time now,
+                              FeedClaimed feed) {
   FrontierOptions local;
   local.sieve.expected_urls = 1 << 16;
   local.sieve.memory_budget_bytes = size_t{1} << 20;
@@ -36,13 +47,13 @@ absl::Status RedisFrontier::Take(uint32_t shard, absl::Time now) {
   if (!claimed.ok()) return claimed.status();
   // Let go with nothing in flight: none of its entries was fetched.
   absl::StatusOr<RedisReply> clean =
-      client_->Command({"GETDEL", keys_->Clean(shard)});
+      client_->Command({"GETDEL", keys_.Clean(shard)});
   if (!clean.ok()) return clean.status();
-  if (clean->is_nil()) counters_.reclaimed += claimed->size();
-  return Feed(shard, *std::move(claimed));
+  if (clean->is_nil()) reclaimed_ += claimed->size();
+  return feed(shard, *std::move(claimed));
 }
 
-void RedisFrontier::Drop(uint32_t shard) {
+void ShardOwner::Drop(uint32_t shard) {
   auto it = shards_.find(shard);
   if (it == shards_.end()) return;
   AddFrontierStats(it->second.local->stats(), retired_, /*totals_only=*/true);
@@ -51,7 +62,7 @@ void RedisFrontier::Drop(uint32_t shard) {
   shards_.erase(it);
 }
 
-absl::Status RedisFrontier::Upkeep(absl::Time now) {
+absl::Status ShardOwner::Upkeep(absl::Time now, FeedClaimed feed) {
   // Renewed first, heartbeat or not: while one Redis Cluster master is down
   // (the crawl-wide keys' perhaps), the leases on the others are kept.
   // A lease Renew reports lost is forgotten there: its shard goes here too,
@@ -76,11 +87,11 @@ absl::Status RedisFrontier::Upkeep(absl::Time now) {
     // at a place of this worker's own so workers do not race for one shard.
     std::vector<std::vector<std::string>> exists;
     for (uint32_t s = 0; s < n; ++s)
-      exists.push_back({"EXISTS", keys_->Lease(s)});
+      exists.push_back({"EXISTS", keys_.Lease(s)});
     absl::StatusOr<std::vector<RedisReply>> taken = client_->Pipeline(exists);
     if (!taken.ok()) return taken.status();
     const uint32_t start = static_cast<uint32_t>(
-        ReduceToRange(Fingerprint64(options_.worker_id), n));
+        ReduceToRange(Fingerprint64(leases_->worker_id()), n));
     for (uint32_t i = 0; i < n && shards_.size() < *target; ++i) {
       const uint32_t s = (start + i) % n;
       if ((*taken)[s].integer != 0 || leases_->Holds(s)) continue;
@@ -92,20 +103,16 @@ absl::Status RedisFrontier::Upkeep(absl::Time now) {
       absl::StatusOr<bool> got = leases_->Acquire(s);
       if (!got.ok()) return got.status();
       if (*got) {
-        if (absl::Status st = Take(s, now); !st.ok()) return st;
+        if (absl::Status st = Take(s, now, feed); !st.ok()) return st;
       }
     }
   }
   target_ = *target;
   if (shards_.size() > held) handed_until_ = absl::InfinitePast();
-  if (absl::Status st = Rebalance(*target); !st.ok()) return st;
-  absl::StatusOr<FrontierFilterStats> fs = filter_->Stats();
-  if (!fs.ok()) return fs.status();
-  filter_stats_ = *fs;
-  return Publish(now);
+  return Rebalance(*target);
 }
 
-absl::Status RedisFrontier::Rebalance(uint32_t target) {
+absl::Status ShardOwner::Rebalance(uint32_t target) {
   // Above the target: shards stop handing URLs out and are let go once
   // nothing of theirs is in flight or awaits its record; first those whose
   // hosts have no work, then those with least in flight. With fetch_slots
@@ -142,13 +149,13 @@ absl::Status RedisFrontier::Rebalance(uint32_t target) {
   return absl::OkStatus();
 }
 
-absl::Status RedisFrontier::Balance(absl::Time now) {
+absl::Status ShardOwner::Balance(absl::Time now) {
   std::vector<ShardLoad> load;
   bool known = true;
   bool giving = false;
   for (const auto& [s, shard] : shards_) {
     giving = giving || shard.giving;
-    if (shard.draining || shard.giving) continue;
+    if (!shard.handing_out()) continue;
     // A shard never read yet says nothing about its hosts.
     known = known && shard.read;
     load.push_back({.shard = s, .hosts = shard.hosts.size()});
@@ -164,11 +171,11 @@ absl::Status RedisFrontier::Balance(absl::Time now) {
   // score before this ZADD is above what it last published if a busier
   // worker handed it a shard since (it added the shard's hosts).
   absl::StatusOr<std::vector<RedisReply>> replies = client_->Pipeline(
-      {{"ZSCORE", keys_->Load(), me},
-       {"ZADD", keys_->Load(), std::to_string(hosts), me},
-       {"ZRANGE", keys_->Load(), "0", "-1", "WITHSCORES"},
-       {"ZRANGEBYSCORE", keys_->Workers(),
-        std::to_string(absl::ToUnixMillis(now - options_.lease_ttl)), "+inf"}});
+      {{"ZSCORE", keys_.Load(), me},
+       {"ZADD", keys_.Load(), std::to_string(hosts), me},
+       {"ZRANGE", keys_.Load(), "0", "-1", "WITHSCORES"},
+       {"ZRANGEBYSCORE", keys_.Workers(),
+        std::to_string(absl::ToUnixMillis(now - leases_->ttl())), "+inf"}});
   if (!replies.ok()) return replies.status();
   for (const RedisReply& r : *replies) {
     if (r.is_error())
@@ -177,7 +184,7 @@ absl::Status RedisFrontier::Balance(absl::Time now) {
   const RedisReply& before = (*replies)[0];
   if (!before.is_nil() &&
       static_cast<uint64_t>(std::atoll(before.str.c_str())) > published_)
-    handed_until_ = now + options_.lease_ttl / 3;
+    handed_until_ = now + leases_->ttl() / 3;
   published_ = hosts;
   absl::flat_hash_set<std::string> live;
   for (const RedisReply& w : (*replies)[3].elements) live.insert(w.str);
@@ -185,7 +192,7 @@ absl::Status RedisFrontier::Balance(absl::Time now) {
   const std::vector<RedisReply>& all = (*replies)[2].elements;
   std::string least;
   uint64_t least_hosts = 0;
-  std::vector<std::string> gone = {"ZREM", keys_->Load()};
+  std::vector<std::string> gone = {"ZREM", keys_.Load()};
   for (size_t i = 0; i + 1 < all.size(); i += 2) {
     if (!live.contains(all[i].str)) {
       gone.push_back(all[i].str);  // Stopped dead: its load is stale.
@@ -213,18 +220,18 @@ absl::Status RedisFrontier::Balance(absl::Time now) {
   // Counted as the other's until it publishes again, so that no second
   // worker hands it a shard for the same gap.
   absl::StatusOr<RedisReply> r = client_->Command(
-      {"ZINCRBY", keys_->Load(), std::to_string(given_hosts), least});
+      {"ZINCRBY", keys_.Load(), std::to_string(given_hosts), least});
   if (!r.ok()) return r.status();
   shards_[*give].giving = true;
   // Not taken back by this worker before the others' next upkeeps.
-  given_[*give] = now + options_.lease_ttl / 3 * 2;
+  given_[*give] = now + leases_->ttl() / 3 * 2;
   return absl::OkStatus();
 }
 
-absl::Status RedisFrontier::ReleaseIdle() {
+absl::Status ShardOwner::ReleaseIdle() {
   std::vector<uint32_t> idle;
   for (const auto& [s, shard] : shards_) {
-    if ((shard.draining || shard.giving) && shard.in_flight == 0 &&
+    if (!shard.handing_out() && shard.in_flight == 0 &&
         !acks_->AwaitsRecordOf(s))
       idle.push_back(s);
   }
@@ -234,38 +241,56 @@ absl::Status RedisFrontier::ReleaseIdle() {
   return absl::OkStatus();
 }
 
-absl::Status RedisFrontier::ReleaseShard(uint32_t shard) {
-  // Marked clean while still ours: the next owner counts no take-over (the
-  // mark outlives a lease or two, in case no one takes the shard at once).
-  absl::StatusOr<RedisReply> marked = client_->Command(
-      {"SET", keys_->Clean(shard), "1", "PX",
-       std::to_string(absl::ToInt64Milliseconds(options_.lease_ttl * 10))});
-  if (!marked.ok()) return marked.status();
+absl::Status ShardOwner::ReleaseShard(uint32_t shard) {
+  if (absl::Status st = MarkClean(shard); !st.ok()) return st;
   Drop(shard);
   return leases_->Release(shard);
 }
 
-absl::Status RedisFrontier::Publish(absl::Time now) {
-  WorkerStats w{.worker_id = leases_->worker_id(),
-                .started_ms = absl::ToUnixMillis(started_),
-                .updated_ms = absl::ToUnixMillis(now),
-                .pages = pages_,
-                .dispatched = counters_.dispatched,
-                .added = counters_.added,
-                .duplicates = counters_.duplicates,
-                .reclaimed = counters_.reclaimed,
-                .shards = static_cast<uint32_t>(leases_->held().size()),
-                .commands = client_->commands_sent(),
-                .lease_ms = absl::ToInt64Milliseconds(options_.lease_ttl)};
-  if (last_publish_ != absl::InfinitePast() && now > last_publish_) {
-    w.recent_rate = static_cast<double>(pages_ - last_publish_pages_) /
-                    absl::ToDoubleSeconds(now - last_publish_);
-  }
-  last_publish_ = now;
-  last_publish_pages_ = pages_;
+absl::Status ShardOwner::MarkClean(uint32_t shard) {
   return client_
-      ->Command({"HSET", keys_->Stats(), w.worker_id, EncodeWorkerStats(w)})
+      ->Command(
+          {"SET", keys_.Clean(shard), "1", "PX",
+           std::to_string(absl::ToInt64Milliseconds(leases_->ttl() * 10))})
       .status();
+}
+
+absl::Status ShardOwner::ReleaseAll() {
+  absl::Status s;
+  // Shards with nothing fetched and unacknowledged: their next owner counts
+  // no take-over.
+  for (const auto& [shard, state] : shards_) {
+    if (state.in_flight == 0 && !acks_->AwaitsRecordOf(shard))
+      s.Update(MarkClean(shard));
+  }
+  s.Update(leases_->ReleaseAll());
+  shards_.clear();
+  return s;
+}
+
+absl::Status ShardOwner::Leave() {
+  absl::Status s = leases_->Leave();
+  s.Update(
+      client_->Command({"ZREM", keys_.Load(), leases_->worker_id()}).status());
+  return s;
+}
+
+FrontierStats ShardOwner::LocalStats() const {
+  FrontierStats out = retired_;
+  for (const auto& [s, shard] : shards_) {
+    AddFrontierStats(shard.local->stats(), out);
+  }
+  return out;
+}
+
+std::vector<FrontierUrl> ShardOwner::TakeDiscarded() {
+  std::vector<FrontierUrl> out = std::exchange(retired_discarded_, {});
+  for (auto& [s, shard] : shards_) {
+    std::vector<FrontierUrl> more = shard.local->TakeDiscarded();
+    out.insert(out.end(), std::make_move_iterator(more.begin()),
+               std::make_move_iterator(more.end()));
+  }
+  return out;
 }
 
 }  // namespace sieve::cluster
