@@ -13,8 +13,6 @@
 namespace sieve::html {
 namespace {
 
-constexpr int kEof = -1;
-
 char Lower(int c) {
   return static_cast<char>(c >= 'A' && c <= 'Z' ? c | 0x20 : c);
 }
@@ -59,20 +57,6 @@ void Tokenizer::set_state(State state) {
       state_ = S::kCdataSection;
       break;
   }
-}
-
-int Tokenizer::Peek() const {
-  if (pos_ >= in_.size()) return kEof;
-  const int c = static_cast<unsigned char>(in_[pos_]);
-  return c == '\r' ? '\n' : c;
-}
-
-void Tokenizer::Consume() {
-  if (pos_ >= in_.size()) return;
-  if (in_[pos_] == '\r' && pos_ + 1 < in_.size() && in_[pos_ + 1] == '\n') {
-    ++pos_;
-  }
-  ++pos_;
 }
 
 void Tokenizer::AppendText(std::string_view utf8) {

@@ -137,8 +137,22 @@ class Tokenizer {
     bool duplicate;
   };
 
-  int Peek() const;  // the next input character (CR LF -> LF), or kEof
-  void Consume();
+  static constexpr int kEof = -1;  // Peek's "no more input"
+
+  // The next input character (CR LF -> LF), or kEof. Inline: the state
+  // machine (tokenizer_states.cc) calls it for most bytes of a tag.
+  int Peek() const {
+    if (pos_ >= in_.size()) return kEof;
+    const int c = static_cast<unsigned char>(in_[pos_]);
+    return c == '\r' ? '\n' : c;
+  }
+  void Consume() {
+    if (pos_ >= in_.size()) return;
+    if (in_[pos_] == '\r' && pos_ + 1 < in_.size() && in_[pos_ + 1] == '\n') {
+      ++pos_;
+    }
+    ++pos_;
+  }
   void AppendText(std::string_view utf8);
   void AppendTextNormalized(size_t begin, size_t end);
   void FlushText();

@@ -6,8 +6,6 @@
 namespace sieve::html {
 namespace {
 
-constexpr int kEof = -1;
-
 bool IsSpace(int c) { return c == '\t' || c == '\n' || c == '\f' || c == ' '; }
 char Lower(int c) {
   return static_cast<char>(c >= 'A' && c <= 'Z' ? c | 0x20 : c);

@@ -11,7 +11,6 @@
 namespace sieve::html {
 namespace {
 
-constexpr int kEof = -1;
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 
 bool IsSpace(int c) { return c == '\t' || c == '\n' || c == '\f' || c == ' '; }

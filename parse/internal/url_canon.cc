@@ -192,12 +192,20 @@ absl::StatusOr<UrlComponents> ResolveRelative(const UrlComponents& base,
   const size_t question = ref.find('?');
   std::string prepared =
       CanonicalPiece(ref.substr(0, question), EncodeSet::kPath);
-  UrlComponents url = base;
-  url.has_query = question != std::string_view::npos;
-  url.query.clear();
+  // The base's path is not copied: the reference's replaces it but for "?y".
+  UrlComponents url{.scheme = base.scheme,
+                    .userinfo = base.userinfo,
+                    .host = base.host,
+                    .port = base.port,
+                    .path = {},
+                    .query = {},
+                    .has_query = question != std::string_view::npos};
   if (url.has_query) {
     url.query = CanonicalPiece(ref.substr(question + 1), EncodeSet::kQuery);
-    if (question == 0) return url;  // "?y": base path, new query.
+    if (question == 0) {  // "?y": base path, new query.
+      url.path = base.path;
+      return url;
+    }
   }
   if (resolver == Resolver::kFast && base.userinfo.empty() &&
       url.query.size() <= kFastPathMaxBytes &&
