@@ -253,17 +253,29 @@ std::string UrlComponents::Assemble() const {
   return out;
 }
 
-std::string Preprocess(std::string_view in) {
+namespace {
+
+// `in` without leading and trailing C0 controls and spaces.
+std::string_view TrimC0AndSpace(std::string_view in) {
   while (!in.empty() && static_cast<unsigned char>(in.front()) <= 0x20)
     in.remove_prefix(1);
   while (!in.empty() && static_cast<unsigned char>(in.back()) <= 0x20)
     in.remove_suffix(1);
+  return in;
+}
+
+bool HasTabOrNewline(std::string_view in) {
+  return in.find('\t') != std::string_view::npos ||
+         in.find('\n') != std::string_view::npos ||
+         in.find('\r') != std::string_view::npos;
+}
+
+}  // namespace
+
+std::string Preprocess(std::string_view in) {
+  in = TrimC0AndSpace(in);
   // Almost every href has none of the three: three memchr and one copy.
-  if (in.find('\t') == std::string_view::npos &&
-      in.find('\n') == std::string_view::npos &&
-      in.find('\r') == std::string_view::npos) {
-    return std::string(in);
-  }
+  if (!HasTabOrNewline(in)) return std::string(in);
   std::string out;
   out.reserve(in.size());
   for (char c : in) {
@@ -274,6 +286,8 @@ std::string Preprocess(std::string_view in) {
 
 std::string LeadingScheme(std::string_view href) {
   size_t colon = 0;
+  const std::string_view trimmed = TrimC0AndSpace(href);
+  if (!HasTabOrNewline(trimmed)) return SchemeOf(trimmed, &colon);
   return SchemeOf(Preprocess(href), &colon);
 }
 
