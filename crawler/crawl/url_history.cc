@@ -15,31 +15,39 @@ constexpr std::string_view kFileMagic = "sieve-url-history 1\n";
 // No field of a real record comes near this; a larger length is damage.
 constexpr uint32_t kMaxField = 1 << 20;
 
-void PutU32(std::string& out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(v >> (8 * i)));
+// Fixed-width little-endian unsigned integers (uint32_t, uint64_t).
+template <typename U>
+void PutLe(std::string& out, U v) {
+  for (size_t i = 0; i < sizeof(U); ++i)
+    out.push_back(static_cast<char>(v >> (8 * i)));
 }
 
-std::optional<uint32_t> GetU32(std::string_view& in) {
-  if (in.size() < 4) return std::nullopt;
-  uint32_t v = 0;
-  for (int i = 0; i < 4; ++i)
-    v |= static_cast<uint32_t>(static_cast<uint8_t>(in[i])) << (8 * i);
-  in.remove_prefix(4);
+template <typename U>
+std::optional<U> GetLe(std::string_view& in) {
+  if (in.size() < sizeof(U)) return std::nullopt;
+  U v = 0;
+  for (size_t i = 0; i < sizeof(U); ++i)
+    v |= static_cast<U>(static_cast<uint8_t>(in[i])) << (8 * i);
+  in.remove_prefix(sizeof(U));
   return v;
+}
+
+void PutU32(std::string& out, uint32_t v) { PutLe(out, v); }
+std::optional<uint32_t> GetU32(std::string_view& in) {
+  return GetLe<uint32_t>(in);
+}
+void PutInt64(std::string& out, int64_t v) {
+  PutLe(out, static_cast<uint64_t>(v));
+}
+std::optional<int64_t> GetInt64(std::string_view& in) {
+  std::optional<uint64_t> u = GetLe<uint64_t>(in);
+  if (!u) return std::nullopt;
+  return static_cast<int64_t>(*u);
 }
 
 void PutString(std::string& out, std::string_view s) {
   PutU32(out, static_cast<uint32_t>(s.size()));
   out.append(s);
-}
-
-void PutInt64(std::string& out, int64_t v) {
-  const auto u = static_cast<uint64_t>(v);
-  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>(u >> (8 * i)));
-}
-
-void PutTime(std::string& out, absl::Time t) {
-  PutInt64(out, t == absl::InfinitePast() ? INT64_MIN : absl::ToUnixMicros(t));
 }
 
 std::optional<std::string> GetString(std::string_view& in) {
@@ -50,13 +58,9 @@ std::optional<std::string> GetString(std::string_view& in) {
   return out;
 }
 
-std::optional<int64_t> GetInt64(std::string_view& in) {
-  if (in.size() < 8) return std::nullopt;
-  uint64_t u = 0;
-  for (int i = 0; i < 8; ++i)
-    u |= static_cast<uint64_t>(static_cast<uint8_t>(in[i])) << (8 * i);
-  in.remove_prefix(8);
-  return static_cast<int64_t>(u);
+// Microseconds since the Unix epoch; InfinitePast as INT64_MIN.
+void PutTime(std::string& out, absl::Time t) {
+  PutInt64(out, t == absl::InfinitePast() ? INT64_MIN : absl::ToUnixMicros(t));
 }
 
 std::optional<absl::Time> GetTime(std::string_view& in) {
