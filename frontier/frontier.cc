@@ -2,7 +2,8 @@
 // first, breadth-first across hosts) and what becomes of it (Done: politeness
 // after the answer, retries, back-off), its options and its counters. The
 // URLs' way from Add into the host queues is in frontier/frontier_queues.cc;
-// the hosts' state and rules in frontier_hosts.cc.
+// the hosts' state and rules in frontier_hosts.cc; revisits coming due in
+// frontier_revisits.cc.
 #include "frontier/frontier.h"
 
 #include <algorithm>
@@ -42,6 +43,9 @@ absl::Status Frontier::Validate(const FrontierOptions& options) {
   if (p.unreachable_after < 1 || p.unreachable_for < absl::ZeroDuration()) {
     return absl::InvalidArgumentError(
         "need unreachable_after >= 1 and unreachable_for >= 0");
+  }
+  if (!(options.revisit_share >= 0 && options.revisit_share <= 1)) {
+    return absl::InvalidArgumentError("revisit_share must be in [0, 1]");
   }
   if (options.host_queue_memory_bytes == 0 ||
       options.max_pulls_past_budget == 0) {
@@ -84,10 +88,18 @@ bool Frontier::IsDropped(std::string_view host) const {
 
 NextUrl Frontier::NotReady(absl::Time now) const {
   NextUrl result;
-  if (std::optional<absl::Time> wake = hosts_->schedule.NextWakeup();
-      wake.has_value()) {
+  std::optional<absl::Time> wake = hosts_->schedule.NextWakeup();
+  // A revisit not yet due wakes the loop when it is (one due now and held
+  // back by revisit_share waits for new URLs to go first).
+  if (!revisits_.empty() && revisits_.top().due > now &&
+      (!wake.has_value() || revisits_.top().due < *wake)) {
+    wake = revisits_.top().due;
+  }
+  if (wake.has_value()) {
     result.state = NextUrl::kWait;
-    result.wait = *wake - now;
+    result.wait = std::max(*wake - now, absl::Milliseconds(1));
+  } else if (!revisits_.empty()) {
+    result.state = NextUrl::kWaitForDone;
   } else if (!hosts_->in_flight.empty() || hosts_->table.queued_urls() > 0 ||
              hosts_->overflow.size() > 0 || sieve_->size() > 0) {
     result.state = NextUrl::kWaitForDone;
@@ -118,6 +130,12 @@ NextUrl Frontier::Next(absl::Time now) {
     QueuedUrl entry = hosts_->table.PopFront(*host);
     Refill(*host);
     ++host->in_flight;
+    ++dispatched_here_;
+    if (entry.revisit) {
+      if (revisits_queued_ > 0) --revisits_queued_;
+      ++revisits_dispatched_;
+      ++counters_.revisits;
+    }
     if (!entry.counted) {
       entry.counted = true;
       ++host->urls_dispatched;
@@ -161,6 +179,9 @@ absl::StatusOr<UrlFate> Frontier::Done(std::string_view url,
     return absl::NotFoundError(absl::StrCat("not in flight: ", AbslView(url)));
   }
   QueuedUrl entry = std::move(it->second.entry);
+  // Counted as a revisit when handed out; queued again (a retry, a deferral)
+  // it is an ordinary URL of its host.
+  entry.revisit = false;
   HostState& host = *it->second.host;
   hosts_->in_flight.erase(it);
   --host.in_flight;
@@ -245,6 +266,7 @@ FrontierStats Frontier::stats() const {
   out.host_queue_bytes = hosts_->table.queued_bytes();
   out.in_flight = hosts_->in_flight.size();
   out.hosts_active = hosts_active_;
+  out.revisits_waiting = revisits_.size() + revisits_queued_;
   out.hosts_known = hosts_->table.host_count() + hosts_->table.parked_count();
   out.added = sieve.queued;
   out.duplicates = sieve.dropped_as_seen;

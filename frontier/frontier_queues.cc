@@ -163,6 +163,7 @@ void Frontier::Refill(HostState& host) {
 
 bool Frontier::PrepareReady(absl::Time now) {
   ForgetIdleHosts(now);
+  ReleaseDueRevisits(now);
   hosts_->schedule.PromoteDue(now);
   // Pull from the Sieve only while no host is ready (or the first ready one
   // has only a retry to offer: its fresh URLs may still be in the Sieve, and

@@ -45,6 +45,16 @@ class FetcherTest : public testing::Test {
               absl::StrAppend(&out, name, ": ", value, "\n");
             res.set_content(out, "text/plain");
           });
+    s.Get("/validated",
+          [](const httplib::Request& req, httplib::Response& res) {
+            res.set_header("ETag", "\"v7\"");
+            res.set_header("Last-Modified", "Tue, 14 Nov 2023 22:13:20 GMT");
+            if (req.get_header_value("If-None-Match") == "\"v7\"") {
+              res.status = 304;
+              return;
+            }
+            res.set_content("version 7", "application/octet-stream");
+          });
     s.Get("/big", [](const httplib::Request&, httplib::Response& res) {
       res.set_content(std::string(100'000, 'x'), "application/octet-stream");
     });
@@ -132,6 +142,39 @@ TEST_F(FetcherTest, SendsUserAgentAndExtraHeaders) {
   EXPECT_THAT(r.body, HasSubstr("Accept-Language: en\n"));
   EXPECT_THAT(r.body, HasSubstr("X-Probe: 7\n"));
   EXPECT_THAT(r.body, HasSubstr("Accept-Encoding: "));
+}
+
+TEST_F(FetcherTest, ExposesValidatorsAndSendsThemBackAsAConditionalRequest) {
+  FetchOptions options = TestOptions();
+  options.extra_headers = {"X-Probe: 7"};
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(options);
+  const FetchResponse first =
+      FetchOne(*fetcher, {.id = 1, .url = server_.Url("/validated")});
+  ASSERT_TRUE(first.ok()) << first.error_message;
+  EXPECT_EQ(first.status, 200);
+  EXPECT_EQ(first.headers.etag, "\"v7\"");
+  EXPECT_EQ(first.headers.last_modified, "Tue, 14 Nov 2023 22:13:20 GMT");
+  const FetchResponse again =
+      FetchOne(*fetcher, {.id = 2,
+                          .url = server_.Url("/validated"),
+                          .if_none_match = first.headers.etag,
+                          .if_modified_since = first.headers.last_modified});
+  ASSERT_TRUE(again.ok()) << again.error_message;
+  EXPECT_EQ(again.status, 304);
+  EXPECT_TRUE(again.body.empty());
+  // Both validators go with the Fetcher's own headers; none on a plain one.
+  const FetchResponse echo = FetchOne(
+      *fetcher, {.id = 3,
+                 .url = server_.Url("/echo-headers"),
+                 .if_none_match = "\"v7\"",
+                 .if_modified_since = "Tue, 14 Nov 2023 22:13:20 GMT"});
+  EXPECT_THAT(echo.body, HasSubstr("If-None-Match: \"v7\"\n"));
+  EXPECT_THAT(echo.body,
+              HasSubstr("If-Modified-Since: Tue, 14 Nov 2023 22:13:20 GMT\n"));
+  EXPECT_THAT(echo.body, HasSubstr("X-Probe: 7\n"));
+  const FetchResponse plain =
+      FetchOne(*fetcher, {.id = 4, .url = server_.Url("/echo-headers")});
+  EXPECT_THAT(plain.body, testing::Not(HasSubstr("If-None-Match")));
 }
 
 TEST_F(FetcherTest, TruncatesABodyWhoseContentLengthExceedsTheLimit) {
