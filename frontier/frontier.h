@@ -153,8 +153,9 @@ class Frontier final : public CrawlFrontier {
   // See CrawlFrontier::Revisit: a min-heap by due time, released into the
   // host queues by Next as due times pass, within revisit_share. Not saved
   // by Checkpoint: the caller owns the history that sets due times (the
-  // crawler's per-URL history) and queues its revisits again on restore.
-  // Cost: O(log revisits waiting). Thread-safe.
+  // crawler's per-URL history) and queues its revisits again on restore. A
+  // dropped host (max_urls_per_host) is not revisited. Cost: O(log revisits
+  // waiting). Thread-safe.
   //   f->Revisit({.url = u, .host = h, .depth = 1}, absl::Now() + interval);
   [[nodiscard]] absl::Status Revisit(const FrontierAdd& url,
                                      absl::Time due) override;

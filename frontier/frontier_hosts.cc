@@ -136,7 +136,10 @@ uint64_t Frontier::DropHostLocked(HostState& host) {
   }
   host.dropped = true;
   for (const QueuedUrl& url : host.queue) {
-    if (url.revisit && revisits_queued_ > 0) --revisits_queued_;
+    if (url.revisit) {  // Fetched before: not revisited, not "skipped".
+      if (revisits_queued_ > 0) --revisits_queued_;
+      continue;
+    }
     NoteDiscarded(host.name, url);
   }
   uint64_t discarded = hosts_->table.Clear(host);

@@ -34,13 +34,9 @@ void Frontier::ReleaseDueRevisits(absl::Time now) {
       return;
     DueRevisit r = revisits_.top();
     revisits_.pop();
-    if (IsDropped(r.host)) {
-      ++counters_.dropped_urls;
-      NoteDiscarded(r.host, QueuedUrl{.url = std::move(r.url),
-                                      .metadata = std::move(r.metadata),
-                                      .depth = r.depth});
-      continue;
-    }
+    // A dropped host (past max_urls_per_host, or DropHost) is not revisited;
+    // its URLs were fetched, so nothing goes to TakeDiscarded.
+    if (IsDropped(r.host)) continue;
     HostState& host = hosts_->table.GetOrCreate(r.host);
     // At the head: it is due, and its host's politeness spaces it from the
     // host's other requests. `counted`: a revisit is no new page of the host

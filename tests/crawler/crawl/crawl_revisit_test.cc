@@ -101,7 +101,8 @@ TEST(CrawlRevisitTest, FixedRevisitsAtTheIntervalWith304sUnchangedAndArchived) {
     ASSERT_GE(requests.size(), 3u) << path;
     for (double gap : Gaps(requests)) {
       EXPECT_GE(gap, 0.95) << path;  // revisit_min, jitter only adds.
-      EXPECT_LE(gap, 1.1 + 4 * kDelay + 0.3) << path;  // 1 s + 10 %, queue
+      // 1 s + 10 % jitter, behind at most the host's other 4 pages.
+      EXPECT_LE(gap, 1.1 + 5 * kDelay + 0.5) << path;
     }
     // The first request is unconditional; every revisit sends validators
     // when the page had some.
@@ -232,7 +233,7 @@ TEST(CrawlRevisitTest,
   // Changed at every visit: the interval shrinks towards revisit_min.
   EXPECT_LT(always.back(), 0.75 * always.front())
       << "first " << always.front() << " last " << always.back();
-  EXPECT_LE(always.back(), kMin * 1.1 + 4 * kDelay + 0.2);
+  EXPECT_LE(always.back(), kMin * 1.1 + 5 * kDelay + 0.5);
 
   // Never changed: after one unchanged revisit the interval is revisit_max
   // (less its jitter).
@@ -240,7 +241,7 @@ TEST(CrawlRevisitTest,
   ASSERT_GE(never.size(), 2u);
   EXPECT_LT(never[0], kMax * 0.9);
   EXPECT_GE(never[1], kMax * 0.9 - 0.05);
-  EXPECT_LE(never[1], kMax + 4 * kDelay + 0.2);
+  EXPECT_LE(never[1], kMax + 5 * kDelay + 0.5);
   ExpectPolite(site);
 }
 
