@@ -18,10 +18,11 @@
 #   env CRAWL_DELAY_EVERY  every Nth host's robots.txt says Crawl-delay: 1 (default 20; 0 = none)
 #   env SIEVE_FLAGS  more flags for sieve crawl
 #   env KEEPALIVE  nginx's keepalive_timeout in seconds (default 75, nginx's own default)
-#   env TLS_PROTOCOLS  nginx's ssl_protocols (default "TLSv1.2 TLSv1.3", what most HTTPS servers
-#                of the real web accept; nginx 1.22's own default, "TLSv1 TLSv1.1 TLSv1.2", has no
-#                TLS 1.3, and the figures before 26 Nov 2026, session w6, were measured with it:
-#                TLS_PROTOCOLS="TLSv1 TLSv1.1 TLSv1.2" measures that way again)
+#   env TLS_PROTOCOLS  nginx's ssl_protocols (default "TLSv1.2 TLSv1.3": TLS 1.3 is what a
+#                server of today speaks, nginx itself by default since 1.23.4 and Debian 12's own
+#                /etc/nginx/nginx.conf; nginx 1.22's built-in default, "TLSv1 TLSv1.1 TLSv1.2", was
+#                the benchmark's until 26 Nov 2026 (docs/benchmarks.md): TLS_PROTOCOLS="TLSv1.2"
+#                measures that way again)
 #   (each run's line also has tls_protocols, connections by TLS version from nginx's
 #   $ssl_protocol, and load1, the load average when the run ended)
 #   env PROFILE  when 1, each sieve run is recorded with `perf record` (perf.data in its dir)
