@@ -18,16 +18,15 @@ import re
 import subprocess
 import sys
 
-# (part, test on the stack's function names, outermost first); the first that matches wins.
-OPENSSL_ENTRIES = ("SSL_write", "SSL_read", "SSL_CTX_new_ex", "SSL_CTX_free", "SSL_free",
-                   "SSL_shutdown", "SSL_SESSION_free")
-
 
 def part_of(names, dsos):
-    main = any(n.startswith("sieve::Crawler::Impl::Run") for n in names)
+    """The part a sample belongs to, from its stack (function names and libraries, outermost
+    first)."""
     if any("WorkerPool" in n for n in names):
         return "parse workers"
-    if not main:
+    if "sieve::Fetcher::~Fetcher" in names:
+        return "fetch: closing the kept connections at exit"
+    if not any(n.startswith("sieve::Crawler::Impl::Run") for n in names):
         return "other threads, start and exit"
     if "sieve::Fetcher::Poll" not in names:
         return "crawl loop outside the fetcher"
@@ -39,7 +38,7 @@ def part_of(names, dsos):
         return "fetch: SSL_CTX_new (libcurl, per connection)"
     ssl = any(d in ("libssl.so.3", "libcrypto.so.3") for d in dsos)
     if ssl:
-        return "fetch: TLS handshake and teardown (other libssl/libcrypto)"
+        return "fetch: TLS handshake (other libssl/libcrypto)"
     if "curl_multi_remove_handle" in names:
         return "fetch: curl_multi_remove_handle"
     if any(n in ("__libc_send", "__libc_recv", "__GI___poll", "__libc_sendto", "__libc_recvfrom")
