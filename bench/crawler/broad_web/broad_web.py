@@ -75,11 +75,12 @@ def parse_time_v(path):
 def analyse_run(nginx_log, dns_log, time_v, hosts, delay, every, cores):
     """One crawl, from the server's log: nginx's line is
     $msec $request_time $host $request_uri $status $connection $connection_requests
-    $ssl_session_reused (msec is the end of the request; start = msec - request_time)."""
+    $ssl_session_reused $ssl_protocol (msec is the end of the request; start = msec - request_time)."""
     by_host = collections.defaultdict(list)
     seen = collections.Counter()
     first_of_connection = {}
     conn_host = {}
+    protocol_of_connection = {}
     pages = requests = 0
     for line in open(nginx_log):
         f = line.split()
@@ -96,6 +97,8 @@ def analyse_run(nginx_log, dns_log, time_v, hosts, delay, every, cores):
         conn_host[conn] = name
         if nreq == 1 or conn not in first_of_connection:
             first_of_connection[conn] = reused
+            if len(f) > 8 and f[8] != "-":
+                protocol_of_connection[conn] = f[8]
     violations = 0
     closest = None
     for name, reqs in by_host.items():
@@ -121,6 +124,7 @@ def analyse_run(nginx_log, dns_log, time_v, hosts, delay, every, cores):
         "pages_per_s": pages / wall, "cpu_ms_per_page": 1000 * cpu / max(pages, 1),
         "connections": len(conn_host), "connections_per_host": len(conn_host) / max(len(by_host), 1),
         "tls_full": tls.get(".", 0), "tls_resumed": tls.get("r", 0),
+        "tls_protocols": dict(collections.Counter(protocol_of_connection.values())),
         "dns_queries": dns, "politeness_violations": violations,
         "closest_gap_minus_delay_ms": 1000 * closest if closest is not None else None,
         "duplicate_requests": sum(n - 1 for n in seen.values()),

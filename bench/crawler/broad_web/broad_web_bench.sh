@@ -18,6 +18,13 @@
 #   env CRAWL_DELAY_EVERY  every Nth host's robots.txt says Crawl-delay: 1 (default 20; 0 = none)
 #   env SIEVE_FLAGS  more flags for sieve crawl
 #   env KEEPALIVE  nginx's keepalive_timeout in seconds (default 75, nginx's own default)
+#   env TLS_PROTOCOLS  nginx's ssl_protocols (default "TLSv1.2 TLSv1.3": TLS 1.3 is what a
+#                server of today speaks, nginx itself by default since 1.23.4 and Debian 12's own
+#                /etc/nginx/nginx.conf; nginx 1.22's built-in default, "TLSv1 TLSv1.1 TLSv1.2", was
+#                the benchmark's until 26 Nov 2026 (docs/benchmarks.md): TLS_PROTOCOLS="TLSv1.2"
+#                measures that way again)
+#   (each run's line also has tls_protocols, connections by TLS version from nginx's
+#   $ssl_protocol, and load1, the load average when the run ended)
 #   env PROFILE  when 1, each sieve run is recorded with `perf record` (perf.data in its dir)
 #   env PERF_CALL_GRAPH  perf's --call-graph for PROFILE=1 (default fp; dwarf names the callers
 #                inside Debian's libraries, which are built without frame pointers)
@@ -73,6 +80,7 @@ TOOLS=${TOOLS:-"sieve${SIEVE_BEFORE:+ sieve-before} scrapy"}
 RUNS=${RUNS:-1}
 SCRAPY_RUNS=${SCRAPY_RUNS:-$RUNS}
 KEEPALIVE=${KEEPALIVE:-75}
+TLS_PROTOCOLS=${TLS_PROTOCOLS:-"TLSv1.2 TLSv1.3"}
 DELAY=${DELAY:-0.5}
 CONCURRENCY=${CONCURRENCY:-64}
 CRAWL_DELAY_EVERY=${CRAWL_DELAY_EVERY:-20}
@@ -140,7 +148,7 @@ error_log $WORK/nginx-error.log warn;
 events { worker_connections 60000; }
 http {
   log_format bench '\$msec \$request_time \$host \$request_uri \$status \$connection '
-                   '\$connection_requests \$ssl_session_reused';
+                   '\$connection_requests \$ssl_session_reused \$ssl_protocol';
   access_log $2 bench buffer=1m flush=5s;
   types { text/html html; text/plain txt; }
   client_body_temp_path $WORK/nginx-tmp;
@@ -150,6 +158,7 @@ http {
   ssl_certificate_key $WORK/server.key;
   ssl_session_cache shared:bench:64m;
   ssl_session_timeout 1h;
+  ssl_protocols ${TLS_PROTOCOLS};
   server {
     listen 80 backlog=4096;
     listen 443 ssl backlog=4096;
@@ -198,8 +207,8 @@ for hosts in $HOSTS; do
         stop_pid "$WORK/dnsmasq.pid"
         line=$($PY "$HERE/broad_web.py" run "$dir/access.log" "$dir/dns.log" "$dir/time.txt" \
           "$hosts" "$DELAY" "$CRAWL_DELAY_EVERY" "$CORES")
-        line=$(echo "$line" | $PY -c 'import json,sys; r=json.load(sys.stdin); r.update(hosts=int(sys.argv[1]), scheme=sys.argv[2], tool=sys.argv[3], run=int(sys.argv[4])); print(json.dumps(r))' \
-          "$hosts" "$scheme" "$tool" "$run")
+        line=$(echo "$line" | $PY -c 'import json,sys; r=json.load(sys.stdin); r.update(hosts=int(sys.argv[1]), scheme=sys.argv[2], tool=sys.argv[3], run=int(sys.argv[4]), load1=float(sys.argv[5])); print(json.dumps(r))' \
+          "$hosts" "$scheme" "$tool" "$run" "$(cut -d' ' -f1 /proc/loadavg)")
         echo "$line" >> "$RESULTS"
         echo "$hosts $scheme $tool run $run: $line"
       done
@@ -210,5 +219,6 @@ done
 
 echo
 echo "(medians of $RUNS run(s), Scrapy $SCRAPY_RUNS; delay $DELAY s; sieve --concurrency" \
-  "$CONCURRENCY $SIEVE_FLAGS; nginx keepalive ${KEEPALIVE} s; $CORES cores; results in $RESULTS)"
+  "$CONCURRENCY $SIEVE_FLAGS; nginx keepalive ${KEEPALIVE} s, ssl_protocols $TLS_PROTOCOLS;" \
+  "$CORES cores; load average $(cut -d' ' -f1-3 /proc/loadavg); results in $RESULTS)"
 $PY "$HERE/broad_web.py" table "$RESULTS"
