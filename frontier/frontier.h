@@ -264,8 +264,9 @@ class Frontier final : public CrawlFrontier {
   // Keeps `url` of dropped host `host` for TakeDiscarded.
   void NoteDiscarded(std::string_view host, QueuedUrl url);
 
-  // Moves due revisits into the head of their hosts' queues, as far as
-  // revisit_share allows.
+  // Moves due revisits into the head of their hosts' queues, behind the
+  // revisits already there (HostTable::PushRevisit), as far as revisit_share
+  // allows.
   void ReleaseDueRevisits(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Keeps the schedule and the active-host count in step after a change to
   // `host`.

@@ -38,15 +38,16 @@ void Frontier::ReleaseDueRevisits(absl::Time now) {
     // its URLs were fetched, so nothing goes to TakeDiscarded.
     if (IsDropped(r.host)) continue;
     HostState& host = hosts_->table.GetOrCreate(r.host);
-    // At the head: it is due, and its host's politeness spaces it from the
-    // host's other requests. `counted`: a revisit is no new page of the host
+    // Ahead of the host's fresh URLs, behind its revisits that came due
+    // first: it is due, and its host's politeness spaces it from the host's
+    // other requests. `counted`: a revisit is no new page of the host
     // (max_urls_per_host).
-    hosts_->table.PushFront(host, QueuedUrl{.url = std::move(r.url),
-                                            .metadata = std::move(r.metadata),
-                                            .depth = r.depth,
-                                            .counted = true,
-                                            .revisit = true,
-                                            .seq = next_seq_++});
+    hosts_->table.PushRevisit(host, QueuedUrl{.url = std::move(r.url),
+                                              .metadata = std::move(r.metadata),
+                                              .depth = r.depth,
+                                              .counted = true,
+                                              .revisit = true,
+                                              .seq = next_seq_++});
     ++revisits_queued_;
     Touch(host, now);
   }

@@ -74,6 +74,14 @@ void HostTable::PushFront(HostState& host, QueuedUrl url) {
   host.queue.push_front(std::move(url));
 }
 
+void HostTable::PushRevisit(HostState& host, QueuedUrl url) {
+  queued_bytes_ += BytesOf(url);
+  ++queued_urls_;
+  auto at = host.queue.begin();
+  while (at != host.queue.end() && at->revisit) ++at;
+  host.queue.insert(at, std::move(url));
+}
+
 QueuedUrl HostTable::PopFront(HostState& host) {
   QueuedUrl url = std::move(host.queue.front());
   host.queue.pop_front();

@@ -169,6 +169,10 @@ class HostTable {
   // retried), so a retry waits behind every fresh URL of its host.
   void PushBack(HostState& host, QueuedUrl url);
   void PushFront(HostState& host, QueuedUrl url);
+  // A revisit come due: behind the revisits at the head of the host's queue,
+  // ahead of its fresh URLs, so a host's revisits leave in the order they
+  // came due. Cost: O(revisits queued at the head).
+  void PushRevisit(HostState& host, QueuedUrl url);
   QueuedUrl PopFront(HostState& host);  // REQUIRES: !host.queue.empty().
   // Empties the host's queue; returns how many URLs it held.
   uint64_t Clear(HostState& host);

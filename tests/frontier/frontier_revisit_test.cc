@@ -76,6 +76,33 @@ TEST(FrontierRevisitTest, APastDueTimeIsNowAndPolitenessStillHolds) {
   EXPECT_EQ(next.url.url, "http://a/1");  // Due: at the head of its host.
 }
 
+// Within a host, revisits leave in the order they came due: one fetched a
+// moment ago and due again at once does not jump ahead of one that has waited
+// (the freshness benchmark's fixed mode: 44 pages took 5,102 of 6,967 fetches
+// while 491 were never fetched again, when each went to the queue's head).
+TEST(FrontierRevisitTest, AHostsRevisitsLeaveInTheOrderTheyCameDue) {
+  auto f = MakeFrontier(absl::ZeroDuration(), /*share=*/1);  // No holding back.
+  for (const char* url : {"http://a/x", "http://a/y", "http://a/z"}) {
+    ASSERT_TRUE(f->Add(url, "a", 0));
+    FetchNow(*f, url, kStart);
+  }
+  ASSERT_TRUE(f->Add("http://a/new", "a", 0));  // A fresh URL waits too.
+  for (int i = 0; i < 3; ++i) {
+    const std::string url = absl::StrCat("http://a/", std::string(1, 'x' + i));
+    ASSERT_TRUE(
+        f->Revisit({.url = url, .host = "a"}, kStart + absl::Milliseconds(i))
+            .ok());
+  }
+  absl::Time now = kStart + absl::Seconds(1);
+  FetchNow(*f, "http://a/x", now);
+  // x is due again at once: y and z have waited longer.
+  ASSERT_TRUE(f->Revisit({.url = "http://a/x", .host = "a"}, now).ok());
+  FetchNow(*f, "http://a/y", now);
+  FetchNow(*f, "http://a/z", now);
+  FetchNow(*f, "http://a/x", now);
+  FetchNow(*f, "http://a/new", now);
+}
+
 TEST(FrontierRevisitTest, RevisitsTakeTheirShareWhileNewUrlsWait) {
   auto f = MakeFrontier(absl::ZeroDuration(), /*share=*/0.25);
   // 10 fetched URLs, all due again now; 30 new ones waiting.
