@@ -30,6 +30,8 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 export PYTHONDONTWRITEBYTECODE=1
+PY=/usr/bin/python3
+[ -x "$PY" ] || { echo "missing $PY (Debian's python3)" >&2; exit 2; }
 if [ $# -ne 1 ]; then
   sed -n '2,12p' "$0" >&2
   exit 2
@@ -64,22 +66,22 @@ HORIZON=$((DURATION + 120))
 SITE_PID=
 CRAWL_PID=
 cleanup() {
-  [ -n "$CRAWL_PID" ] && kill -KILL "$CRAWL_PID" 2> /dev/null || true
-  [ -n "$SITE_PID" ] && kill "$SITE_PID" 2> /dev/null || true
+  if [ -n "$CRAWL_PID" ]; then kill -KILL "$CRAWL_PID" 2> /dev/null || true; fi
+  if [ -n "$SITE_PID" ]; then kill "$SITE_PID" 2> /dev/null || true; fi
 }
 trap cleanup EXIT
 
 echo "freshness bench: $PAGES pages on $HOSTS hosts, mean change intervals $MIN_INTERVAL-$MAX_INTERVAL s" \
   "(log-uniform, seed $SEED), $RATE requests/s, delay $DELAY s, $DURATION s per run," \
   "$RUNS run(s) of: $POLICIES; output in $OUT"
-python3 "$HERE/freshness_math.py" analytic "$PAGES" "$HOSTS" "$MIN_INTERVAL" "$MAX_INTERVAL" \
+"$PY" "$HERE/freshness_math.py" analytic "$PAGES" "$HOSTS" "$MIN_INTERVAL" "$MAX_INTERVAL" \
   "$SEED" "$RATE" > "$OUT/analytic.json"
 : > "$OUT/results.jsonl"
 
 crawl() {  # crawl DIR POLICY
   local dir=$1 policy=$2 rc=0
   if [ "$SIEVE" = --standin ]; then
-    python3 "$HERE/standin_client.py" "$dir" "$policy" "$RATE" "$DURATION" "$DELAY" &
+    "$PY" "$HERE/standin_client.py" "$dir" "$policy" "$RATE" "$DURATION" "$DELAY" &
   else
     # shellcheck disable=SC2086
     "$SIEVE" crawl --seeds "$dir/seeds.txt" --out "$dir/crawl" --revisit "$policy" \
@@ -108,7 +110,7 @@ for run in $(seq 1 "$RUNS"); do
     dir="$OUT/run$run-$policy"
     rm -rf "$dir"
     mkdir -p "$dir"
-    python3 "$HERE/freshness_site.py" "$dir" "$PAGES" "$HOSTS" "$MIN_INTERVAL" "$MAX_INTERVAL" \
+    "$PY" "$HERE/freshness_site.py" "$dir" "$PAGES" "$HOSTS" "$MIN_INTERVAL" "$MAX_INTERVAL" \
       "$SEED" "$HORIZON" 2> "$dir/site.log" &
     SITE_PID=$!
     for _ in $(seq 1 300); do
@@ -122,11 +124,11 @@ for run in $(seq 1 "$RUNS"); do
     kill "$SITE_PID"
     wait "$SITE_PID" || true
     SITE_PID=
-    python3 "$HERE/freshness_measure.py" run "$dir" "$policy" "$DURATION" "$RATE" "$DELAY" \
+    "$PY" "$HERE/freshness_measure.py" run "$dir" "$policy" "$DURATION" "$RATE" "$DELAY" \
       >> "$OUT/results.jsonl"
   done
 done
 
-python3 "$HERE/freshness_measure.py" table "$OUT/results.jsonl" "$OUT/analytic.json" \
+"$PY" "$HERE/freshness_measure.py" table "$OUT/results.jsonl" "$OUT/analytic.json" \
   "$OUT/freshness.svg" | tee "$OUT/table.md"
 echo "plot: $OUT/freshness.svg"
