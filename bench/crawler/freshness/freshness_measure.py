@@ -160,6 +160,7 @@ def table(results_path, analytic_path, plot_path=None):
           (analytic["budget"], uniform, optimal, analytic["optimal_over_uniform"],
            analytic["optimal_pages_skipped"], analytic["optimal_interval_min"],
            analytic["optimal_interval_max"]))
+    print()
     header = ("policy", "runs", "requests", "req/s", "peak 1s", "304 share", "first pass s",
               "freshness", "fresh (all)", "uniform", "optimal", "x optimal",
               "x " + next(iter(by_policy), "-"), "violations")
