@@ -50,6 +50,14 @@ struct FetchRequest {
   // FetchOptions::max_body_bytes), when > 0; 0 (the default) uses the
   // Fetcher's. The crawl raises it for sitemaps (up to 50 MiB each).
   int64_t max_body_bytes = 0;
+  // Conditional request (RFC 9110 13.1): when not empty, sent as
+  // `If-None-Match: <if_none_match>` (an entity tag as the server sent it in
+  // ETag) and `If-Modified-Since: <if_modified_since>` (an HTTP-date as the
+  // server sent it in Last-Modified). A server that still has that version
+  // answers 304 Not Modified with no body. Neither may hold CR or LF (the
+  // request then goes without the header). Default: "" (unconditional).
+  std::string if_none_match = {};
+  std::string if_modified_since = {};
 };
 
 // Why a transfer failed. The curl codes behind each kind are listed in
@@ -87,6 +95,11 @@ struct ResponseHeaders {
   std::string location;
   std::string retry_after;
   std::string x_robots_tag;
+  // The validators of the response (RFC 9110 8.8), as sent: what a later
+  // conditional request (FetchRequest::if_none_match, if_modified_since)
+  // gives back.
+  std::string etag;
+  std::string last_modified;
   std::optional<int64_t> content_length;
 };
 

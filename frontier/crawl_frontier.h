@@ -200,6 +200,11 @@ struct FrontierStats {
   // failures in a row), and URLs handed out unfetched meanwhile.
   uint64_t hosts_unreachable = 0;
   uint64_t unreachable_urls = 0;
+  // Revisits (CrawlFrontier::Revisit) waiting for their due time, or due and
+  // held back by the revisit share.
+  uint64_t revisits_waiting = 0;
+  // URLs handed out by Next as revisits (in revisits_waiting before).
+  uint64_t revisits = 0;
   // A shared frontier (frontier/cluster): URLs taken over from a worker that
   // stopped without finishing them; each may have been fetched twice. Counted
   // once, by the worker that takes them over. 0 for one process.
@@ -226,6 +231,7 @@ struct FrontierStats {
   X(in_flight, kNow)                 \
   X(hosts_active, kNow)              \
   X(hosts_known, kNow)               \
+  X(revisits_waiting, kNow)          \
   X(dispatched, kTotal)              \
   X(done, kTotal)                    \
   X(succeeded, kTotal)               \
@@ -242,7 +248,8 @@ struct FrontierStats {
   X(duplicates, kTotal)              \
   X(reclaimed, kTotal)               \
   X(hosts_unreachable, kTotal)       \
-  X(unreachable_urls, kTotal)
+  X(unreachable_urls, kTotal)        \
+  X(revisits, kTotal)
 // clang-format on
 
 enum class FrontierCounterKind { kNow, kTotal };
@@ -301,6 +308,21 @@ class CrawlFrontier {
       queued[i] =
           Add(urls[i].url, urls[i].host, urls[i].depth, urls[i].metadata);
     }
+  }
+
+  // Queues `url` (fetched before) to be handed out again, not before `due`
+  // (a due time in the past is now): the Sieve is not asked, since the URL
+  // was seen, but everything else applies as to a new URL (host delays,
+  // in-flight cap, robots.txt, back-off, dropped hosts). While revisits wait,
+  // Next never returns kEmpty: the crawl goes on until the caller stops it.
+  // How revisits share requests with new URLs is the implementation's
+  // (Frontier: FrontierOptions::revisit_share). REQUIRES: `url` is not queued
+  // or in flight. Unimplemented by default (a frontier that cannot revisit).
+  [[nodiscard]] virtual absl::Status Revisit(const FrontierAdd& url,
+                                             absl::Time due) {
+    (void)url;
+    (void)due;
+    return absl::UnimplementedError("this frontier does not revisit URLs");
   }
 
   // A URL that may be fetched at `now`, or how long until one may be, or why

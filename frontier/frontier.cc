@@ -71,6 +71,9 @@ absl::Status Frontier::Validate(const FrontierOptions& options) {
     return absl::InvalidArgumentError(
         "need unreachable_after >= 1 and unreachable_for >= 0");
   }
+  if (!(options.revisit_share >= 0 && options.revisit_share <= 1)) {
+    return absl::InvalidArgumentError("revisit_share must be in [0, 1]");
+  }
   if (options.host_queue_memory_bytes == 0 ||
       options.max_pulls_past_budget == 0) {
     return absl::InvalidArgumentError(
@@ -230,8 +233,57 @@ void Frontier::Refill(HostState& host) {
   for (QueuedUrl& url : *urls) hosts_->table.PushBack(host, std::move(url));
 }
 
+absl::Status Frontier::Revisit(const FrontierAdd& url, absl::Time due) {
+  std::lock_guard lock(mu_);
+  revisits_.push(DueRevisit{.due = due,
+                            .order = revisit_order_++,
+                            .host = std::string(url.host),
+                            .url = std::string(url.url),
+                            .metadata = std::string(url.metadata),
+                            .depth = url.depth});
+  return absl::OkStatus();
+}
+
+void Frontier::ReleaseDueRevisits(absl::Time now) {
+  while (!revisits_.empty() && revisits_.top().due <= now) {
+    // revisit_share: with new URLs waiting, a revisit goes only while the
+    // revisits handed out or queued stay within the share of all URLs.
+    const bool new_waiting = sieve_->size() > 0 ||
+                             hosts_->overflow.size() > 0 ||
+                             hosts_->table.queued_urls() > revisits_queued_;
+    const uint64_t revisits = revisits_dispatched_ + revisits_queued_;
+    const uint64_t all = dispatched_here_ + revisits_queued_;
+    if (new_waiting &&
+        static_cast<double>(revisits + 1) >
+            options_.revisit_share * static_cast<double>(all + 1))
+      return;
+    DueRevisit r = revisits_.top();
+    revisits_.pop();
+    if (IsDropped(r.host)) {
+      ++counters_.dropped_urls;
+      NoteDiscarded(r.host, QueuedUrl{.url = std::move(r.url),
+                                      .metadata = std::move(r.metadata),
+                                      .depth = r.depth});
+      continue;
+    }
+    HostState& host = hosts_->table.GetOrCreate(r.host);
+    // At the head: it is due, and its host's politeness spaces it from the
+    // host's other requests. `counted`: a revisit is no new page of the host
+    // (max_urls_per_host).
+    hosts_->table.PushFront(host, QueuedUrl{.url = std::move(r.url),
+                                            .metadata = std::move(r.metadata),
+                                            .depth = r.depth,
+                                            .counted = true,
+                                            .revisit = true,
+                                            .seq = next_seq_++});
+    ++revisits_queued_;
+    Touch(host, now);
+  }
+}
+
 bool Frontier::PrepareReady(absl::Time now) {
   ForgetIdleHosts(now);
+  ReleaseDueRevisits(now);
   hosts_->schedule.PromoteDue(now);
   // Pull from the Sieve only while no host is ready (or the first ready one
   // has only a retry to offer: its fresh URLs may still be in the Sieve, and
@@ -257,10 +309,18 @@ bool Frontier::PrepareReady(absl::Time now) {
 
 NextUrl Frontier::NotReady(absl::Time now) const {
   NextUrl result;
-  if (std::optional<absl::Time> wake = hosts_->schedule.NextWakeup();
-      wake.has_value()) {
+  std::optional<absl::Time> wake = hosts_->schedule.NextWakeup();
+  // A revisit not yet due wakes the loop when it is (one due now and held
+  // back by revisit_share waits for new URLs to go first).
+  if (!revisits_.empty() && revisits_.top().due > now &&
+      (!wake.has_value() || revisits_.top().due < *wake)) {
+    wake = revisits_.top().due;
+  }
+  if (wake.has_value()) {
     result.state = NextUrl::kWait;
-    result.wait = *wake - now;
+    result.wait = std::max(*wake - now, absl::Milliseconds(1));
+  } else if (!revisits_.empty()) {
+    result.state = NextUrl::kWaitForDone;
   } else if (!hosts_->in_flight.empty() || hosts_->table.queued_urls() > 0 ||
              hosts_->overflow.size() > 0 || sieve_->size() > 0) {
     result.state = NextUrl::kWaitForDone;
@@ -291,6 +351,12 @@ NextUrl Frontier::Next(absl::Time now) {
     QueuedUrl entry = hosts_->table.PopFront(*host);
     Refill(*host);
     ++host->in_flight;
+    ++dispatched_here_;
+    if (entry.revisit) {
+      if (revisits_queued_ > 0) --revisits_queued_;
+      ++revisits_dispatched_;
+      ++counters_.revisits;
+    }
     if (!entry.counted) {
       entry.counted = true;
       ++host->urls_dispatched;
@@ -334,6 +400,9 @@ absl::StatusOr<UrlFate> Frontier::Done(std::string_view url,
     return absl::NotFoundError(absl::StrCat("not in flight: ", AbslView(url)));
   }
   QueuedUrl entry = std::move(it->second.entry);
+  // Counted as a revisit when handed out; queued again (a retry, a deferral)
+  // it is an ordinary URL of its host.
+  entry.revisit = false;
   HostState& host = *it->second.host;
   hosts_->in_flight.erase(it);
   --host.in_flight;
@@ -418,6 +487,7 @@ FrontierStats Frontier::stats() const {
   out.host_queue_bytes = hosts_->table.queued_bytes();
   out.in_flight = hosts_->in_flight.size();
   out.hosts_active = hosts_active_;
+  out.revisits_waiting = revisits_.size() + revisits_queued_;
   out.hosts_known = hosts_->table.host_count() + hosts_->table.parked_count();
   out.added = sieve.queued;
   out.duplicates = sieve.dropped_as_seen;

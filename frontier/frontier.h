@@ -101,6 +101,15 @@ struct FrontierOptions {
   // URLs are discarded (FrontierStats::dropped_urls) and new ones refused. 0:
   // no cap. Default: 0.
   uint64_t max_urls_per_host = 0;
+  // Revisits (Revisit) get at most this share of the URLs handed out while
+  // new URLs wait (in the Sieve or in host queues); when none waits, every
+  // due revisit goes. A due revisit held back waits in its due-time queue,
+  // so 0 means "revisits only when nothing new waits", 1 "revisits first".
+  // The rule is checked as revisits are released into their hosts' queues,
+  // where they go to the head (they are due: their host's politeness still
+  // spaces them). REQUIRES: 0 <= revisit_share <= 1. Default: 0.5 (equal
+  // shares while both wait).
+  double revisit_share = 0.5;
   // Seed of the back-off jitter generator; the same seed gives the same
   // schedule. Default: 0x5eed.
   uint64_t seed = 0x5eed;
@@ -141,6 +150,14 @@ class Frontier final : public CrawlFrontier {
   // Pulls from the Sieve into host queues only while no host is ready (at most
   // max_pulls_past_budget past the budget). Cost: O(log hosts) plus the pulls.
   NextUrl Next(absl::Time now) override;
+  // See CrawlFrontier::Revisit: a min-heap by due time, released into the
+  // host queues by Next as due times pass, within revisit_share. Not saved
+  // by Checkpoint: the caller owns the history that sets due times (the
+  // crawler's per-URL history) and queues its revisits again on restore.
+  // Cost: O(log revisits waiting). Thread-safe.
+  //   f->Revisit({.url = u, .host = h, .depth = 1}, absl::Now() + interval);
+  [[nodiscard]] absl::Status Revisit(const FrontierAdd& url,
+                                     absl::Time due) override;
   // What Next(now) would return, with nothing handed out: a kReady URL stays
   // queued, and Next(now) returns it if nothing is added, done or dropped in
   // between. For a caller choosing among several Frontiers
@@ -246,6 +263,9 @@ class Frontier final : public CrawlFrontier {
   // Keeps `url` of dropped host `host` for TakeDiscarded.
   void NoteDiscarded(std::string_view host, QueuedUrl url);
 
+  // Moves due revisits into the head of their hosts' queues, as far as
+  // revisit_share allows.
+  void ReleaseDueRevisits(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Keeps the schedule and the active-host count in step after a change to
   // `host`.
   void Touch(HostState& host, absl::Time now)
@@ -294,6 +314,26 @@ class Frontier final : public CrawlFrontier {
                       std::vector<std::pair<absl::Time, std::string>>,
                       std::greater<>>
       idle_hosts_ ABSL_GUARDED_BY(mu_);
+  // Revisits waiting for their due time (Revisit), earliest first.
+  struct DueRevisit {
+    absl::Time due;
+    uint64_t order = 0;  // Ties in due time go in the order they came.
+    std::string host;
+    std::string url;
+    std::string metadata;
+    uint32_t depth = 0;
+    bool operator>(const DueRevisit& o) const {
+      return due != o.due ? due > o.due : order > o.order;
+    }
+  };
+  std::priority_queue<DueRevisit, std::vector<DueRevisit>, std::greater<>>
+      revisits_ ABSL_GUARDED_BY(mu_);
+  uint64_t revisit_order_ ABSL_GUARDED_BY(mu_) = 0;
+  // Revisits released into host queues and not yet handed out, and this
+  // process's dispatches (for revisit_share).
+  uint64_t revisits_queued_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t revisits_dispatched_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t dispatched_here_ ABSL_GUARDED_BY(mu_) = 0;
   std::mt19937_64 rng_ ABSL_GUARDED_BY(mu_);
   uint64_t next_seq_ ABSL_GUARDED_BY(mu_) = 1;
   uint64_t hosts_active_ ABSL_GUARDED_BY(mu_) = 0;

@@ -134,7 +134,10 @@ uint64_t Frontier::DropHostLocked(HostState& host) {
     dropped_hosts_.insert(host.name);
   }
   host.dropped = true;
-  for (const QueuedUrl& url : host.queue) NoteDiscarded(host.name, url);
+  for (const QueuedUrl& url : host.queue) {
+    if (url.revisit && revisits_queued_ > 0) --revisits_queued_;
+    NoteDiscarded(host.name, url);
+  }
   uint64_t discarded = hosts_->table.Clear(host);
   if (host.overflow_count > 0) {
     // Read back, not just deleted: each discarded URL gets its record.

@@ -89,6 +89,9 @@ absl::Status Frontier::Checkpoint(SnapshotWriter& snapshot) {
                   });
       }
       out.urls.insert(out.urls.end(), host.queue.begin(), host.queue.end());
+      // Revisits are not saved: their owner queues them again on restore
+      // (Frontier::Revisit), from the history that set their due times.
+      std::erase_if(out.urls, [](const QueuedUrl& u) { return u.revisit; });
     });
     // Parked hosts as hosts with nothing queued (restored as such, and parked
     // again once Next sees them idle).

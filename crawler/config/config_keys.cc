@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <span>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "filter/filter.h"
 
@@ -163,6 +165,26 @@ constexpr EnumField kSitemapLocationField = {
           return names;
         }};
 
+// crawl.revisit: an enum, by the names of crawler/crawl/revisit_policy.h.
+constexpr EnumField kRevisitField = {
+    .get =
+        [](const CrawlConfig& c) {
+          return std::string(RevisitModeName(c.crawl.revisit));
+        },
+    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
+      absl::StatusOr<RevisitMode> mode = ParseRevisitMode(name);
+      if (!mode.ok()) return mode.status();
+      c.crawl.revisit = *mode;
+      return absl::OkStatus();
+    },
+    .names =
+        [] {
+          std::vector<std::string> names;
+          for (RevisitMode m : AllRevisitModes())
+            names.emplace_back(RevisitModeName(m));
+          return names;
+        }};
+
 const ConfigKey kKeys[] = {
     // [crawl]
     {"crawl.seeds", "seeds", "file of seed URLs, one per line, # comments",
@@ -224,6 +246,19 @@ const ConfigKey kKeys[] = {
      "also fetch each page's images, stylesheets, scripts and icons, from any "
      "host",
      SIEVE_FIELD(crawl.page_requisites)},
+    {"crawl.revisit", "revisit",
+     "fetch pages again: off, fixed (every revisit_min) or adaptive (at each "
+     "page's estimated change rate); the crawl then runs until stopped",
+     kRevisitField},
+    {"crawl.revisit_min", "revisit-min",
+     "seconds: the shortest revisit interval, and the fixed one",
+     SIEVE_FIELD(crawl.revisit_min), 0.001, 1e9},
+    {"crawl.revisit_max", "revisit-max",
+     "seconds: the longest adaptive revisit interval",
+     SIEVE_FIELD(crawl.revisit_max), 0.001, 1e9},
+    {"crawl.revisit_share", "",
+     "most of the requests revisits take while new URLs wait (0..1)",
+     SIEVE_FIELD(crawl.revisit_share), 0, 1},
     // [parse]
     {"parse.html_parser", "html-parser",
      "tokenizer (HTML Standard tokenizer, no tree) or gumbo (HTML5 tree)",
@@ -469,7 +504,14 @@ std::string FormatConfigValue(const ConfigKey& key, const CrawlConfig& config) {
       return absl::StrCat(get(c));
     }
     std::string operator()(double& (*get)(CrawlConfig&)) const {
-      return absl::StrCat(get(c));
+      // The fewest digits that read back to the same value: absl::StrCat's
+      // six would print 2592001 as 2.592e+06.
+      const double v = get(c);
+      for (int digits = 6; digits < 17; ++digits) {
+        std::string text = absl::StrFormat("%.*g", digits, v);
+        if (std::strtod(text.c_str(), nullptr) == v) return text;
+      }
+      return absl::StrFormat("%.17g", v);
     }
     std::string operator()(std::string& (*get)(CrawlConfig&)) const {
       return QuoteToml(get(c));

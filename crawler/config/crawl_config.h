@@ -16,6 +16,7 @@
 
 #include "crawler/crawl/capacity_policy.h"
 #include "crawler/crawl/politeness_key.h"
+#include "crawler/crawl/revisit_policy.h"
 #include "crawler/crawl/scope_mode.h"
 #include "crawler/crawl/sitemap_mode.h"
 #include "parse/link_extractor.h"
@@ -52,6 +53,13 @@ struct CrawlConfig {
     int64_t max_sitemaps_per_host = 100;  // Sitemap files fetched per host.
     // Fetch each page's images, stylesheets, scripts and icons.
     bool page_requisites = false;
+    // Revisits (crawler/crawl/revisit_policy.h): fetch pages again, at
+    // revisit_min (fixed) or at their estimated change rate (adaptive).
+    RevisitMode revisit = RevisitMode::kOff;
+    double revisit_min = 3600;     // Seconds.
+    double revisit_max = 2592000;  // Seconds (30 days).
+    // Most of the requests revisits take while new URLs wait.
+    double revisit_share = 0.5;
   } crawl;
 
   struct Parse {

@@ -97,6 +97,19 @@ absl::StatusOr<FrontierOptions> MakeFrontierOptions(
   o.politeness.unreachable_after = static_cast<int>(p.unreachable_after);
   o.politeness.unreachable_for = absl::Seconds(p.unreachable_seconds);
   o.max_urls_per_host = static_cast<uint64_t>(config.crawl.max_pages_per_host);
+  o.revisit_share = config.crawl.revisit_share;
+  if (config.crawl.revisit != RevisitMode::kOff) {
+    if (config.crawl.revisit_max < config.crawl.revisit_min) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "crawl.revisit_max (", config.crawl.revisit_max,
+          ") must be >= crawl.revisit_min (", config.crawl.revisit_min, ")"));
+    }
+    if (!config.cluster.url.empty() || !config.urlfrontier.url.empty()) {
+      return absl::InvalidArgumentError(
+          "crawl.revisit needs the local frontier: --cluster and --frontier "
+          "do not revisit yet");
+    }
+  }
   return o;
 }
 

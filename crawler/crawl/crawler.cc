@@ -41,6 +41,9 @@ absl::Status Crawler::Impl::Init() {
   absl::StatusOr<std::string> token = RobotsToken(config_);
   if (!token.ok()) return token.status();
   robots_token_ = *std::move(token);
+  revisit_ = RevisitOptions{.mode = config_.crawl.revisit,
+                            .min = absl::Seconds(config_.crawl.revisit_min),
+                            .max = absl::Seconds(config_.crawl.revisit_max)};
   std::error_code ec;
   // Nothing in `out_` is read or removed before the lock is held.
   if (setup_.out_lock == nullptr) {
@@ -68,6 +71,9 @@ absl::Status Crawler::Impl::Init() {
     if (!snapshot.ok()) return snapshot.status();
     absl::StatusOr<CrawlState> state = ReadCrawlState(*snapshot);
     if (!state.ok()) return state.status();
+    absl::StatusOr<UrlHistoryTable> history = ReadUrlHistory(*snapshot);
+    if (!history.ok()) return history.status();
+    history_ = *std::move(history);
     fs::remove_all(scratch, ec);  // A killed run's scratch store.
     fs::create_directories(scratch, ec);
     absl::StatusOr<std::unique_ptr<CrawlFrontier>> frontier =
@@ -84,6 +90,8 @@ absl::Status Crawler::Impl::Init() {
           !s.ok())
         return s;
     }
+    QueueSavedRevisits(absl::Now());
+    if (!fatal_.ok()) return fatal_;
     pages_started_ = counters_.pages;
     base_pages_ = counters_.pages;
     base_run_seconds_ = counters_.run_seconds;

@@ -66,8 +66,9 @@ std::optional<WarcLocation> Crawler::Impl::Archive(FetchResponse& response,
     return std::nullopt;
   }
   const int64_t bytes_before = warc_->stats().bytes;
-  absl::StatusOr<WarcLocation> at =
-      warc_->WriteExchange(WarcExchangeFromFetch(response, start));
+  WarcExchange exchange = WarcExchangeFromFetch(response, start);
+  exchange.original = ArchivedCopyOf(response.url);  // A revisit's.
+  absl::StatusOr<WarcLocation> at = warc_->WriteExchange(exchange);
   if (!at.ok()) {
     // Output that cannot be written: the crawl stops; the last checkpoint
     // still matches the files (recovery cuts the torn record).

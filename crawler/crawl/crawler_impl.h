@@ -11,6 +11,9 @@
 //                          (OnResponse, OnPage, ...)
 //   crawler_status.cc      what the crawl saves and reports: checkpoints, the
 //                          filter's capacity warning, progress, the summary
+//   crawler_revisits.cc    revisits (crawl.revisit): validators sent, the
+//                          per-URL history kept, the next visit queued in
+//                          the frontier
 //   crawler_archive.cc     the crawl's WARC files (opened or recovered in
 //                          Init, one exchange per answer) and the sitemaps it
 //                          queues (from robots.txt, probes and indexes)
@@ -40,6 +43,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/random/random.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -50,9 +54,11 @@
 #include "crawler/crawl/metrics_server.h"
 #include "crawler/crawl/politeness_key.h"
 #include "crawler/crawl/progress.h"
+#include "crawler/crawl/revisit_policy.h"
 #include "crawler/crawl/robots_cache.h"
 #include "crawler/crawl/scope.h"
 #include "crawler/crawl/sitemap_links.h"
+#include "crawler/crawl/url_history.h"
 #include "crawler/crawl/worker_pool.h"
 #include "crawler/output/metrics_text.h"
 #include "crawler/output/page_record.h"
@@ -199,6 +205,26 @@ class Crawler::Impl {
   // the frontier queued it.
   bool QueueSitemap(std::string_view url, const Origin& origin);
 
+  // crawler_revisits.cc
+  bool Revisiting() const { return revisit_.mode != RevisitMode::kOff; }
+  // The validators of `url`'s last answer, as a conditional request.
+  void AddValidators(FetchRequest& request) const;
+  // The archived copy of `url` a revisit record refers to; nullopt when
+  // revisits are off or none is known.
+  std::optional<WarcOriginal> ArchivedCopyOf(const std::string& url) const;
+  // A 304 to a conditional request for `url` (one with history).
+  bool IsNotModified(const FrontierUrl& url,
+                     const FetchResponse& response) const;
+  // A 2xx or 304 of `url` fetched since `start`: its history updated,
+  // `record.changed` set on a revisit, its next visit queued in the frontier.
+  void NoteVisit(const FrontierUrl& url, const FetchResponse& response,
+                 PageRecord& record,
+                 const std::optional<WarcLocation>& archived, absl::Time start,
+                 absl::Time now);
+  // On resume: every URL of the history queued again, due no earlier than
+  // `now`.
+  void QueueSavedRevisits(absl::Time now);
+
   // crawler_status.cc
   absl::Status WriteCheckpointNow();
   void CheckCapacity();
@@ -246,6 +272,11 @@ class Crawler::Impl {
   absl::Time next_metrics_ = absl::InfinitePast();
   LatencyHistogram fetch_latency_;      // Page fetches, counted in OnPage.
   StatusClassCounts status_classes_{};  // Records, counted in WriteRecord.
+
+  // crawl.revisit: the policy and every fetched URL's history.
+  RevisitOptions revisit_;
+  UrlHistoryTable history_;
+  absl::BitGen revisit_gen_;
 
   uint64_t next_request_id_ = 1;
   absl::flat_hash_map<uint64_t, Request> requests_;

@@ -53,6 +53,7 @@ void Crawler::Impl::SubmitPage(FrontierUrl url, absl::Time now) {
   ++pages_started_;
   const uint64_t id = next_request_id_++;
   FetchRequest request{.id = id, .url = url.url};
+  AddValidators(request);  // A revisit asks "changed since?".
   if (Origin::Decode(url.metadata).sitemap) {
     // sitemaps.org allows 50 MiB per file; ParseSitemap bounds it again
     // after gunzip.
@@ -220,6 +221,12 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
     return;
   }
   const FetchOutcome success = FetchOutcome::Success(response_time);
+  if (IsNotModified(url, response)) {
+    // A 304 to a revisit's conditional request: unchanged, no body to parse.
+    NoteVisit(url, response, record, archived, request.start, now);
+    Finish(record, url, success, now, /*page_started=*/true);
+    return;
+  }
   if (response.status >= 300 && response.status < 400) {
     ++counters_.redirects;
     if (!response.redirect_url.empty()) {
@@ -268,7 +275,10 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
     Finish(record, url, success, now, /*page_started=*/true);
     return;
   }
-  if (response.status >= 200 && response.status < 300) ++counters_.pages_ok;
+  if (response.status >= 200 && response.status < 300) {
+    ++counters_.pages_ok;
+    NoteVisit(url, response, record, archived, request.start, now);
+  }
   if (origin.sitemap) {
     // Parsed on the pool like a page (a sitemap may hold 50 MiB); recorded
     // when it comes back, its index's sitemaps queued then.

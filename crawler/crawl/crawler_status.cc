@@ -47,7 +47,8 @@ absl::Status Crawler::Impl::WriteCheckpointNow() {
                                ? 0
                                : absl::ToDoubleSeconds(absl::Now() - started_));
   return WriteCheckpoint(out_ / "checkpoint", state_, *frontier_,
-                         &checkpoint_checksums_);
+                         &checkpoint_checksums_,
+                         Revisiting() ? &history_ : nullptr);
 }
 
 void Crawler::Impl::CheckCapacity() {

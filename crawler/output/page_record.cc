@@ -74,6 +74,10 @@ void AppendPageRecordJson(std::string& out, const PageRecord& r) {
     key("requisite");
     out.append("true");
   }
+  if (r.changed.has_value()) {
+    key("changed");
+    out.append(*r.changed ? "true" : "false");
+  }
   if (!r.warc_file.empty()) {
     key("warc_file");
     AppendJsonString(out, r.warc_file);

@@ -22,7 +22,8 @@
 // the URLs it listed), "requisite":true for a page requisite
 // (crawl.page_requisites), and with output.warc "warc_file" and "warc_offset":
 // the WARC file (name in OUT/warc/) and the byte offset of the gzip member
-// holding this URL's response (or revisit) record.
+// holding this URL's response (or revisit) record; on a revisit
+// (crawl.revisit) "changed":true|false (a 304 is false).
 //
 // Surprises first:
 //   - Each record is written and flushed to the OS as it comes (a crash loses
@@ -37,6 +38,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -73,6 +75,9 @@ struct PageRecord {
   std::string ip = {};            // The server's address; "" without answer.
   std::string http_version = {};  // "1.1", "2"; "" without answer.
   std::string digest = {};        // "sha1:..." on a 2xx; else "".
+  // A revisit (crawl.revisit): whether the page changed since its last fetch
+  // (a 304 is false); unset on a first fetch.
+  std::optional<bool> changed = std::nullopt;
 };
 
 // "2026-11-26T09:30:01.250Z": RFC 3339, UTC, milliseconds.

@@ -9,6 +9,7 @@
 #ifndef SIEVE_CRAWLER_OUTPUT_WARC_EXCHANGE_H_
 #define SIEVE_CRAWLER_OUTPUT_WARC_EXCHANGE_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,15 @@
 
 namespace sieve {
 
+// The record of an earlier full copy of the same URL, which a revisit record
+// refers to (WARC-Refers-To, -Target-URI, -Date).
+struct WarcOriginal {
+  std::string record_id = {};  // "<urn:uuid:...>"; "" when not known.
+  std::string target_uri = {};
+  absl::Time date = absl::InfinitePast();
+  std::string payload_digest = {};  // Its WARC-Payload-Digest.
+};
+
 struct WarcExchange {
   std::string target_uri;     // The URL fetched (WARC-Target-URI).
   absl::Time date;            // When the request went out (WARC-Date).
@@ -26,6 +36,11 @@ struct WarcExchange {
   std::string response_head;  // As received, through the blank line.
   std::string payload;        // Entity body, content coding as sent.
   BodyCut cut = BodyCut::kNone;
+  // Set on a revisit of a URL archived before (crawl.revisit): a 304 answer
+  // is then written as a revisit record of profile server-not-modified, and a
+  // full payload with original->payload_digest as one of profile
+  // identical-payload-digest, both referring to it. Default: none.
+  std::optional<WarcOriginal> original = std::nullopt;
 };
 
 // The exchange of a response fetched with keep_raw: target = effective_url

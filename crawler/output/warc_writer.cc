@@ -16,6 +16,8 @@ namespace {
 
 constexpr char kRevisitProfile[] =
     "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest";
+constexpr char kNotModifiedProfile[] =
+    "http://netpreserve.org/warc/1.1/revisit/server-not-modified";
 
 // Field values come from the network (URLs): no CR/LF may reach a record
 // head.
@@ -153,10 +155,21 @@ absl::StatusOr<WarcLocation> WarcWriter::WriteExchange(const WarcExchange& ex) {
   const std::string head = HeadForArchive(ex.response_head);
   const std::string payload_digest = Sha1Digest(ex.payload);
 
-  // Revisit when the same full payload was written before (and remembered).
+  // Revisit when the same full payload was written before (and remembered),
+  // or when the exchange's own earlier copy is unchanged (a 304 to its
+  // conditional request, or the same payload).
   const bool full = ex.cut == BodyCut::kNone && !ex.payload.empty();
+  const int status = HttpStatusOf(ex.response_head);
+  const bool not_modified = ex.original.has_value() && status == 304;
+  Original own;
   const Original* original = nullptr;
-  if (full && options_.max_digests > 0) {
+  if (ex.original.has_value() &&
+      (not_modified ||
+       (full && payload_digest == ex.original->payload_digest))) {
+    own = {OneLine(ex.original->target_uri), ex.original->date,
+           OneLine(ex.original->record_id)};
+    original = &own;
+  } else if (full && options_.max_digests > 0) {
     auto it = digests_.find(payload_digest);
     if (it != digests_.end()) original = &it->second;
   }
@@ -173,14 +186,23 @@ absl::StatusOr<WarcLocation> WarcWriter::WriteExchange(const WarcExchange& ex) {
   std::string block;
   if (original != nullptr) {
     block = head;  // Headers only; the payload is the original's.
-    fields.push_back({"WARC-Profile", kRevisitProfile});
+    fields.push_back(
+        {"WARC-Profile", not_modified ? kNotModifiedProfile : kRevisitProfile});
+    if (!original->record_id.empty()) {
+      fields.push_back({"WARC-Refers-To", original->record_id});
+    }
     fields.push_back({"WARC-Refers-To-Target-URI", original->uri});
     fields.push_back({"WARC-Refers-To-Date", WarcDate(original->date)});
   } else {
     block = absl::StrCat(head, ex.payload);
   }
+  // A 304 carries no payload: the digest is the unchanged original's.
+  const std::string& record_digest =
+      not_modified && !ex.original->payload_digest.empty()
+          ? ex.original->payload_digest
+          : payload_digest;
   fields.push_back({"WARC-Block-Digest", Sha1Digest(block)});
-  fields.push_back({"WARC-Payload-Digest", payload_digest});
+  fields.push_back({"WARC-Payload-Digest", record_digest});
   if (original == nullptr && ex.cut != BodyCut::kNone) {
     fields.push_back(
         {"WARC-Truncated", ex.cut == BodyCut::kLength ? "length" : "time"});
@@ -209,9 +231,12 @@ absl::StatusOr<WarcLocation> WarcWriter::WriteExchange(const WarcExchange& ex) {
   }
   absl::Status s = Append(request);
   WarcLocation at{
-      file_name_, file_bytes_, static_cast<int64_t>(response.size()),
+      file_name_,
+      file_bytes_,
+      static_cast<int64_t>(response.size()),
       original ? WarcRecordKind::kRevisit : WarcRecordKind::kResponse,
-      payload_digest};
+      record_digest,
+      response_id};
   if (s.ok()) s = Append(response);
   if (!s.ok()) return s;
   files_.back().length = file_bytes_;  // Written, not yet durable: see Sync.
@@ -225,7 +250,7 @@ absl::StatusOr<WarcLocation> WarcWriter::WriteExchange(const WarcExchange& ex) {
     if (ex.cut != BodyCut::kNone) ++stats_.truncated;
     if (full && options_.max_digests > 0) {
       if (static_cast<int64_t>(digests_.size()) < options_.max_digests) {
-        digests_.emplace(payload_digest, Original{uri, ex.date});
+        digests_.emplace(payload_digest, Original{uri, ex.date, response_id});
       } else {
         ++stats_.digests_dropped;
       }
@@ -235,8 +260,8 @@ absl::StatusOr<WarcLocation> WarcWriter::WriteExchange(const WarcExchange& ex) {
       CdxjLine({.url = uri,
                 .date = ex.date,
                 .mime = original ? "warc/revisit" : MimeOf(ex.response_head),
-                .status = HttpStatusOf(ex.response_head),
-                .digest = payload_digest,
+                .status = status,
+                .digest = record_digest,
                 .length = at.length,
                 .offset = at.offset,
                 .filename = file_name_}));

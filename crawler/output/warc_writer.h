@@ -20,7 +20,11 @@
 // Revisits: a full (uncut), non-empty payload whose digest was already
 // written is stored as a `revisit` record instead (profile
 // identical-payload-digest, WARC-Refers-To-Target-URI and -Date of the first
-// copy): headers only, no body. The digest table is bounded: at most
+// copy): headers only, no body. An exchange that names its URL's earlier copy
+// (WarcExchange::original, a crawl's revisit) refers to that copy instead,
+// with WARC-Refers-To (its record ID) too; a 304 Not Modified answer to it is
+// a revisit of profile server-not-modified, whose WARC-Payload-Digest is the
+// original's. The digest table is bounded: at most
 // max_digests entries of about 100 bytes + the URI each (1,000,000 entries of
 // 60-byte URIs ≈ 160 MB; the default 200,000 ≈ 32 MB). When full, new
 // payloads are written in full and not remembered (stats().digests_dropped
@@ -111,6 +115,8 @@ struct WarcLocation {
   // WARC-Payload-Digest of the response ("sha1:" + Base32), computed once
   // here and shared with the page's record.
   std::string payload_digest = {};
+  // WARC-Record-ID of the response (or revisit) record, "<urn:uuid:...>".
+  std::string record_id = {};
 };
 
 // One file's state for a checkpoint.
@@ -167,6 +173,7 @@ class WarcWriter {
   struct Original {
     std::string uri;
     absl::Time date;
+    std::string record_id;  // WARC-Refers-To; "" leaves it out.
   };
 
   explicit WarcWriter(WarcWriterOptions options);

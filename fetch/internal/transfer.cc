@@ -140,6 +140,16 @@ std::string UrlHost(const char* url, long* port = nullptr) {
   return out;
 }
 
+// Appends `line` to `list` unless it holds CR or LF (a header must be one
+// line); a failed allocation leaves the list as it was.
+void AppendHeader(CurlSlistPtr& list, const std::string& line) {
+  if (line.find_first_of("\r\n") != std::string::npos) return;
+  curl_slist* grown = curl_slist_append(list.get(), line.c_str());
+  if (grown == nullptr) return;
+  (void)list.release();  // Now owned by `grown`, which is the same list.
+  list.reset(grown);
+}
+
 }  // namespace
 
 Transfer::Transfer(FetchRequest request, const FetchOptions& options,
@@ -314,7 +324,27 @@ absl::Status Transfer::Configure() {
   check(curl_easy_setopt(e, CURLOPT_USERAGENT, options_.user_agent.c_str()));
   if (!options_.proxy.empty())
     check(curl_easy_setopt(e, CURLOPT_PROXY, options_.proxy.c_str()));
-  if (extra_headers_ != nullptr) {
+  if (conditional_headers_ == nullptr &&
+      (!request_.if_none_match.empty() ||
+       !request_.if_modified_since.empty())) {
+    // The Fetcher's headers and this request's validators, in a list of its
+    // own (the shared one is read by every transfer).
+    for (const curl_slist* h = extra_headers_; h != nullptr; h = h->next) {
+      AppendHeader(conditional_headers_, h->data);
+    }
+    if (!request_.if_none_match.empty()) {
+      AppendHeader(conditional_headers_,
+                   absl::StrCat("If-None-Match: ", request_.if_none_match));
+    }
+    if (!request_.if_modified_since.empty()) {
+      AppendHeader(
+          conditional_headers_,
+          absl::StrCat("If-Modified-Since: ", request_.if_modified_since));
+    }
+  }
+  if (conditional_headers_ != nullptr) {
+    check(curl_easy_setopt(e, CURLOPT_HTTPHEADER, conditional_headers_.get()));
+  } else if (extra_headers_ != nullptr) {
     // curl reads the list but its API takes a non-const pointer.
     check(curl_easy_setopt(e, CURLOPT_HTTPHEADER,
                            const_cast<curl_slist*>(extra_headers_)));
@@ -397,6 +427,8 @@ void Transfer::ReadHeaders(ResponseHeaders* headers) const {
   headers->location = HeaderValue(e, "Location");
   headers->retry_after = HeaderValue(e, "Retry-After");
   headers->x_robots_tag = HeaderValue(e, "X-Robots-Tag");
+  headers->etag = HeaderValue(e, "ETag");
+  headers->last_modified = HeaderValue(e, "Last-Modified");
   int64_t length = 0;
   if (absl::SimpleAtoi(HeaderValue(e, "Content-Length"), &length) &&
       length >= 0) {

@@ -102,6 +102,9 @@ class Transfer {
   // easy_, which reads it.
   std::string resolve_line_;
   CurlSlistPtr resolve_;
+  // The Fetcher's headers plus this request's If-None-Match /
+  // If-Modified-Since, for a conditional request only.
+  CurlSlistPtr conditional_headers_;
   CURLSH* const share_;
   TlsSessionCache* const tls_sessions_;
   FetchCounters* const counters_;

@@ -60,6 +60,9 @@ struct QueuedUrl {
   // Counted in its host's urls_dispatched (set on its first dispatch), so a
   // retry or a deferred URL is not counted twice against max_urls_per_host.
   bool counted = false;
+  // Queued by Frontier::Revisit (not saved: a restored revisit is queued
+  // again by its owner's history).
+  bool revisit = false;
   // Order in which the URL left the Sieve's FIFO (or was queued again for a
   // retry); the schedule serves the ready host whose head has the smallest
   // seq, which keeps the crawl close to breadth-first across hosts.

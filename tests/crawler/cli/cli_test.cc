@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "crawler/config/config_keys.h"
 #include "crawler/config/config_loader.h"
@@ -287,7 +288,9 @@ std::string OtherValue(const sieve::ConfigKey& key) {
     std::string operator()(double& (*get)(sieve::CrawlConfig&)) const {
       sieve::CrawlConfig c;
       const double v = get(c);
-      return absl::StrCat(v + 1 <= key.max ? v + 1 : (v + key.min) / 2);
+      // All 17 digits: six (absl::StrCat) would round 2592001 to 2.592e+06.
+      return absl::StrFormat("%.17g",
+                             v + 1 <= key.max ? v + 1 : (v + key.min) / 2);
     }
     std::string operator()(std::string& (*)(sieve::CrawlConfig&)) const {
       if (key.choices.empty()) return "other-value";

@@ -60,7 +60,8 @@ class WarcioTest : public testing::Test {
     o.info = {{"user-agent", "SieveBot/0.1"}};
     auto w = *WarcWriter::Open(o);
     // A plain page, a chunked one (de-chunked, field renamed), a gzip-coded
-    // one (payload kept compressed), a cut one and a revisit.
+    // one (payload kept compressed), a cut one, a revisit, a page and its
+    // revisit after a 304.
     ASSERT_TRUE(
         w->WriteExchange(Exchange("http://a.test/", "<p>home</p>")).ok());
     WarcExchange chunked = Exchange("http://a.test/chunked", "hello world");
@@ -81,6 +82,21 @@ class WarcioTest : public testing::Test {
     auto revisit = w->WriteExchange(Exchange("http://b.test/", "<p>home</p>"));
     ASSERT_TRUE(revisit.ok());
     ASSERT_EQ(revisit->kind, WarcRecordKind::kRevisit);
+    // A revisit crawl's 304 to its conditional request: a revisit of
+    // profile server-not-modified referring to the page's first record.
+    auto first = w->WriteExchange(Exchange("http://a.test/page", "<p>v1</p>"));
+    ASSERT_TRUE(first.ok());
+    WarcExchange not_modified = Exchange("http://a.test/page", "");
+    not_modified.response_head =
+        "HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\n\r\n";
+    not_modified.original =
+        WarcOriginal{.record_id = first->record_id,
+                     .target_uri = "http://a.test/page",
+                     .date = not_modified.date,
+                     .payload_digest = first->payload_digest};
+    auto unchanged = w->WriteExchange(not_modified);
+    ASSERT_TRUE(unchanged.ok());
+    ASSERT_EQ(unchanged->kind, WarcRecordKind::kRevisit);
     ASSERT_TRUE(w->Close().ok());
     warc_ = dir_.path() / revisit->file;
   }
@@ -92,7 +108,7 @@ class WarcioTest : public testing::Test {
 
 TEST_F(WarcioTest, IndexesEveryRecordAtTheOffsetsWeWrote) {
   const std::vector<WarcRecord> ours = ReadAll(warc_);
-  ASSERT_THAT(ours, SizeIs(11));
+  ASSERT_THAT(ours, SizeIs(15));
   const std::vector<std::string> theirs = RunCommand(
       absl::StrCat(warcio_, " index ", warc_.string(),
                    " --fields offset,length,warc-type,warc-target-uri,"
@@ -113,7 +129,7 @@ TEST_F(WarcioTest, BuildsTheSameCdxjAsOurs) {
   std::vector<std::string> theirs =
       RunCommand(absl::StrCat(warcio_, " cdx-index ", warc_.string()));
   const std::vector<std::string> ours = Lines(CdxjPathFor(warc_));
-  ASSERT_THAT(ours, SizeIs(5));
+  ASSERT_THAT(ours, SizeIs(7));
   // warcio also indexes request records; compare the responses and revisits.
   std::vector<std::string> theirs_responses;
   for (const std::string& line : theirs) {

@@ -1,0 +1,173 @@
+#include "crawler/crawl/url_history.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/strings/str_cat.h"
+
+namespace sieve {
+namespace {
+
+constexpr char kFormat = 1;
+constexpr std::string_view kFileMagic = "sieve-url-history 1\n";
+// No field of a real record comes near this; a larger length is damage.
+constexpr uint32_t kMaxField = 1 << 20;
+
+void PutU32(std::string& out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(v >> (8 * i)));
+}
+
+std::optional<uint32_t> GetU32(std::string_view& in) {
+  if (in.size() < 4) return std::nullopt;
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i)
+    v |= static_cast<uint32_t>(static_cast<uint8_t>(in[i])) << (8 * i);
+  in.remove_prefix(4);
+  return v;
+}
+
+void PutString(std::string& out, std::string_view s) {
+  PutU32(out, static_cast<uint32_t>(s.size()));
+  out.append(s);
+}
+
+void PutInt64(std::string& out, int64_t v) {
+  const auto u = static_cast<uint64_t>(v);
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>(u >> (8 * i)));
+}
+
+void PutTime(std::string& out, absl::Time t) {
+  PutInt64(out, t == absl::InfinitePast() ? INT64_MIN : absl::ToUnixMicros(t));
+}
+
+std::optional<std::string> GetString(std::string_view& in) {
+  std::optional<uint32_t> size = GetU32(in);
+  if (!size || *size > kMaxField || *size > in.size()) return std::nullopt;
+  std::string out(in.substr(0, *size));
+  in.remove_prefix(*size);
+  return out;
+}
+
+std::optional<int64_t> GetInt64(std::string_view& in) {
+  if (in.size() < 8) return std::nullopt;
+  uint64_t u = 0;
+  for (int i = 0; i < 8; ++i)
+    u |= static_cast<uint64_t>(static_cast<uint8_t>(in[i])) << (8 * i);
+  in.remove_prefix(8);
+  return static_cast<int64_t>(u);
+}
+
+std::optional<absl::Time> GetTime(std::string_view& in) {
+  std::optional<int64_t> v = GetInt64(in);
+  if (!v) return std::nullopt;
+  if (*v == INT64_MIN) return absl::InfinitePast();
+  return absl::FromUnixMicros(*v);
+}
+
+absl::Status Damaged(absl::string_view what) {
+  return absl::DataLossError(absl::StrCat("url history: ", what));
+}
+
+}  // namespace
+
+bool operator==(const UrlHistory& a, const UrlHistory& b) {
+  return EncodeUrlHistory(a) == EncodeUrlHistory(b);
+}
+
+std::string EncodeUrlHistory(const UrlHistory& h) {
+  std::string out;
+  out.push_back(kFormat);
+  PutString(out, h.etag);
+  PutString(out, h.last_modified);
+  PutString(out, h.digest);
+  PutTime(out, h.first_fetch);
+  PutTime(out, h.last_fetch);
+  PutTime(out, h.last_change);
+  PutInt64(out, absl::ToInt64Microseconds(h.interval));
+  PutTime(out, h.next_due);
+  PutU32(out, h.fetches);
+  PutU32(out, h.changes);
+  PutString(out, h.host);
+  PutU32(out, h.depth);
+  PutString(out, h.metadata);
+  PutString(out, h.warc_record_id);
+  PutTime(out, h.warc_date);
+  return out;
+}
+
+absl::StatusOr<UrlHistory> DecodeUrlHistory(std::string_view in) {
+  if (in.empty() || in.front() != kFormat) return Damaged("unknown format");
+  in.remove_prefix(1);
+  UrlHistory h;
+  std::optional<std::string> etag = GetString(in);
+  std::optional<std::string> last_modified = GetString(in);
+  std::optional<std::string> digest = GetString(in);
+  std::optional<absl::Time> first = GetTime(in);
+  std::optional<absl::Time> last = GetTime(in);
+  std::optional<absl::Time> change = GetTime(in);
+  std::optional<int64_t> interval = GetInt64(in);
+  std::optional<absl::Time> due = GetTime(in);
+  std::optional<uint32_t> fetches = GetU32(in);
+  std::optional<uint32_t> changes = GetU32(in);
+  std::optional<std::string> host = GetString(in);
+  std::optional<uint32_t> depth = GetU32(in);
+  std::optional<std::string> metadata = GetString(in);
+  std::optional<std::string> record_id = GetString(in);
+  std::optional<absl::Time> warc_date = GetTime(in);
+  if (!warc_date || !record_id || !metadata || !depth || !host || !changes ||
+      !fetches || !due || !interval || !change || !last || !first || !digest ||
+      !last_modified || !etag) {
+    return Damaged("truncated record");
+  }
+  if (!in.empty()) return Damaged("trailing bytes");
+  if (*interval < 0 || *changes > *fetches) return Damaged("bad counts");
+  h.etag = *std::move(etag);
+  h.last_modified = *std::move(last_modified);
+  h.digest = *std::move(digest);
+  h.first_fetch = *first;
+  h.last_fetch = *last;
+  h.last_change = *change;
+  h.interval = absl::Microseconds(*interval);
+  h.next_due = *due;
+  h.fetches = *fetches;
+  h.changes = *changes;
+  h.host = *std::move(host);
+  h.depth = *depth;
+  h.metadata = *std::move(metadata);
+  h.warc_record_id = *std::move(record_id);
+  h.warc_date = *warc_date;
+  return h;
+}
+
+std::string EncodeHistoryFile(const UrlHistoryTable& table) {
+  std::string out(kFileMagic);
+  for (const auto& [url, history] : table) {
+    PutString(out, url);
+    PutString(out, EncodeUrlHistory(history));
+  }
+  return out;
+}
+
+absl::StatusOr<UrlHistoryTable> DecodeHistoryFile(std::string_view in,
+                                                  std::string_view source) {
+  auto bad = [&](absl::string_view what) {
+    return absl::DataLossError(absl::StrCat(std::string(source), ": ", what));
+  };
+  if (!in.starts_with(kFileMagic)) return bad("not a url history file");
+  in.remove_prefix(kFileMagic.size());
+  UrlHistoryTable table;
+  while (!in.empty()) {
+    std::optional<std::string> url = GetString(in);
+    std::optional<std::string> record = url ? GetString(in) : std::nullopt;
+    if (!record) return bad("truncated entry");
+    absl::StatusOr<UrlHistory> history = DecodeUrlHistory(*record);
+    if (!history.ok()) return bad(history.status().message());
+    if (!table.emplace(*std::move(url), *std::move(history)).second)
+      return bad("a URL twice");
+  }
+  return table;
+}
+
+}  // namespace sieve
