@@ -42,7 +42,8 @@ if [ "$SIEVE" = --standin ]; then
 else
   [ -x "$SIEVE" ] || { echo "not an executable: $SIEVE" >&2; exit 2; }
   SIEVE=$(cd "$(dirname "$SIEVE")" && pwd)/$(basename "$SIEVE")
-  "$SIEVE" help crawl | grep -q -- --revisit ||
+  HELP=$("$SIEVE" help crawl)
+  grep -q -- --revisit= <<< "$HELP" ||
     { echo "$SIEVE has no --revisit (needs the revisit work of issue 29)" >&2; exit 2; }
   DEFAULT_POLICIES="fixed adaptive"
 fi
