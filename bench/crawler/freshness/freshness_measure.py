@@ -14,8 +14,9 @@ A 304 decided by If-None-Match confirms the version served; one decided by If-Mo
 is read the same way (exact unless the page changed twice within one second; `ims_304` counts them).
 
 Politeness, as in bench/crawler/broad_web/broad_web.py: a violation is a request to a host that
-starts less than DELAY (2 ms of slack for the clocks) after the end of the previous answer from
-that host; `peak_1s` is the most requests started in any one second, all hosts together, beside
+starts less than DELAY (2 ms of slack) after the previous answer from that host began to be
+written (the site's END: the earliest the client can have had it, so no false alarms when the
+site's thread is descheduled after writing); `peak_1s` is the most requests started in any one second, all hosts together, beside
 the cap RATE.
 """
 import bisect

@@ -10,7 +10,8 @@ and DIR/seeds.txt (every host's "/"), and logs each request to DIR/requests.log,
 
     START END HOST PATH STATUS PAGE VERSION CONDITION
 
-START and END are Unix times when the request was read and answered; PAGE is the page index
+START and END are Unix times when the request was read and when its answer began to be written
+(the client cannot have the answer earlier); PAGE is the page index
 (-1 for "/", robots.txt and 404s), VERSION the page's version served (or confirmed by a 304),
 CONDITION "inm" (If-None-Match decided), "ims" (If-Modified-Since decided) or "-".
 
@@ -61,9 +62,9 @@ class Site:
         return ("<!DOCTYPE html><html><head><title>host %d</title></head><body><ul>%s</ul>"
                 "</body></html>\n" % (host, links)).encode()
 
-    def record(self, start, host, path, status, page, version, condition):
-        line = "%.6f %.6f %d %s %d %d %d %s\n" % (start, time.time(), host, path, status, page,
-                                                  version, condition)
+    def record(self, start, end, host, path, status, page, version, condition):
+        line = "%.6f %.6f %d %s %d %d %d %s\n" % (start, end, host, path, status, page, version,
+                                                  condition)
         with self.lock:
             if not self.log.closed:
                 self.log.write(line)
@@ -116,7 +117,7 @@ def make_handler(site, host):
                 page = site.model.page_of(host, path)
                 if page is None:
                     self.send(404, b"not found\n", "text/plain", None, None, head)
-                    site.record(start, host, path, 404, -1, 0, "-")
+                    site.record(start, self.sent, host, path, 404, -1, 0, "-")
                     return
                 version = site.model.version(page, start - site.t0)
                 etag = '"%d-%d"' % (page, version)
@@ -126,12 +127,12 @@ def make_handler(site, host):
             unchanged, condition = not_modified(self.headers, etag, last_modified)
             if unchanged:
                 self.send(304, b"", None, etag, last_modified, head)
-                site.record(start, host, path, 304, page, version, condition)
+                site.record(start, self.sent, host, path, 304, page, version, condition)
                 return
             if body is None:
                 body = site.index_body(host) if page < 0 else site.page_body(page, version)
             self.send(200, body, ctype, etag, last_modified, head)
-            site.record(start, host, path, 200, page, version, condition)
+            site.record(start, self.sent, host, path, 200, page, version, condition)
 
         def send(self, status, body, ctype, etag, last_modified, head):
             self.send_response(status)
@@ -144,6 +145,9 @@ def make_handler(site, host):
                                  email.utils.formatdate(last_modified, usegmt=True))
             if status != 304:
                 self.send_header("Content-Length", str(len(body)))
+            # The answer's end as logged: just before it is written, so the client cannot
+            # have it earlier (a thread descheduled after the write would log it late).
+            self.sent = time.time()
             self.end_headers()
             if body and not head:
                 self.wfile.write(body)
