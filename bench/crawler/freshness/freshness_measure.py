@@ -31,6 +31,20 @@ from freshness_model import SiteModel
 
 SAMPLE_SECONDS = 5.0
 SLACK = 0.002
+FIFTHS = 5
+
+
+def fifths(model):
+    """The pages in five groups of (nearly) equal size, fastest-changing first."""
+    order = sorted(range(model.pages), key=lambda i: -model.rates[i])
+    return [order[k * model.pages // FIFTHS:(k + 1) * model.pages // FIFTHS]
+            for k in range(FIFTHS)]
+
+
+def shares_by_fifth(model, weight):
+    """The share of sum(weight) that goes to each fifth of the pages, fastest first."""
+    total = sum(weight) or 1
+    return [sum(weight[i] for i in group) / total for group in fifths(model)]
 
 
 def read_log(path):
@@ -136,6 +150,10 @@ def measure_run(out, policy, duration, rate, delay):
         "freshness_all": fresh_share(stretches, first, stop),
         "politeness_violations": violations,
         "peak_1s": peak,
+        # Where the page fetches went after the first pass, by fifths of the pages.
+        "fetch_share_by_fifth": shares_by_fifth(model, [
+            sum(1 for t, p, _ in fetches if p == i and full_pass is not None and t > full_pass)
+            for i in range(model.pages)]) if full_pass is not None else None,
         "series": samples,
     }
 
@@ -185,6 +203,19 @@ def table(results_path, analytic_path, plot_path=None):
                fmt(fresh / baseline if fresh is not None and baseline else None, ".3f"),
                fmt(median([r["politeness_violations"] for r in runs]), ".0f"))
         print("| " + " | ".join(row) + " |")
+    print()
+    print("Share of the page fetches after the first pass, by fifths of the pages from the fastest-"
+          "changing to the slowest (T: their mean seconds between changes; uniform: 0.20 each):")
+    print()
+    print("| policy | " + " | ".join("T %.2g-%.2g s" % tuple(analytic["fifth_intervals"][k])
+                                     for k in range(FIFTHS)) + " |")
+    print("|" + "---|" * (FIFTHS + 1))
+    print("| optimal (analytic) | " + " | ".join(
+        "%.2f" % v for v in analytic["allocation_share_by_fifth"]) + " |")
+    for policy, runs in by_policy.items():
+        cells = [median([r["fetch_share_by_fifth"][k] for r in runs
+                         if r.get("fetch_share_by_fifth")]) for k in range(FIFTHS)]
+        print("| %s | %s |" % (policy, " | ".join(fmt(v, ".2f") for v in cells)))
     if plot_path:
         with open(plot_path, "w") as f:
             f.write(plot(by_policy, uniform, optimal))
