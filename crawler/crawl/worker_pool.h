@@ -9,6 +9,9 @@
 // Surprises first:
 //   - Submit, TakeResults, WaitIdle and pending are for one thread (the loop);
 //     tasks run on the pool's threads.
+//   - Results come back in submission order: a finished task's result waits
+//     for those of the tasks submitted before it (the crawl writes a host's
+//     records in the order it fetched them).
 //   - Tasks start in submission order, and a task with a `weight` starts only
 //     when the weights of the tasks running beside it leave room for it under
 //     the pool's `weight_budget`; a task heavier than the budget runs alone. So
@@ -24,6 +27,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -58,17 +62,23 @@ class WorkerPool {
   void Submit(std::function<Result()> task, size_t weight = 0) {
     {
       std::lock_guard<std::mutex> lock(mu_);
-      tasks_.push_back(Task{std::move(task), weight});
+      tasks_.push_back(Task{std::move(task), weight, next_submitted_++});
       ++pending_;
     }
     work_cv_.notify_one();
   }
 
-  // Results finished since the last call, in completion order.
+  // The results not taken yet whose tasks, and every task submitted before
+  // them, have finished; in submission order.
   std::vector<Result> TakeResults() {
     std::lock_guard<std::mutex> lock(mu_);
     std::vector<Result> out;
-    out.swap(results_);
+    for (auto it = results_.begin();
+         it != results_.end() && it->first == next_taken_;
+         it = results_.erase(it)) {
+      out.push_back(std::move(it->second));
+      ++next_taken_;
+    }
     pending_ -= out.size();
     return out;
   }
@@ -102,7 +112,7 @@ class WorkerPool {
       Result result = task.run();
       {
         std::lock_guard<std::mutex> lock(mu_);
-        results_.push_back(std::move(result));
+        results_.emplace(task.seq, std::move(result));
         --running_;
         running_weight_ -= task.weight;
       }
@@ -117,6 +127,7 @@ class WorkerPool {
   struct Task {
     std::function<Result()> run;
     size_t weight = 0;
+    uint64_t seq = 0;  // Submission order.
   };
 
   // Guarded by mu_: the next task may start now.
@@ -132,14 +143,16 @@ class WorkerPool {
   // std::mutex, not absl::Mutex: the installed Abseil has no TSan annotations,
   // so ThreadSanitizer reported absl::Condition's reads as races.
   mutable std::mutex mu_;
-  std::condition_variable work_cv_;  // A task queued, or stopping.
-  std::condition_variable idle_cv_;  // A task finished.
-  std::deque<Task> tasks_;           // Guarded by mu_.
-  std::vector<Result> results_;      // Guarded by mu_.
-  size_t running_ = 0;               // Guarded by mu_.
-  size_t running_weight_ = 0;        // Guarded by mu_.
-  size_t pending_ = 0;               // Guarded by mu_.
-  bool stopping_ = false;            // Guarded by mu_.
+  std::condition_variable work_cv_;     // A task queued, or stopping.
+  std::condition_variable idle_cv_;     // A task finished.
+  std::deque<Task> tasks_;              // Guarded by mu_.
+  std::map<uint64_t, Result> results_;  // By Task::seq. Guarded by mu_.
+  uint64_t next_submitted_ = 0;         // Guarded by mu_.
+  uint64_t next_taken_ = 0;             // Guarded by mu_.
+  size_t running_ = 0;                  // Guarded by mu_.
+  size_t running_weight_ = 0;           // Guarded by mu_.
+  size_t pending_ = 0;                  // Guarded by mu_.
+  bool stopping_ = false;               // Guarded by mu_.
   std::vector<std::thread> threads_;
 };
 

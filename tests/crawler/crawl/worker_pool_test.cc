@@ -6,6 +6,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 namespace sieve {
@@ -54,6 +55,45 @@ TEST(WorkerPoolTest, RunsEveryTaskAndHandsBackEachResult) {
   std::sort(results.begin(), results.end());
   ASSERT_EQ(results.size(), 100u);
   for (int i = 0; i < 100; ++i) EXPECT_EQ(results[i], i);
+  EXPECT_EQ(pool.pending(), 0u);
+}
+
+// A page that parses long holds back the records of the pages fetched after
+// it: the crawl writes them in the order it fetched them (a host's records
+// have monotone fetched_at; crawl_records_test failed under load without it).
+TEST(WorkerPoolTest, ResultsComeBackInTheOrderTheTasksWereSubmitted) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool release_first = false, second_done = false;
+  WorkerPool<int> pool(2, [] {});
+  pool.Submit([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait_for(lock, std::chrono::seconds(10), [&] { return release_first; });
+    return 1;
+  });
+  pool.Submit([&] {
+    std::lock_guard<std::mutex> lock(mu);
+    second_done = true;
+    cv.notify_all();
+    return 2;
+  });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10),
+                            [&] { return second_done; }));
+  }
+  // The second finished, and its result waits for the first's.
+  for (int i = 0; i < 20 && pool.pending() == 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    EXPECT_TRUE(pool.TakeResults().empty());
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    release_first = true;
+    cv.notify_all();
+  }
+  pool.WaitIdle();
+  EXPECT_EQ(pool.TakeResults(), (std::vector<int>{1, 2}));
   EXPECT_EQ(pool.pending(), 0u);
 }
 
