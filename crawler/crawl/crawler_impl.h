@@ -126,6 +126,9 @@ class Crawler::Impl {
     absl::Duration response_time;
     PageLinks links;
     std::optional<SitemapLinks> sitemap;  // Set for a sitemap file.
+    // A record of a page not parsed, sent through the pool only to keep its
+    // place behind the pages parsing (WriteRecord).
+    bool record_only = false;
   };
 
   bool PageBudgetLeft() const {
@@ -173,7 +176,11 @@ class Crawler::Impl {
   // Records a URL the frontier handed out unfetched, its host unreachable.
   void RecordUnreachable(const FrontierUrl& url, absl::Time now);
   // Writes the record of a URL the frontier counts as done.
+  // Writes `record` once the pages handed to the pool before it are written,
+  // so records leave in the order their answers came (a host's fetched_at
+  // never goes back).
   void WriteRecord(const PageRecord& record);
+  void WriteRecordNow(const PageRecord& record);
   // Done without a fetch (robots.txt forbids it, the URL does not parse).
   void SkipUrl(const FrontierUrl& url, absl::Time now);
   // Writes `url` to skipped.jsonl (with output.skipped), found on

@@ -345,6 +345,10 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
 
 void Crawler::Impl::CollectParsed(absl::Time /*now*/) {
   for (ParsedPage& page : pool_->TakeResults()) {
+    if (page.record_only) {
+      WriteRecordNow(page.record);
+      continue;
+    }
     if (page.sitemap.has_value()) {
       RecordSitemap(page);
       continue;
@@ -359,7 +363,7 @@ void Crawler::Impl::CollectParsed(absl::Time /*now*/) {
     counters_.session_ids += links.session_ids;
     if (links.nofollow_page) ++counters_.nofollow_pages;
     if (links.noindex_page) ++counters_.noindex_pages;
-    WriteRecord(page.record);
+    WriteRecordNow(page.record);
   }
   for (const FrontierUrl& url : frontier_->TakeDiscarded()) {
     RecordSkipped(url.url, Origin::Decode(url.metadata).referrer,
@@ -395,12 +399,25 @@ void Crawler::Impl::RecordSitemap(ParsedPage& page) {
     }
   }
   // Links of a sitemap: what it listed, not what a parser found in HTML.
-  WriteRecord(page.record);
+  WriteRecordNow(page.record);
   counters_.links_found -= static_cast<uint64_t>(page.record.links_found);
   counters_.links_new -= static_cast<uint64_t>(page.record.links_new);
 }
 
 void Crawler::Impl::WriteRecord(const PageRecord& record) {
+  if (pool_->pending() == 0) {
+    WriteRecordNow(record);
+    return;
+  }
+  pool_->Submit([record] {
+    ParsedPage page;
+    page.record = record;
+    page.record_only = true;
+    return page;
+  });
+}
+
+void Crawler::Impl::WriteRecordNow(const PageRecord& record) {
   if (absl::Status s = writer_->Write(record); !s.ok()) {
     if (fatal_.ok()) fatal_ = s;
   } else {
