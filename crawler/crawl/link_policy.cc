@@ -11,10 +11,6 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
 #include "parse/css_urls.h"
 #include "parse/link_extractor.h"
 
@@ -35,47 +31,6 @@ bool IsFollowable(const Link& link) {
 
 }  // namespace
 
-std::string Origin::Encode() const {
-  std::string first = absl::StrCat(redirect_hops);
-  if (sitemap) {
-    absl::StrAppend(&first, ",s", sitemap_nesting, from_robots ? "r" : "");
-  }
-  // A lastmod is a W3C datetime; anything with a separator in it is dropped.
-  if (!lastmod.empty() && lastmod.find_first_of(" ,") == std::string::npos) {
-    absl::StrAppend(&first, ",m", lastmod);
-  }
-  if (requisite) absl::StrAppend(&first, ",p");
-  return absl::StrCat(first, " ", referrer);
-}
-
-Origin Origin::Decode(std::string_view metadata) {
-  Origin origin;
-  size_t space = metadata.find(' ');
-  if (space == std::string_view::npos) return origin;
-  bool first_part = true;
-  for (absl::string_view part :
-       absl::StrSplit(AV(metadata.substr(0, space)), ',')) {
-    if (first_part) {
-      if (!absl::SimpleAtoi(part, &origin.redirect_hops)) {
-        origin.redirect_hops = 0;
-      }
-      first_part = false;
-    } else if (absl::ConsumePrefix(&part, "s")) {
-      origin.sitemap = true;
-      origin.from_robots = absl::ConsumeSuffix(&part, "r");
-      if (!absl::SimpleAtoi(part, &origin.sitemap_nesting)) {
-        origin.sitemap_nesting = 0;
-      }
-    } else if (absl::ConsumePrefix(&part, "m")) {
-      origin.lastmod = std::string(part);
-    } else if (part == "p") {
-      origin.requisite = true;
-    }
-  }
-  origin.referrer = std::string(metadata.substr(space + 1));
-  return origin;
-}
-
 namespace {
 
 // The media type of a Content-Type, lower-case, without parameters.
@@ -94,36 +49,6 @@ bool IsHtml(std::string_view content_type) {
 
 bool IsCss(std::string_view content_type) {
   return MediaType(content_type) == "text/css";
-}
-
-std::optional<SkipReason> SkipReasonOf(AddOutcome outcome) {
-  switch (outcome) {
-    case AddOutcome::kQueued:
-    case AddOutcome::kSeen:
-    case AddOutcome::kInvalid:
-      return std::nullopt;
-    case AddOutcome::kOffSite:
-      return SkipReason::kOffScope;
-    case AddOutcome::kNotAllowed:
-      return SkipReason::kNotAllowed;
-    case AddOutcome::kDenied:
-      return SkipReason::kDenyPattern;
-    case AddOutcome::kTooLong:
-      return SkipReason::kTrapLength;
-    case AddOutcome::kRepeatedPath:
-      return SkipReason::kTrapRepeat;
-    case AddOutcome::kBeyondDepth:
-      return SkipReason::kMaxDepth;
-    case AddOutcome::kDisallowed:
-      return SkipReason::kRobots;
-    case AddOutcome::kOverOutlinkCap:
-      return SkipReason::kOutlinkCap;
-    case AddOutcome::kQueryVariants:
-      return SkipReason::kTrapQuery;
-    case AddOutcome::kCalendar:
-      return SkipReason::kTrapCalendar;
-  }
-  return std::nullopt;
 }
 
 namespace {
@@ -296,52 +221,6 @@ AddOutcome AddCapped(const LinkPolicy& policy, std::string_view raw_url,
 }
 
 }  // namespace
-
-void LinkOutcomes::Count(AddOutcome outcome) {
-  switch (outcome) {
-    case AddOutcome::kQueued:
-      ++queued;
-      break;
-    case AddOutcome::kSeen:
-    case AddOutcome::kInvalid:
-      break;
-    case AddOutcome::kOffSite:
-      ++off_site;
-      break;
-    case AddOutcome::kNotAllowed:
-    case AddOutcome::kDenied:
-      ++filtered;
-      break;
-    case AddOutcome::kTooLong:
-    case AddOutcome::kRepeatedPath:
-    case AddOutcome::kOverOutlinkCap:
-      ++traps;
-      break;
-    case AddOutcome::kQueryVariants:
-      ++traps;
-      ++query_variant_traps;
-      break;
-    case AddOutcome::kCalendar:
-      ++traps;
-      ++calendar_traps;
-      break;
-    case AddOutcome::kBeyondDepth:
-      ++beyond_depth;
-      break;
-    case AddOutcome::kDisallowed:
-      ++disallowed;
-      break;
-  }
-}
-
-void LinkOutcomes::Note(const LinkPolicy& policy, std::string_view url,
-                        AddOutcome outcome) {
-  Count(outcome);
-  if (!policy.record_skipped) return;
-  if (const std::optional<SkipReason> reason = SkipReasonOf(outcome)) {
-    skipped.push_back({.url = std::string(url), .reason = *reason});
-  }
-}
 
 absl::StatusOr<UrlParts> NormalizeDiscovered(const LinkPolicy& policy,
                                              std::string_view raw_url,
