@@ -1,7 +1,7 @@
 // crawler/crawl/crawler_impl.h: Crawler::Impl, the crawl loop's state and
 // steps. Private to crawler/crawl/: crawler.h is the public API.
 //
-// The members are defined in four files, one job each:
+// The members are defined in these files, one job each:
 //   crawler.cc             setup (Init), the main loop (Run, Dispatch) and
 //                          the Crawler methods that forward to Impl
 //   crawler_robots.cc      a ready URL meets robots.txt: checked, or fetched
@@ -9,6 +9,8 @@
 //   crawler_pages.cc       page transfers and their answers: submit, report
 //                          to the frontier, redirect, parse, record
 //                          (OnResponse, OnPage, ...)
+//   crawler_records.cc     what it writes: page records in answer order,
+//                          parsed pages and sitemaps, skipped URLs
 //   crawler_status.cc      what the crawl saves and reports: checkpoints, the
 //                          filter's capacity warning, progress, the summary
 //   crawler_revisits.cc    revisits (crawl.revisit): validators sent, the
@@ -175,14 +177,15 @@ class Crawler::Impl {
   void AddRedirectedSeed(std::string_view from, std::string_view target);
   // Records a URL the frontier handed out unfetched, its host unreachable.
   void RecordUnreachable(const FrontierUrl& url, absl::Time now);
-  // Writes the record of a URL the frontier counts as done.
-  // Writes `record` once the pages handed to the pool before it are written,
-  // so records leave in the order their answers came (a host's fetched_at
-  // never goes back).
-  void WriteRecord(const PageRecord& record);
-  void WriteRecordNow(const PageRecord& record);
   // Done without a fetch (robots.txt forbids it, the URL does not parse).
   void SkipUrl(const FrontierUrl& url, absl::Time now);
+
+  // crawler_records.cc
+  // Writes the record of a URL the frontier counts as done, once the pages
+  // handed to the pool before it are written, so records leave in the order
+  // their answers came (a host's fetched_at never goes back).
+  void WriteRecord(const PageRecord& record);
+  void WriteRecordNow(const PageRecord& record);
   // Writes `url` to skipped.jsonl (with output.skipped), found on
   // `found_on` ("" for a seed), once per reason; counts what it writes.
   void RecordSkipped(std::string_view url, std::string_view found_on,
