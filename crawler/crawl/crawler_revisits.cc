@@ -42,8 +42,10 @@ void Crawler::Impl::NoteVisit(const FrontierUrl& url,
                               const std::optional<WarcLocation>& archived,
                               absl::Time start, absl::Time now) {
   if (!Revisiting()) return;
-  UrlHistory& history = history_[url.url];
+  // Before the history is made: a 304 to a first fetch (no validators were
+  // sent) is no "not modified".
   const bool not_modified = IsNotModified(url, response);
+  UrlHistory& history = history_[url.url];
   if (not_modified) record.digest = history.digest;
   record.changed = RecordFetch(
       history, FetchSeen{.at = start,
