@@ -63,6 +63,8 @@
 
 namespace sieve {
 
+class UrlRecordStore;  // frontier/url_record_store.h
+
 // One URL handed out by Next.
 struct FrontierUrl {
   std::string url{};
@@ -323,6 +325,16 @@ class CrawlFrontier {
     (void)url;
     (void)due;
     return absl::UnimplementedError("this frontier does not revisit URLs");
+  }
+
+  // The frontier's store of one opaque record per URL, on disk and in its
+  // checkpoints (frontier/url_record_store.h), for what the caller must
+  // remember of each URL it fetched (the crawler's revisit history). The
+  // store lives as long as the frontier; every call returns the same one.
+  // Unimplemented by default (a frontier without a store of its own:
+  // frontier/cluster, frontier/service).
+  [[nodiscard]] virtual absl::StatusOr<UrlRecordStore*> UrlRecords() {
+    return absl::UnimplementedError("this frontier keeps no URL records");
   }
 
   // A URL that may be fetched at `now`, or how long until one may be, or why

@@ -73,6 +73,16 @@ Frontier::Frontier(FrontierOptions options, std::unique_ptr<Sieve> sieve)
 
 Frontier::~Frontier() = default;
 
+absl::StatusOr<UrlRecordStore*> Frontier::UrlRecords() {
+  std::lock_guard lock(url_records_mu_);
+  if (url_records_ == nullptr) {
+    absl::StatusOr<internal::ScratchDb*> db = sieve_->OpenStore();
+    if (!db.ok()) return db.status();
+    url_records_ = std::make_unique<UrlRecordStore>(*db);
+  }
+  return url_records_.get();
+}
+
 void Frontier::ClearUnreachable(HostState& host) {
   host.politeness.connection_failures = 0;
   if (host.unreachable_until == absl::InfinitePast()) return;

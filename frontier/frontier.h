@@ -73,6 +73,7 @@
 #include "frontier/politeness.h"
 #include "frontier/sieve.h"
 #include "frontier/snapshot.h"
+#include "frontier/url_record_store.h"
 
 namespace sieve {
 
@@ -159,6 +160,10 @@ class Frontier final : public CrawlFrontier {
   //   f->Revisit({.url = u, .host = h, .depth = 1}, absl::Now() + interval);
   [[nodiscard]] absl::Status Revisit(const FrontierAdd& url,
                                      absl::Time due) override;
+  // See CrawlFrontier::UrlRecords: the "url_records" family of the Sieve's
+  // store, which is opened now if it was not yet (so it is in every later
+  // Checkpoint, and Restore brings it back). Thread-safe.
+  [[nodiscard]] absl::StatusOr<UrlRecordStore*> UrlRecords() override;
   // What Next(now) would return, with nothing handed out: a kReady URL stays
   // queued, and Next(now) returns it if nothing is added, done or dropped in
   // between. For a caller choosing among several Frontiers
@@ -342,6 +347,10 @@ class Frontier final : public CrawlFrontier {
   FrontierStats counters_ ABSL_GUARDED_BY(mu_);
   // The first error of the host queues on disk.
   absl::Status overflow_status_ ABSL_GUARDED_BY(mu_);
+  // UrlRecords' store, made on the first call. After sieve_ (whose store it
+  // points into), so it goes first.
+  std::mutex url_records_mu_;
+  std::unique_ptr<UrlRecordStore> url_records_ ABSL_GUARDED_BY(url_records_mu_);
 };
 
 }  // namespace sieve

@@ -23,6 +23,7 @@ namespace {
 constexpr char kQueueFamily[] = "queue";
 constexpr char kSeenFamily[] = "seen";
 constexpr char kOverflowFamily[] = "host_overflow";
+constexpr char kUrlRecordsFamily[] = "url_records";
 
 // Spilled URL records compress well (LZ4 typically halves them); fingerprints
 // are random bytes.
@@ -40,7 +41,8 @@ rocksdb::CompressionType QueueCompression() {
 
 // Small memtables and cache: the store must not eat the RAM the memory budget
 // saves. 8 MiB memtables x 2 per family + 8 MiB block cache keep RocksDB's own
-// footprint near 40 MiB.
+// footprint near 40 MiB (a family written to adds at most 16 MiB; url_records
+// is written to only in a revisit crawl).
 rocksdb::ColumnFamilyOptions FamilyOptions(
     const std::shared_ptr<rocksdb::Cache>& cache, bool with_bloom,
     rocksdb::CompressionType compression) {
@@ -156,6 +158,9 @@ absl::StatusOr<std::unique_ptr<ScratchDb>> ScratchDb::Open(
        FamilyOptions(cache, /*with_bloom=*/true, rocksdb::kNoCompression)},
       {kOverflowFamily,
        FamilyOptions(cache, /*with_bloom=*/false, QueueCompression())},
+      // Looked up once per fetch, mostly for URLs never fetched before.
+      {kUrlRecordsFamily,
+       FamilyOptions(cache, /*with_bloom=*/true, QueueCompression())},
   };
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
@@ -167,6 +172,7 @@ absl::StatusOr<std::unique_ptr<ScratchDb>> ScratchDb::Open(
   store->queue_cf_ = handles[1];
   store->seen_cf_ = handles[2];
   store->overflow_cf_ = handles[3];
+  store->url_records_cf_ = handles[4];
   store->write_options_.disableWAL = false;
   store->write_options_.sync = false;
   return store;
@@ -175,7 +181,7 @@ absl::StatusOr<std::unique_ptr<ScratchDb>> ScratchDb::Open(
 ScratchDb::~ScratchDb() {
   if (db_) {
     for (rocksdb::ColumnFamilyHandle* handle :
-         {default_cf_, queue_cf_, seen_cf_, overflow_cf_}) {
+         {default_cf_, queue_cf_, seen_cf_, overflow_cf_, url_records_cf_}) {
       if (handle != nullptr)
         db_->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
     }
@@ -199,9 +205,9 @@ uint64_t ScratchDb::DiskBytes() const {
 absl::Status ScratchDb::FlushMemtables() const {
   rocksdb::FlushOptions options;
   options.wait = true;
-  return FromRocks(
-      db_->Flush(options, {default_cf_, queue_cf_, seen_cf_, overflow_cf_}),
-      "flushing the store");
+  return FromRocks(db_->Flush(options, {default_cf_, queue_cf_, seen_cf_,
+                                        overflow_cf_, url_records_cf_}),
+                   "flushing the store");
 }
 
 absl::Status ScratchDb::CheckpointTo(const fs::path& target) const {

@@ -1,9 +1,11 @@
 // frontier/internal/scratch_db.h: the one RocksDB of a crawl, owned by the
-// Sieve, in a fresh directory that is deleted with it. Three column families:
+// Sieve, in a fresh directory that is deleted with it. Four column families:
 // "queue" (the Sieve's spilled records keyed by a big-endian 64-bit sequence
 // number, so key order is FIFO order), "seen" (lossless mode's 64-bit URL
-// fingerprints, big-endian keys, empty values) and "host_overflow" (the
-// Frontier's per-host queues on disk, frontier/internal/host_overflow.h).
+// fingerprints, big-endian keys, empty values), "host_overflow" (the
+// Frontier's per-host queues on disk, frontier/internal/host_overflow.h) and
+// "url_records" (a caller's record per URL keyed by the URL,
+// frontier/url_record_store.h).
 //
 // The store is scratch space: durability comes from checkpoints. Writes go
 // through the write-ahead log without syncing it, so CheckpointTo can
@@ -38,6 +40,9 @@ class ScratchDb {
   rocksdb::ColumnFamilyHandle* queue_cf() const { return queue_cf_; }
   rocksdb::ColumnFamilyHandle* seen_cf() const { return seen_cf_; }
   rocksdb::ColumnFamilyHandle* overflow_cf() const { return overflow_cf_; }
+  rocksdb::ColumnFamilyHandle* url_records_cf() const {
+    return url_records_cf_;
+  }
   // Write-ahead log on, not synced (see the file comment).
   const rocksdb::WriteOptions& write_options() const { return write_options_; }
   const std::filesystem::path& dir() const { return dir_; }
@@ -61,6 +66,7 @@ class ScratchDb {
   rocksdb::ColumnFamilyHandle* queue_cf_ = nullptr;
   rocksdb::ColumnFamilyHandle* seen_cf_ = nullptr;
   rocksdb::ColumnFamilyHandle* overflow_cf_ = nullptr;
+  rocksdb::ColumnFamilyHandle* url_records_cf_ = nullptr;
   rocksdb::ColumnFamilyHandle* default_cf_ = nullptr;
   rocksdb::WriteOptions write_options_;
 };
