@@ -78,8 +78,6 @@ void CountersFromJson(const nlohmann::json& j, CrawlCounters& c) {
 }
 
 constexpr std::string_view kStateFile = "crawl.state";
-// The per-URL history of a revisit crawl (crawler/crawl/url_history.h).
-constexpr std::string_view kHistoryFile = "crawl.history";
 constexpr int kStateFormat = 1;
 
 }  // namespace
@@ -108,8 +106,7 @@ nlohmann::json CountersToJson(const CrawlCounters& c) {
 
 absl::Status WriteCheckpoint(const fs::path& dir, const CrawlState& state,
                              CrawlFrontier& frontier,
-                             SnapshotChecksumCache* cache,
-                             const UrlHistoryTable* history) {
+                             SnapshotChecksumCache* cache) {
   absl::StatusOr<SnapshotWriter> snapshot = SnapshotWriter::Begin(dir, cache);
   if (!snapshot.ok()) return snapshot.status();
   nlohmann::ordered_json j;
@@ -122,13 +119,6 @@ absl::Status WriteCheckpoint(const fs::path& dir, const CrawlState& state,
   j["warc_files"] = WarcFileStatesToJson(state.warc_files);
   if (absl::Status s = snapshot->AddFile(kStateFile, j.dump()); !s.ok()) {
     return s;
-  }
-  if (history != nullptr) {
-    if (absl::Status s =
-            snapshot->AddFile(kHistoryFile, EncodeHistoryFile(*history));
-        !s.ok()) {
-      return s;
-    }
   }
   if (absl::Status s = frontier.Checkpoint(*snapshot); !s.ok()) return s;
   return snapshot->Commit();
@@ -170,13 +160,6 @@ absl::StatusOr<CrawlState> ReadCrawlState(const SnapshotReader& snapshot) {
   absl::StatusOr<std::string> text = snapshot.ReadFile(kStateFile);
   if (!text.ok()) return text.status();
   return DecodeCrawlState(*text, snapshot.PathOf(kStateFile).string());
-}
-
-absl::StatusOr<UrlHistoryTable> ReadUrlHistory(const SnapshotReader& snapshot) {
-  if (!snapshot.Contains(kHistoryFile)) return UrlHistoryTable{};
-  absl::StatusOr<std::string> bytes = snapshot.ReadFile(kHistoryFile);
-  if (!bytes.ok()) return bytes.status();
-  return DecodeHistoryFile(*bytes, snapshot.PathOf(kHistoryFile).string());
 }
 
 }  // namespace sieve

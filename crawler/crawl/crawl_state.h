@@ -27,7 +27,6 @@
 
 #include "absl/status/statusor.h"
 #include "crawler/crawl/skip_reason.h"
-#include "crawler/crawl/url_history.h"
 #include "crawler/output/warc_writer.h"
 #include "fetch/fetch_failure.h"
 #include "frontier/crawl_frontier.h"
@@ -109,17 +108,12 @@ nlohmann::json CountersToJson(const CrawlCounters& counters);
 // Writes `state` and `frontier`'s files as one new snapshot under `dir`
 // (OUT/checkpoint), publishes it through CURRENT and deletes older snapshots.
 // `cache` (may be null) spares re-reading files linked from the last one.
-// `history` (crawl.revisit on; may be null) goes in as `crawl.history`.
-[[nodiscard]] absl::Status WriteCheckpoint(
-    const std::filesystem::path& dir, const CrawlState& state,
-    CrawlFrontier& frontier, SnapshotChecksumCache* cache,
-    const UrlHistoryTable* history = nullptr);
-
-// The per-URL history of a verified snapshot (crawl.history); empty when the
-// snapshot has none (revisits were off). DataLoss names the file when it
-// does not decode.
-[[nodiscard]] absl::StatusOr<UrlHistoryTable> ReadUrlHistory(
-    const SnapshotReader& snapshot);
+// A revisit crawl's per-URL history is in the frontier's store
+// (CrawlFrontier::UrlRecords), so in the frontier's files.
+[[nodiscard]] absl::Status WriteCheckpoint(const std::filesystem::path& dir,
+                                           const CrawlState& state,
+                                           CrawlFrontier& frontier,
+                                           SnapshotChecksumCache* cache);
 
 // Decodes crawl.state's JSON. DataLoss naming `source` when it does not
 // decode (bad JSON, a missing key, a value of the wrong type or range);

@@ -71,9 +71,6 @@ absl::Status Crawler::Impl::Init() {
     if (!snapshot.ok()) return snapshot.status();
     absl::StatusOr<CrawlState> state = ReadCrawlState(*snapshot);
     if (!state.ok()) return state.status();
-    absl::StatusOr<UrlHistoryTable> history = ReadUrlHistory(*snapshot);
-    if (!history.ok()) return history.status();
-    history_ = *std::move(history);
     fs::remove_all(scratch, ec);  // A killed run's scratch store.
     fs::create_directories(scratch, ec);
     absl::StatusOr<std::unique_ptr<CrawlFrontier>> frontier =
@@ -81,6 +78,7 @@ absl::Status Crawler::Impl::Init() {
     if (!frontier.ok()) return frontier.status();
     state_ = *std::move(state);
     frontier_ = *std::move(frontier);
+    if (absl::Status s = OpenHistory(); !s.ok()) return s;
     if (absl::Status s = PagesWriter::TruncateTo(pages, state_.pages_offset);
         !s.ok())
       return s;
@@ -123,6 +121,7 @@ absl::Status Crawler::Impl::Init() {
         CreateFrontier(config_, scratch);
     if (!frontier.ok()) return frontier.status();
     frontier_ = *std::move(frontier);
+    if (absl::Status s = OpenHistory(); !s.ok()) return s;
     (void)AddSeeds();
   }
 

@@ -71,6 +71,7 @@
 #include "fetch/fetcher.h"
 #include "frontier/crawl_frontier.h"
 #include "frontier/snapshot.h"
+#include "frontier/url_record_store.h"
 #include "spdlog/logger.h"
 
 namespace sieve {
@@ -217,14 +218,20 @@ class Crawler::Impl {
 
   // crawler_revisits.cc
   bool Revisiting() const { return revisit_.mode != RevisitMode::kOff; }
+  // With crawl.revisit: takes the frontier's URL records (history_). Called
+  // once frontier_ is made or restored.
+  absl::Status OpenHistory();
+  // `url`'s history from the store; nullopt when revisits are off or none is
+  // kept. A store error, or a record that does not decode (DataLoss naming
+  // the URL), becomes fatal_ and nullopt. Cost: one RocksDB Get.
+  std::optional<UrlHistory> LoadHistory(std::string_view url);
   // The validators of `url`'s last answer, as a conditional request.
-  void AddValidators(FetchRequest& request) const;
+  void AddValidators(FetchRequest& request);
   // The archived copy of `url` a revisit record refers to; nullopt when
   // revisits are off or none is known.
-  std::optional<WarcOriginal> ArchivedCopyOf(const std::string& url) const;
+  std::optional<WarcOriginal> ArchivedCopyOf(const std::string& url);
   // A 304 to a conditional request for `url` (one with history).
-  bool IsNotModified(const FrontierUrl& url,
-                     const FetchResponse& response) const;
+  bool IsNotModified(const FrontierUrl& url, const FetchResponse& response);
   // A 2xx or 304 of `url` fetched since `start`: its history updated,
   // `record.changed` set on a revisit, its next visit queued in the frontier.
   void NoteVisit(const FrontierUrl& url, const FetchResponse& response,
@@ -232,7 +239,7 @@ class Crawler::Impl {
                  const std::optional<WarcLocation>& archived, absl::Time start,
                  absl::Time now);
   // On resume: every URL of the history queued again, due no earlier than
-  // `now`.
+  // `now` (a record that does not decode: fatal_, DataLoss naming the URL).
   void QueueSavedRevisits(absl::Time now);
 
   // crawler_status.cc
@@ -283,9 +290,11 @@ class Crawler::Impl {
   LatencyHistogram fetch_latency_;      // Page fetches, counted in OnPage.
   StatusClassCounts status_classes_{};  // Records, counted in WriteRecord.
 
-  // crawl.revisit: the policy and every fetched URL's history.
+  // crawl.revisit: the policy, and every fetched URL's history: one record
+  // (EncodeUrlHistory) per URL in the frontier's store, on disk and in its
+  // checkpoints (frontier/url_record_store.h). Null with revisits off.
   RevisitOptions revisit_;
-  UrlHistoryTable history_;
+  UrlRecordStore* history_ = nullptr;
   absl::BitGen revisit_gen_;
 
   uint64_t next_request_id_ = 1;

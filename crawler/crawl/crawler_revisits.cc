@@ -4,37 +4,65 @@
 // (CrawlFrontier::Revisit, which owns when it is handed out and its host's
 // politeness) at the time revisit_policy.h computes; the revisit sends the
 // validators, and a 304 or an unchanged digest is recorded "changed": false
-// and archived as a WARC revisit record.
+// and archived as a WARC revisit record. The histories live on disk, one
+// record per URL in the frontier's store (CrawlFrontier::UrlRecords), which
+// the frontier's checkpoint holds; nothing of them is kept in RAM.
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "crawler/crawl/crawler_impl.h"
+#include "frontier/url_record_store.h"
 
 namespace sieve {
 
-void Crawler::Impl::AddValidators(FetchRequest& request) const {
-  if (!Revisiting()) return;
-  auto it = history_.find(request.url);
-  if (it == history_.end()) return;
-  request.if_none_match = it->second.etag;
-  request.if_modified_since = it->second.last_modified;
+absl::Status Crawler::Impl::OpenHistory() {
+  if (!Revisiting()) return absl::OkStatus();
+  absl::StatusOr<UrlRecordStore*> store = frontier_->UrlRecords();
+  if (!store.ok()) return store.status();
+  history_ = *store;
+  return absl::OkStatus();
+}
+
+std::optional<UrlHistory> Crawler::Impl::LoadHistory(std::string_view url) {
+  if (!Revisiting() || !fatal_.ok()) return std::nullopt;
+  absl::StatusOr<std::optional<std::string>> bytes = history_->Get(url);
+  if (!bytes.ok()) {
+    fatal_ = bytes.status();
+    return std::nullopt;
+  }
+  if (!bytes->has_value()) return std::nullopt;
+  absl::StatusOr<UrlHistory> history = DecodeUrlHistory(**bytes);
+  if (!history.ok()) {
+    fatal_ = absl::DataLossError(
+        absl::StrCat("the revisit history of ", std::string(url),
+                     " does not decode: ", history.status().message()));
+    return std::nullopt;
+  }
+  return *std::move(history);
+}
+
+void Crawler::Impl::AddValidators(FetchRequest& request) {
+  std::optional<UrlHistory> history = LoadHistory(request.url);
+  if (!history.has_value()) return;
+  request.if_none_match = history->etag;
+  request.if_modified_since = history->last_modified;
 }
 
 std::optional<WarcOriginal> Crawler::Impl::ArchivedCopyOf(
-    const std::string& url) const {
-  if (!Revisiting()) return std::nullopt;
-  auto it = history_.find(url);
-  if (it == history_.end() || it->second.warc_date == absl::InfinitePast())
+    const std::string& url) {
+  std::optional<UrlHistory> history = LoadHistory(url);
+  if (!history.has_value() || history->warc_date == absl::InfinitePast())
     return std::nullopt;
-  return WarcOriginal{.record_id = it->second.warc_record_id,
+  return WarcOriginal{.record_id = history->warc_record_id,
                       .target_uri = url,
-                      .date = it->second.warc_date,
-                      .payload_digest = it->second.digest};
+                      .date = history->warc_date,
+                      .payload_digest = history->digest};
 }
 
 bool Crawler::Impl::IsNotModified(const FrontierUrl& url,
-                                  const FetchResponse& response) const {
+                                  const FetchResponse& response) {
   return Revisiting() && response.ok() && response.status == 304 &&
-         history_.contains(url.url);
+         LoadHistory(url.url).has_value();
 }
 
 void Crawler::Impl::NoteVisit(const FrontierUrl& url,
@@ -45,7 +73,7 @@ void Crawler::Impl::NoteVisit(const FrontierUrl& url,
   // Before the history is made: a 304 to a first fetch (no validators were
   // sent) is no "not modified".
   const bool not_modified = IsNotModified(url, response);
-  UrlHistory& history = history_[url.url];
+  UrlHistory history = LoadHistory(url.url).value_or(UrlHistory{});
   if (not_modified) record.digest = history.digest;
   record.changed = RecordFetch(
       history, FetchSeen{.at = start,
@@ -62,6 +90,10 @@ void Crawler::Impl::NoteVisit(const FrontierUrl& url,
   history.metadata = url.metadata;
   history.interval = NextInterval(revisit_, history);
   history.next_due = NextDue(revisit_, history, now, revisit_gen_);
+  if (absl::Status s = history_->Put(url.url, EncodeUrlHistory(history));
+      !s.ok() && fatal_.ok()) {
+    fatal_ = s;
+  }
   if (absl::Status s = frontier_->Revisit({.url = url.url,
                                            .host = url.host,
                                            .depth = url.depth,
@@ -74,22 +106,36 @@ void Crawler::Impl::NoteVisit(const FrontierUrl& url,
 
 void Crawler::Impl::QueueSavedRevisits(absl::Time now) {
   if (!Revisiting()) return;
-  for (auto& [url, history] : history_) {
-    // Never in the past: a crawl stopped for longer than an interval fetches
-    // its overdue pages once, now, not once per missed interval.
-    history.next_due = std::max(history.next_due, now);
-    if (absl::Status s = frontier_->Revisit({.url = url,
-                                             .host = history.host,
-                                             .depth = history.depth,
-                                             .metadata = history.metadata},
-                                            history.next_due);
-        !s.ok()) {
-      if (fatal_.ok()) fatal_ = s;
-      return;
-    }
+  uint64_t queued = 0;
+  absl::Status s =
+      history_->ForEach([&](std::string_view url, std::string_view bytes) {
+        absl::StatusOr<UrlHistory> history = DecodeUrlHistory(bytes);
+        if (!history.ok()) {
+          return absl::DataLossError(absl::StrCat(
+              "the checkpoint's revisit history of ", std::string(url),
+              " does not decode: ", history.status().message()));
+        }
+        // Never in the past: a crawl stopped for longer than an interval fetches
+        // its overdue pages once, now, not once per missed interval.
+        if (history->next_due < now) {
+          history->next_due = now;
+          if (absl::Status put = history_->Put(url, EncodeUrlHistory(*history));
+              !put.ok()) {
+            return put;
+          }
+        }
+        ++queued;
+        return frontier_->Revisit({.url = url,
+                                   .host = history->host,
+                                   .depth = history->depth,
+                                   .metadata = history->metadata},
+                                  history->next_due);
+      });
+  if (!s.ok()) {
+    if (fatal_.ok()) fatal_ = s;
+    return;
   }
-  log_->info("revisits: {} URLs queued again from their history",
-             history_.size());
+  log_->info("revisits: {} URLs queued again from their history", queued);
 }
 
 }  // namespace sieve

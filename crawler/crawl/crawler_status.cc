@@ -46,9 +46,9 @@ absl::Status Crawler::Impl::WriteCheckpointNow() {
       base_run_seconds_ + (started_ == absl::Time()
                                ? 0
                                : absl::ToDoubleSeconds(absl::Now() - started_));
+  // The revisit history is in the frontier's store, which it checkpoints.
   return WriteCheckpoint(out_ / "checkpoint", state_, *frontier_,
-                         &checkpoint_checksums_,
-                         Revisiting() ? &history_ : nullptr);
+                         &checkpoint_checksums_);
 }
 
 void Crawler::Impl::CheckCapacity() {

@@ -2,7 +2,8 @@
 // loopback site whose pages change when the test says (changing_site.h),
 // crawled with --revisit: the interval, conditional GETs and 304s, the
 // records' "changed", WARC revisit records read by warcio, the adaptive
-// intervals, politeness, and kill -9 then --resume.
+// intervals, politeness, and kill -9 then --resume (the history on disk, in
+// the checkpoint's store).
 #include <signal.h>
 
 #include <algorithm>
@@ -14,7 +15,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "crawler/config/crawl_config.h"
+#include "crawler/crawl/crawl_options.h"
+#include "crawler/crawl/crawl_state.h"
+#include "crawler/crawl/url_history.h"
 #include "crawler/output/warc_reader.h"
+#include "frontier/snapshot.h"
+#include "frontier/url_record_store.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/crawler/crawl/changing_site.h"
@@ -98,6 +105,36 @@ void ExpectPolite(const ChangingSite& site) {
               kDelay * 0.95)
         << all[i - 1].path << " then " << all[i].path;
   }
+}
+
+// The per-URL history a crawl's checkpoint holds, by path, read as a resumed
+// crawl reads it: from the frontier's store (CrawlFrontier::UrlRecords),
+// restored from the snapshot into a scratch directory of its own. There is
+// no crawl.history file: the history is in the store's column family.
+std::map<std::string, UrlHistory> CheckpointHistory(const fs::path& out) {
+  std::map<std::string, UrlHistory> by_path;
+  absl::StatusOr<SnapshotReader> snapshot =
+      SnapshotReader::Open(out / "checkpoint");
+  EXPECT_TRUE(snapshot.ok()) << snapshot.status();
+  if (!snapshot.ok()) return by_path;
+  EXPECT_FALSE(snapshot->Contains("crawl.history"));
+  const fs::path work = FreshDir(out.filename().string() + "-history");
+  absl::StatusOr<std::unique_ptr<CrawlFrontier>> frontier =
+      RestoreFrontier(CrawlConfig{}, work, *snapshot);
+  EXPECT_TRUE(frontier.ok()) << frontier.status();
+  if (!frontier.ok()) return by_path;
+  absl::StatusOr<UrlRecordStore*> store = (*frontier)->UrlRecords();
+  EXPECT_TRUE(store.ok()) << store.status();
+  if (!store.ok()) return by_path;
+  EXPECT_TRUE((*store)
+                  ->ForEach([&](std::string_view url, std::string_view bytes) {
+                    absl::StatusOr<UrlHistory> h = DecodeUrlHistory(bytes);
+                    if (!h.ok()) return h.status();
+                    by_path[PathOf(std::string(url))] = *std::move(h);
+                    return absl::OkStatus();
+                  })
+                  .ok());
+  return by_path;
 }
 
 std::map<std::string, std::vector<nlohmann::json>> RecordsByPath(
@@ -287,6 +324,22 @@ TEST(CrawlRevisitTest, KillDuringRevisitsThenResumeLosesNothing) {
   WaitFor(pid);
   const size_t before = site.requests().size();
   ASSERT_GE(site.requests("/never.html").size(), 2u) << ReadFile(log);
+  // What the killed run acknowledged (its last checkpoint) holds every
+  // page's history, validators included, in the frontier's store.
+  {
+    std::map<std::string, UrlHistory> saved = CheckpointHistory(out);
+    for (const std::string path :
+         {"/", "/always.html", "/never.html", "/plain.html", "/set.html"}) {
+      ASSERT_TRUE(saved.contains(path)) << path;
+      EXPECT_GE(saved[path].fetches, 1u) << path;
+      EXPECT_GT(saved[path].next_due, absl::InfinitePast()) << path;
+    }
+    EXPECT_EQ(saved.size(), 5u);
+    EXPECT_FALSE(saved["/never.html"].etag.empty());
+    EXPECT_FALSE(saved["/never.html"].last_modified.empty());
+    EXPECT_TRUE(saved["/plain.html"].etag.empty());
+    EXPECT_FALSE(saved["/plain.html"].digest.empty());
+  }
   // Long enough for every due time of the checkpoint to be in the past.
   absl::SleepFor(absl::Seconds(2));
   const absl::Time resumed = absl::Now();
@@ -321,6 +374,52 @@ TEST(CrawlRevisitTest, KillDuringRevisitsThenResumeLosesNothing) {
     for (size_t i = 1; i < list.size(); ++i)
       EXPECT_TRUE(list[i].contains("changed")) << list[i].dump();
   }
+}
+
+// A history record a resumed crawl cannot decode (damage, or a newer
+// version's format): the resume stops with an error naming the URL, no crash.
+TEST(CrawlRevisitTest, AHistoryRecordThatDoesNotDecodeStopsTheResumeByName) {
+  ChangingSite site;
+  const fs::path out = FreshDir("revisit-bad-record");
+  const fs::path log = out.parent_path() / "revisit-bad-record.log";
+  ASSERT_EQ(
+      WaitFor(StartSieve(RevisitArgs(site, out,
+                                     {"--revisit", "fixed", "--revisit-min",
+                                      "1", "--max-run-time", "1.5"}),
+                         log)),
+      3)
+      << ReadFile(log);
+  const std::string bad_url = site.root_url() + "never.html";
+  {
+    // A new checkpoint: the last one's, with never.html's record replaced.
+    absl::StatusOr<CrawlState> state;
+    std::unique_ptr<CrawlFrontier> frontier;
+    {
+      absl::StatusOr<SnapshotReader> snapshot =
+          SnapshotReader::Open(out / "checkpoint");
+      ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+      state = ReadCrawlState(*snapshot);
+      ASSERT_TRUE(state.ok()) << state.status();
+      absl::StatusOr<std::unique_ptr<CrawlFrontier>> restored = RestoreFrontier(
+          CrawlConfig{}, FreshDir("revisit-bad-record-work"), *snapshot);
+      ASSERT_TRUE(restored.ok()) << restored.status();
+      frontier = *std::move(restored);
+    }
+    absl::StatusOr<UrlRecordStore*> store = frontier->UrlRecords();
+    ASSERT_TRUE(store.ok()) << store.status();
+    ASSERT_TRUE((*store)->Get(bad_url)->has_value());
+    ASSERT_TRUE((*store)->Put(bad_url, "\x7fnot a history").ok());
+    ASSERT_TRUE(
+        WriteCheckpoint(out / "checkpoint", *state, *frontier, nullptr).ok());
+  }
+  const int code = WaitFor(StartSieve(
+      {"crawl", "--resume", out.string(), "--max-run-time", "2"}, log));
+  EXPECT_NE(code, 0);
+  EXPECT_NE(code, 3);
+  EXPECT_LT(code, 128) << "killed by a signal";
+  const std::string text = ReadFile(log);
+  EXPECT_THAT(text, testing::HasSubstr(bad_url));
+  EXPECT_THAT(text, testing::HasSubstr("does not decode"));
 }
 
 }  // namespace
