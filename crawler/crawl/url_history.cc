@@ -11,7 +11,6 @@ namespace sieve {
 namespace {
 
 constexpr char kFormat = 1;
-constexpr std::string_view kFileMagic = "sieve-url-history 1\n";
 // No field of a real record comes near this; a larger length is damage.
 constexpr uint32_t kMaxField = 1 << 20;
 
@@ -143,35 +142,6 @@ absl::StatusOr<UrlHistory> DecodeUrlHistory(std::string_view in) {
   h.warc_record_id = *std::move(record_id);
   h.warc_date = *warc_date;
   return h;
-}
-
-std::string EncodeHistoryFile(const UrlHistoryTable& table) {
-  std::string out(kFileMagic);
-  for (const auto& [url, history] : table) {
-    PutString(out, url);
-    PutString(out, EncodeUrlHistory(history));
-  }
-  return out;
-}
-
-absl::StatusOr<UrlHistoryTable> DecodeHistoryFile(std::string_view in,
-                                                  std::string_view source) {
-  auto bad = [&](absl::string_view what) {
-    return absl::DataLossError(absl::StrCat(std::string(source), ": ", what));
-  };
-  if (!in.starts_with(kFileMagic)) return bad("not a url history file");
-  in.remove_prefix(kFileMagic.size());
-  UrlHistoryTable table;
-  while (!in.empty()) {
-    std::optional<std::string> url = GetString(in);
-    std::optional<std::string> record = url ? GetString(in) : std::nullopt;
-    if (!record) return bad("truncated entry");
-    absl::StatusOr<UrlHistory> history = DecodeUrlHistory(*record);
-    if (!history.ok()) return bad(history.status().message());
-    if (!table.emplace(*std::move(url), *std::move(history)).second)
-      return bad("a URL twice");
-  }
-  return table;
 }
 
 }  // namespace sieve

@@ -6,9 +6,10 @@
 // due again, where its last full copy is archived (a WARC revisit record
 // refers to it), and what the frontier needs to queue it again.
 //
-// Saved bytes: EncodeUrlHistory writes one record, EncodeHistoryFile a whole
-// table (the checkpoint's `crawl.history`); their decoders refuse anything
-// malformed with DataLoss and never crash (fuzz target
+// Saved bytes: EncodeUrlHistory writes one record, kept per URL in the
+// frontier's store (CrawlFrontier::UrlRecords, so on disk and in every
+// checkpoint; crawler/crawl/crawler_revisits.cc); DecodeUrlHistory refuses
+// anything malformed with DataLoss and never crashes (fuzz target
 // crawler/fuzz/url_history_fuzzer.cc).
 //
 // Example:
@@ -22,7 +23,6 @@
 #include <string>
 #include <string_view>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 
@@ -63,16 +63,6 @@ std::string EncodeUrlHistory(const UrlHistory& history);
 // DataLoss when `bytes` is not such a record (truncated, trailing bytes, a
 // field too long, another format). Cost: O(size).
 absl::StatusOr<UrlHistory> DecodeUrlHistory(std::string_view bytes);
-
-// Every URL's history, as the crawl keeps it in RAM.
-using UrlHistoryTable = absl::flat_hash_map<std::string, UrlHistory>;
-
-// The table as one file: a magic line, then per URL u32(url size) url
-// u32(record size) record. Cost: O(table bytes).
-std::string EncodeHistoryFile(const UrlHistoryTable& table);
-// DataLoss naming `source` when the file does not decode.
-absl::StatusOr<UrlHistoryTable> DecodeHistoryFile(std::string_view bytes,
-                                                  std::string_view source);
 
 }  // namespace sieve
 
