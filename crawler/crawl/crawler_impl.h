@@ -223,7 +223,8 @@ class Crawler::Impl {
   absl::Status OpenHistory();
   // `url`'s history from the store; nullopt when revisits are off or none is
   // kept. A store error, or a record that does not decode (DataLoss naming
-  // the URL), becomes fatal_ and nullopt. Cost: one RocksDB Get.
+  // the URL), is nullopt and becomes fatal_ (the crawl stops). Cost: one
+  // RocksDB Get.
   std::optional<UrlHistory> LoadHistory(std::string_view url);
   // The validators of `url`'s last answer, as a conditional request.
   void AddValidators(FetchRequest& request);

@@ -24,18 +24,20 @@ absl::Status Crawler::Impl::OpenHistory() {
 }
 
 std::optional<UrlHistory> Crawler::Impl::LoadHistory(std::string_view url) {
-  if (!Revisiting() || !fatal_.ok()) return std::nullopt;
+  if (!Revisiting()) return std::nullopt;
   absl::StatusOr<std::optional<std::string>> bytes = history_->Get(url);
   if (!bytes.ok()) {
-    fatal_ = bytes.status();
+    if (fatal_.ok()) fatal_ = bytes.status();
     return std::nullopt;
   }
   if (!bytes->has_value()) return std::nullopt;
   absl::StatusOr<UrlHistory> history = DecodeUrlHistory(**bytes);
   if (!history.ok()) {
-    fatal_ = absl::DataLossError(
-        absl::StrCat("the revisit history of ", std::string(url),
-                     " does not decode: ", history.status().message()));
+    if (fatal_.ok()) {
+      fatal_ = absl::DataLossError(
+          absl::StrCat("the revisit history of ", std::string(url),
+                       " does not decode: ", history.status().message()));
+    }
     return std::nullopt;
   }
   return *std::move(history);
@@ -74,6 +76,7 @@ void Crawler::Impl::NoteVisit(const FrontierUrl& url,
   // sent) is no "not modified".
   const bool not_modified = IsNotModified(url, response);
   UrlHistory history = LoadHistory(url.url).value_or(UrlHistory{});
+  if (!fatal_.ok()) return;  // Never a fresh history over one unread.
   if (not_modified) record.digest = history.digest;
   record.changed = RecordFetch(
       history, FetchSeen{.at = start,
