@@ -46,6 +46,7 @@ void Crawler::Impl::NoteVisit(const FrontierUrl& url,
   // sent) is no "not modified".
   const bool not_modified = IsNotModified(url, response);
   UrlHistory& history = history_[url.url];
+  const std::optional<double> old_rate = EstimateChangeRate(history);
   if (not_modified) record.digest = history.digest;
   record.changed = RecordFetch(
       history, FetchSeen{.at = start,
@@ -60,8 +61,16 @@ void Crawler::Impl::NoteVisit(const FrontierUrl& url,
   history.host = url.host;
   history.depth = url.depth;
   history.metadata = url.metadata;
-  history.interval = NextInterval(revisit_, history);
-  history.next_due = NextDue(revisit_, history, now, revisit_gen_);
+  if (revisit_.mode == RevisitMode::kAdaptive) {
+    revisit_budget_.Update(url.host, old_rate, EstimateChangeRate(history));
+    if (now - revisit_solved_ >= absl::Seconds(1)) {
+      revisit_budget_.Solve();
+      revisit_solved_ = now;
+    }
+  }
+  history.interval = NextInterval(revisit_, history, revisit_budget_);
+  history.next_due =
+      NextDue(revisit_, history, revisit_budget_, now, revisit_gen_);
   if (absl::Status s = frontier_->Revisit({.url = url.url,
                                            .host = url.host,
                                            .depth = url.depth,
@@ -78,6 +87,8 @@ void Crawler::Impl::QueueSavedRevisits(absl::Time now) {
     // Never in the past: a crawl stopped for longer than an interval fetches
     // its overdue pages once, now, not once per missed interval.
     history.next_due = std::max(history.next_due, now);
+    revisit_budget_.Update(history.host, std::nullopt,
+                           EstimateChangeRate(history));
     if (absl::Status s = frontier_->Revisit({.url = url,
                                              .host = history.host,
                                              .depth = history.depth,
@@ -88,6 +99,8 @@ void Crawler::Impl::QueueSavedRevisits(absl::Time now) {
       return;
     }
   }
+  revisit_budget_.Solve();
+  revisit_solved_ = now;
   log_->info("revisits: {} URLs queued again from their history",
              history_.size());
 }
