@@ -96,7 +96,11 @@ void RevisitBudget::Update(std::string_view host,
       h.bins.insert(it, {bin, 1});
     }
   }
-  h.dirty = true;
+  if (h.bins.empty()) {
+    hosts_.erase(std::string(host));
+  } else {
+    h.dirty = true;
+  }
 }
 
 double RevisitBudget::Frequency(double rate, double mu) const {
