@@ -44,6 +44,12 @@ absl::Status Crawler::Impl::Init() {
   revisit_ = RevisitOptions{.mode = config_.crawl.revisit,
                             .min = absl::Seconds(config_.crawl.revisit_min),
                             .max = absl::Seconds(config_.crawl.revisit_max)};
+  revisit_budget_ = RevisitBudget(
+      {.crawl_requests_per_second = config_.politeness.max_requests_per_second,
+       .host_requests_per_second =
+           config_.politeness.delay > 0 ? 1 / config_.politeness.delay : 0,
+       .min = revisit_.min,
+       .max = revisit_.max});
   std::error_code ec;
   // Nothing in `out_` is read or removed before the lock is held.
   if (setup_.out_lock == nullptr) {

@@ -297,6 +297,10 @@ class Crawler::Impl {
   RevisitOptions revisit_;
   UrlRecordStore* history_ = nullptr;
   absl::BitGen revisit_gen_;
+  // Adaptive revisits: the bandwidth's allocation over the estimated change
+  // rates (revisit_budget.h), solved again at most every second.
+  RevisitBudget revisit_budget_{RevisitBudget::Options{}};
+  absl::Time revisit_solved_ = absl::InfinitePast();
 
   uint64_t next_request_id_ = 1;
   absl::flat_hash_map<uint64_t, Request> requests_;

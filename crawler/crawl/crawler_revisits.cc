@@ -77,6 +77,7 @@ void Crawler::Impl::NoteVisit(const FrontierUrl& url,
   const bool not_modified = IsNotModified(url, response);
   UrlHistory history = LoadHistory(url.url).value_or(UrlHistory{});
   if (!fatal_.ok()) return;  // Never a fresh history over one unread.
+  const std::optional<double> old_rate = EstimateChangeRate(history);
   if (not_modified) record.digest = history.digest;
   record.changed = RecordFetch(
       history, FetchSeen{.at = start,
@@ -91,8 +92,16 @@ void Crawler::Impl::NoteVisit(const FrontierUrl& url,
   history.host = url.host;
   history.depth = url.depth;
   history.metadata = url.metadata;
-  history.interval = NextInterval(revisit_, history);
-  history.next_due = NextDue(revisit_, history, now, revisit_gen_);
+  if (revisit_.mode == RevisitMode::kAdaptive) {
+    revisit_budget_.Update(url.host, old_rate, EstimateChangeRate(history));
+    if (now - revisit_solved_ >= absl::Seconds(1)) {
+      revisit_budget_.Solve();
+      revisit_solved_ = now;
+    }
+  }
+  history.interval = NextInterval(revisit_, history, revisit_budget_);
+  history.next_due =
+      NextDue(revisit_, history, revisit_budget_, now, revisit_gen_);
   if (absl::Status s = history_->Put(url.url, EncodeUrlHistory(history));
       !s.ok() && fatal_.ok()) {
     fatal_ = s;
@@ -118,8 +127,8 @@ void Crawler::Impl::QueueSavedRevisits(absl::Time now) {
               "the checkpoint's revisit history of ", std::string(url),
               " does not decode: ", history.status().message()));
         }
-        // Never in the past: a crawl stopped for longer than an interval fetches
-        // its overdue pages once, now, not once per missed interval.
+        // Never in the past: a crawl stopped for longer than an interval
+        // fetches its overdue pages once, now, not once per missed interval.
         if (history->next_due < now) {
           history->next_due = now;
           if (absl::Status put = history_->Put(url, EncodeUrlHistory(*history));
@@ -127,6 +136,8 @@ void Crawler::Impl::QueueSavedRevisits(absl::Time now) {
             return put;
           }
         }
+        revisit_budget_.Update(history->host, std::nullopt,
+                               EstimateChangeRate(*history));
         ++queued;
         return frontier_->Revisit({.url = url,
                                    .host = history->host,
@@ -138,6 +149,8 @@ void Crawler::Impl::QueueSavedRevisits(absl::Time now) {
     if (fatal_.ok()) fatal_ = s;
     return;
   }
+  revisit_budget_.Solve();
+  revisit_solved_ = now;
   log_->info("revisits: {} URLs queued again from their history", queued);
 }
 

@@ -4,18 +4,39 @@
 //
 //   off       no revisits: the crawl ends when nothing new is left.
 //   fixed     every page again revisit_min after its last fetch.
-//   adaptive  each page's change rate estimated from its own history with
-//             Cho & Garcia-Molina's estimator for a Poisson process seen at
-//             regular visits ("Estimating frequency of change", ACM TOIT
-//             3(3), 2003, section 4.1, the improved estimator):
-//               r̂ = -log((n - X + 0.5) / (n + 0.5))   changes per interval,
-//             X changes detected in n revisits at a mean interval I; the next
-//             interval is I / r̂ (one expected change), bounded by
-//             [revisit_min, revisit_max]. X = 0 gives r̂ = 0: revisit_max;
-//             X = n gives I / log(2n + 1), shorter at each visit. Before
-//             the first revisit (nothing to estimate from) the interval is
-//             sqrt(min * max), the middle of the range on a log scale.
+//   adaptive  each page's change rate λ estimated from its own history, and
+//             its interval the one Cho & Garcia-Molina's optimal allocation
+//             of the bandwidth gives that rate (revisit_budget.h): pages
+//             that change faster than the budget can follow are left for
+//             revisit_max, the budget goes to those it can keep fresh.
 //
+// The estimate of λ (EstimateChangeRate), changes per second:
+//   - From the server's Last-Modified dates, when it sends them and they
+//     agree with the content. For a Poisson process the likelihood of what
+//     the dates show is λ^k e^(-λT): k changes whose time is known (the
+//     first fetch's date counts as one), T the time known to have passed
+//     without a change (from each such date, or from the last fetch when the
+//     page was unchanged, to the fetch; at least 0.5 s a date, the dates
+//     having one-second resolution). The estimate is the median of λ's
+//     posterior under the scale-free prior 1/λ, Gamma(k, T):
+//       λ̂ = (k - 1/3 + 8 / (405 k)) / T
+//     (Choi, "Medians of gamma distributions and an equation of Ramanujan",
+//     Proc. AMS 121(1), 1994; for k = 1 it is 0.686 / T, the exact median
+//     ln 2 / T = 0.693 / T), a little below the maximum-likelihood k / T: a
+//     slow page mistaken for a fast one after one date would not be visited
+//     again for revisit_max, a fast one mistaken for a slow one is
+//     corrected at its next visit.
+//   - Otherwise (no dates, or a date that moved while the bytes did not, or
+//     stayed while they changed): Cho & Garcia-Molina's estimator for a
+//     Poisson process seen at regular visits ("Estimating frequency of
+//     change", ACM TOIT 3(3), 2003, section 4.1, the improved estimator)
+//       r̂ = -log((n - X + 0.5) / (n + 0.5))   changes per interval,
+//     X changes detected in n revisits at a mean interval I: λ̂ = r̂ / I.
+//     X = 0 gives λ̂ = 0 (revisit_max); it saturates at X = n, where it
+//     cannot tell a page changing at every visit from one changing faster.
+//   - Neither (a first fetch without a date): no estimate; the interval is
+//     sqrt(min * max), the middle of the range on a log scale.
+
 // Due times are spread: the interval is multiplied by a factor drawn
 // uniformly in [1 - jitter, 1 + jitter] (then bounded again), so pages
 // fetched in one burst are not all due at the same instant; and a due time is
@@ -24,8 +45,11 @@
 // Example:
 //   sieve::RevisitOptions o{.mode = sieve::RevisitMode::kAdaptive,
 //                           .min = absl::Seconds(60), .max = absl::Hours(24)};
+//   sieve::RevisitBudget budget({.min = o.min, .max = o.max});
 //   std::optional<bool> changed = sieve::RecordFetch(history, seen);
-//   history.next_due = sieve::NextDue(o, history, absl::Now(), gen);
+//   budget.Update(host, std::nullopt, sieve::EstimateChangeRate(history));
+//   budget.Solve();
+//   history.next_due = sieve::NextDue(o, history, budget, absl::Now(), gen);
 #ifndef SIEVE_CRAWLER_CRAWL_REVISIT_POLICY_H_
 #define SIEVE_CRAWLER_CRAWL_REVISIT_POLICY_H_
 
@@ -37,6 +61,7 @@
 #include "absl/random/bit_gen_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "crawler/crawl/revisit_budget.h"
 #include "crawler/crawl/url_history.h"
 
 namespace sieve {
@@ -72,22 +97,30 @@ struct FetchSeen {
   std::string last_modified = {};
 };
 
-// Adds `seen` to `history` (fetches, changes, times, validators, digest).
-// Returns whether the page changed since the last fetch: nullopt on the
-// first fetch; false for a 304, or a 2xx whose digest is the last one
-// (validators alone never say "changed": a server may send a new ETag for
-// the same bytes); true otherwise. Cost: O(1).
+// Adds `seen` to `history` (fetches, changes, times, validators, digest, and
+// the Last-Modified evidence EstimateChangeRate reads). Returns whether the
+// page changed since the last fetch: nullopt on the first fetch; false for
+// a 304, or a 2xx whose digest is the last one (validators alone never say
+// "changed": a server may send a new ETag for the same bytes); true
+// otherwise. Cost: O(1).
 std::optional<bool> RecordFetch(UrlHistory& history, const FetchSeen& seen);
 
-// The interval before the next visit, from the mode and the history (after
-// RecordFetch), bounded by [min, max], before jitter. Cost: O(1).
+// The page's change rate, changes per second, as the file comment says;
+// nullopt when nothing is known yet. Cost: O(1).
+std::optional<double> EstimateChangeRate(const UrlHistory& history);
+
+// The interval before the next visit, from the mode, the history (after
+// RecordFetch) and, in adaptive mode, the budget's last Solve, bounded by
+// [min, max], before jitter. Cost: O(1).
 absl::Duration NextInterval(const RevisitOptions& options,
-                            const UrlHistory& history);
+                            const UrlHistory& history,
+                            const RevisitBudget& budget);
 
 // last_fetch + NextInterval with jitter, bounded by [min, max] after
 // last_fetch, and not before `now`. Sets nothing. Cost: O(1).
 absl::Time NextDue(const RevisitOptions& options, const UrlHistory& history,
-                   absl::Time now, absl::BitGenRef gen);
+                   const RevisitBudget& budget, absl::Time now,
+                   absl::BitGenRef gen);
 
 }  // namespace sieve
 

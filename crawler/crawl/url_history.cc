@@ -10,7 +10,10 @@
 namespace sieve {
 namespace {
 
-constexpr char kFormat = 1;
+// Format 1 had no date fields (dated_changes, change_free,
+// dates_unreliable); it still decodes, with their defaults.
+constexpr char kFormat = 2;
+constexpr char kFormatWithoutDates = 1;
 // No field of a real record comes near this; a larger length is damage.
 constexpr uint32_t kMaxField = 1 << 20;
 
@@ -97,11 +100,17 @@ std::string EncodeUrlHistory(const UrlHistory& h) {
   PutString(out, h.metadata);
   PutString(out, h.warc_record_id);
   PutTime(out, h.warc_date);
+  PutU32(out, h.dated_changes);
+  PutInt64(out, absl::ToInt64Microseconds(h.change_free));
+  out.push_back(h.dates_unreliable ? 1 : 0);
   return out;
 }
 
 absl::StatusOr<UrlHistory> DecodeUrlHistory(std::string_view in) {
-  if (in.empty() || in.front() != kFormat) return Damaged("unknown format");
+  if (in.empty() ||
+      (in.front() != kFormat && in.front() != kFormatWithoutDates))
+    return Damaged("unknown format");
+  const bool dated = in.front() == kFormat;
   in.remove_prefix(1);
   UrlHistory h;
   std::optional<std::string> etag = GetString(in);
@@ -123,6 +132,18 @@ absl::StatusOr<UrlHistory> DecodeUrlHistory(std::string_view in) {
       !fetches || !due || !interval || !change || !last || !first || !digest ||
       !last_modified || !etag) {
     return Damaged("truncated record");
+  }
+  if (dated) {
+    std::optional<uint32_t> dated_changes = GetU32(in);
+    std::optional<int64_t> change_free = GetInt64(in);
+    if (!dated_changes || !change_free || in.empty())
+      return Damaged("truncated record");
+    if (*change_free < 0 || static_cast<uint8_t>(in.front()) > 1)
+      return Damaged("bad date fields");
+    h.dated_changes = *dated_changes;
+    h.change_free = absl::Microseconds(*change_free);
+    h.dates_unreliable = in.front() == 1;
+    in.remove_prefix(1);
   }
   if (!in.empty()) return Damaged("trailing bytes");
   if (*interval < 0 || *changes > *fetches) return Damaged("bad counts");

@@ -45,6 +45,14 @@ struct UrlHistory {
   // among them (fetches - 1) those that found the page changed.
   uint32_t fetches = 0;
   uint32_t changes = 0;
+  // What the servers' Last-Modified dates told of the page's changes
+  // (revisit_policy.h, EstimateChangeRate): changes whose time is known, and
+  // the time known to have passed without one. dates_unreliable: a date
+  // that contradicted the content (or none was sent); then only `changes`
+  // counts.
+  uint32_t dated_changes = 0;
+  absl::Duration change_free = absl::ZeroDuration();
+  bool dates_unreliable = false;
   // What the frontier queues the URL again with (CrawlFrontier::Revisit).
   std::string host = {};
   uint32_t depth = 0;
@@ -58,7 +66,8 @@ struct UrlHistory {
 bool operator==(const UrlHistory& a, const UrlHistory& b);
 
 // One record's bytes: a format byte, then each field (32-bit little-endian
-// lengths and counts, 64-bit microsecond times). Cost: O(size).
+// lengths and counts, 64-bit microsecond times), the date fields last
+// (format 2; a format 1 record, without them, still decodes). Cost: O(size).
 std::string EncodeUrlHistory(const UrlHistory& history);
 // DataLoss when `bytes` is not such a record (truncated, trailing bytes, a
 // field too long, another format). Cost: O(size).
