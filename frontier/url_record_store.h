@@ -14,8 +14,11 @@
 // Surprises first:
 //   - Thread-safe (RocksDB's own locking); a Put racing a Checkpoint may or
 //     may not be in it.
-//   - No RAM per record: every call is a RocksDB call (memtable, an 8 MiB
-//     block cache shared with the store's other families, then disk).
+//   - Next to no RAM per record: every call is a RocksDB call (memtable, an
+//     8 MiB block cache shared with the store's other families, then disk);
+//     RocksDB keeps the index and Bloom filter blocks of the family's table
+//     files in RAM, about 7 bytes per record (bench/crawler/
+//     url_history_bench.cc, docs/benchmarks.md "Revisit history").
 //   - Records compress with LZ4 (or Snappy/ZSTD, whatever RocksDB has), and
 //     a Bloom filter (10 bits per key) answers most Gets of an absent URL
 //     without reading a block.
