@@ -178,10 +178,13 @@ absl::StatusOr<std::unique_ptr<ScratchDb>> ScratchDb::Open(
   return store;
 }
 
+std::vector<rocksdb::ColumnFamilyHandle*> ScratchDb::Families() const {
+  return {default_cf_, queue_cf_, seen_cf_, overflow_cf_, url_records_cf_};
+}
+
 ScratchDb::~ScratchDb() {
   if (db_) {
-    for (rocksdb::ColumnFamilyHandle* handle :
-         {default_cf_, queue_cf_, seen_cf_, overflow_cf_, url_records_cf_}) {
+    for (rocksdb::ColumnFamilyHandle* handle : Families()) {
       if (handle != nullptr)
         db_->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
     }
@@ -205,9 +208,7 @@ uint64_t ScratchDb::DiskBytes() const {
 absl::Status ScratchDb::FlushMemtables() const {
   rocksdb::FlushOptions options;
   options.wait = true;
-  return FromRocks(db_->Flush(options, {default_cf_, queue_cf_, seen_cf_,
-                                        overflow_cf_, url_records_cf_}),
-                   "flushing the store");
+  return FromRocks(db_->Flush(options, Families()), "flushing the store");
 }
 
 absl::Status ScratchDb::CheckpointTo(const fs::path& target) const {

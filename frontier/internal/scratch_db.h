@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -60,6 +61,8 @@ class ScratchDb {
 
  private:
   ScratchDb() = default;
+  // Every family's handle, the default one first.
+  std::vector<rocksdb::ColumnFamilyHandle*> Families() const;
 
   std::filesystem::path dir_;
   std::unique_ptr<rocksdb::DB> db_;
