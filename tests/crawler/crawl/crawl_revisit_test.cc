@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -333,13 +334,30 @@ TEST(CrawlRevisitTest, KillDuringRevisitsThenResumeLosesNothing) {
   const size_t before = site.requests().size();
   ASSERT_GE(site.requests("/never.html").size(), 2u) << ReadFile(log);
   // What the killed run acknowledged (its last checkpoint) holds every
-  // page's history, validators included, in the frontier's store.
+  // page's history, validators included, in the frontier's store: each
+  // page's fetches are the records of it the checkpoint covers (pages.jsonl
+  // up to its offset), not one lost.
   {
     std::map<std::string, UrlHistory> saved = CheckpointHistory(out);
+    absl::StatusOr<SnapshotReader> snapshot =
+        SnapshotReader::Open(out / "checkpoint");
+    ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+    absl::StatusOr<CrawlState> state = ReadCrawlState(*snapshot);
+    ASSERT_TRUE(state.ok()) << state.status();
+    std::map<std::string, uint32_t> acknowledged;
+    std::istringstream covered(
+        ReadFile(out / "pages.jsonl").substr(0, state->pages_offset));
+    for (std::string line; std::getline(covered, line);) {
+      const nlohmann::json record = nlohmann::json::parse(line);
+      const int status = record.value("status", 0);
+      if ((status >= 200 && status < 300) || status == 304)
+        ++acknowledged[PathOf(record["url"].get<std::string>())];
+    }
     for (const std::string path :
          {"/", "/always.html", "/never.html", "/plain.html", "/set.html"}) {
       ASSERT_TRUE(saved.contains(path)) << path;
       EXPECT_GE(saved[path].fetches, 1u) << path;
+      EXPECT_EQ(saved[path].fetches, acknowledged[path]) << path;
       EXPECT_GT(saved[path].next_due, absl::InfinitePast()) << path;
     }
     EXPECT_EQ(saved.size(), 5u);
