@@ -68,8 +68,11 @@ def parse_time_v(path):
     seconds = 0.0
     for part in wall:
         seconds = seconds * 60 + float(part)
-    cpu = float(fields["User time (seconds)"]) + float(fields["System time (seconds)"])
-    return seconds, cpu, int(fields["Maximum resident set size (kbytes)"])
+    user = float(fields["User time (seconds)"])
+    system = float(fields["System time (seconds)"])
+    return {"wall": seconds, "user": user, "system": system, "cpu": user + system,
+            "rss_kb": int(fields["Maximum resident set size (kbytes)"]),
+            "minor_faults": int(fields["Minor (reclaiming a frame) page faults"])}
 
 
 def analyse_run(nginx_log, dns_log, time_v, hosts, delay, every, cores):
@@ -116,12 +119,16 @@ def analyse_run(nginx_log, dns_log, time_v, hosts, delay, every, cores):
     floor = max(((len(r) - 1) * max(delay, crawl_delay(int(n[1:6]), every) or 0)
                  for n, r in by_host.items()), default=0)
     dns = sum(1 for line in open(dns_log) if ": query[" in line)
-    wall, cpu, rss_kb = parse_time_v(time_v)
+    t = parse_time_v(time_v)
+    wall, cpu = t["wall"], t["cpu"]
+    per_page = 1000 / max(pages, 1)
     tls = collections.Counter(first_of_connection.values())
     return {
-        "wall_s": wall, "cpu_s": cpu, "rss_mb": rss_kb / 1024, "pages": pages,
+        "wall_s": wall, "cpu_s": cpu, "rss_mb": t["rss_kb"] / 1024, "pages": pages,
         "requests": requests, "hosts_seen": len(by_host),
-        "pages_per_s": pages / wall, "cpu_ms_per_page": 1000 * cpu / max(pages, 1),
+        "pages_per_s": pages / wall, "cpu_ms_per_page": cpu * per_page,
+        "user_ms_per_page": t["user"] * per_page, "sys_ms_per_page": t["system"] * per_page,
+        "minor_faults_per_page": t["minor_faults"] * per_page / 1000,
         "connections": len(conn_host), "connections_per_host": len(conn_host) / max(len(by_host), 1),
         "tls_full": tls.get(".", 0), "tls_resumed": tls.get("r", 0),
         "tls_protocols": dict(collections.Counter(protocol_of_connection.values())),
@@ -139,7 +146,9 @@ def table(results):
         r = json.loads(line)
         runs[(r["hosts"], r["scheme"], r["tool"])].append(r)
     cols = [("wall s", "wall_s", "%.1f"), ("pages", "pages", "%d"),
-            ("pages/s", "pages_per_s", "%.1f"), ("CPU ms/page", "cpu_ms_per_page", "%.2f"),
+            ("pages/s", "pages_per_s", "%.1f"), ("CPU ms/page", "cpu_ms_per_page", "%.3f"),
+            ("user ms/page", "user_ms_per_page", "%.3f"), ("sys ms/page", "sys_ms_per_page", "%.3f"),
+            ("minor faults/page", "minor_faults_per_page", "%.2f"),
             ("conn/host", "connections_per_host", "%.2f"), ("TLS full", "tls_full", "%d"),
             ("TLS resumed", "tls_resumed", "%d"), ("DNS queries", "dns_queries", "%d"),
             ("politeness violations", "politeness_violations", "%d"),
@@ -154,7 +163,7 @@ def table(results):
         rs = runs[key]
         m = {}
         for _, field, _ in cols:
-            values = [r[field] for r in rs if r[field] is not None]
+            values = [r[field] for r in rs if r.get(field) is not None]
             m[field] = statistics.median(values) if values else None
         bound = min(b for b in (m["politeness_bound_pages_per_s"], m["cpu_bound_pages_per_s"]) if b)
         m["fraction"] = m["pages_per_s"] / bound
@@ -164,6 +173,9 @@ def table(results):
                                                     " | ".join(cells), m["fraction"]))
     print()
     for (hosts, scheme, tool), m in sorted(med.items()):
+        if tool == "sieve-before" and scheme == "https" and (hosts, "http", tool) in med:
+            print("sieve-before, %d hosts: CPU per page https / http: %.2fx" % (
+                hosts, m["cpu_ms_per_page"] / med[(hosts, "http", tool)]["cpu_ms_per_page"]))
         if tool != "sieve":
             continue
         print("sieve, %d hosts, %s: bounds: politeness %.0f pages/s, CPU %.0f pages/s; "

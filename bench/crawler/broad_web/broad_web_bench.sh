@@ -41,8 +41,9 @@
 # crawlers trust it through the system bundle.
 # nginx (one worker) serves every host from SITE/$host on ports 80 and 443, keep-alive KEEPALIVE,
 # and logs each request: end time, duration, host, URI, status, connection serial number,
-# requests on that connection, $ssl_session_reused. Every figure except wall/CPU/RSS (GNU time)
-# comes from those two logs, the same way for both crawlers (bench/crawler/broad_web/broad_web.py):
+# requests on that connection, $ssl_session_reused. Every figure except wall, CPU (user and
+# system apart too), peak RSS and minor page faults (GNU time) comes from those two logs, the same
+# way for both crawlers (bench/crawler/broad_web/broad_web.py):
 #   connections/host  distinct nginx connections / hosts
 #   TLS full/resumed  $ssl_session_reused of each connection's first request
 #   politeness violations  a host's request starting less than its delay (max of DELAY and its
