@@ -157,6 +157,17 @@ absl::StatusOr<CrawlState> DecodeCrawlState(std::string_view text,
 }
 
 absl::StatusOr<CrawlState> ReadCrawlState(const SnapshotReader& snapshot) {
+  // Builds of 26 Nov 2026 before the history moved into the crawl's store
+  // (frontier/url_record_store.h) saved it as this file; resuming without it
+  // would silently forget every URL's validators and schedule.
+  constexpr std::string_view kOldHistoryFile = "crawl.history";
+  if (snapshot.Contains(kOldHistoryFile)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        snapshot.PathOf(kOldHistoryFile).string(),
+        ": this checkpoint keeps its revisit history in the older "
+        "crawl.history file, which this build does not read; resume it with "
+        "the build that wrote it"));
+  }
   absl::StatusOr<std::string> text = snapshot.ReadFile(kStateFile);
   if (!text.ok()) return text.status();
   return DecodeCrawlState(*text, snapshot.PathOf(kStateFile).string());

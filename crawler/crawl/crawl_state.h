@@ -124,7 +124,9 @@ nlohmann::json CountersToJson(const CrawlCounters& counters);
     std::string_view text, std::string_view source);
 
 // The crawl's own file of a verified snapshot. DataLoss names the file when
-// it does not decode.
+// it does not decode; FailedPrecondition for a snapshot that keeps a revisit
+// history as the older `crawl.history` file (not read: resuming without it
+// would lose every URL's validators and schedule).
 [[nodiscard]] absl::StatusOr<CrawlState> ReadCrawlState(
     const SnapshotReader& snapshot);
 

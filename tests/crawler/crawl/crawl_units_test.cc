@@ -14,6 +14,7 @@
 #include "crawler/demo/site_graph.h"
 #include "crawler/output/page_record.h"
 #include "crawler/output/skipped_log.h"
+#include "frontier/snapshot.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -126,6 +127,25 @@ TEST(CrawlStateFormatTest, AnotherFormatIsRefusedByName) {
   absl::StatusOr<CrawlState> newer = DecodeCrawlState(text, "crawl.state");
   EXPECT_THAT(std::string(newer.status().message()),
               HasSubstr("format 9 is newer than this build"));
+}
+
+TEST(CrawlStateFormatTest, ACheckpointWithTheOlderHistoryFileIsRefused) {
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / "old-history-checkpoint";
+  std::filesystem::remove_all(dir);
+  absl::StatusOr<SnapshotWriter> writer = SnapshotWriter::Begin(dir);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  ASSERT_TRUE(
+      writer->AddFile("crawl.state", ReadTestdata("crawl_state_v1/crawl.state"))
+          .ok());
+  ASSERT_TRUE(writer->AddFile("crawl.history", "sieve-url-history 1\n").ok());
+  ASSERT_TRUE(writer->Commit().ok());
+  absl::StatusOr<SnapshotReader> snapshot = SnapshotReader::Open(dir);
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+  absl::StatusOr<CrawlState> state = ReadCrawlState(*snapshot);
+  EXPECT_TRUE(absl::IsFailedPrecondition(state.status())) << state.status();
+  EXPECT_THAT(std::string(state.status().message()),
+              HasSubstr("crawl.history"));
 }
 
 TEST(SeedsTest, AMissingFileIsAnError) {
