@@ -8,6 +8,10 @@
 #   env CONNS     new connections per run and variant (default 2000)
 #   env REQUESTS  requests on one kept connection per run and page (default 20000)
 #   env PORT      HTTP port on 127.0.0.1; HTTPS is PORT+363 (default 18080, so 18443)
+#   env CPU       the one CPU both nginx and the client are pinned to (taskset; default 0). Unpinned,
+#                 the CPU per request on a kept connection is bimodal on this 2-core VM, about 12
+#                 or about 49 µs over HTTP from one process to the next, as the two land on one
+#                 CPU or on two (cross-CPU wake-ups); pinned, every run lands in the first.
 #
 # What it measures (tls_backends.cc says how): the client's user+system CPU (getrusage) in µs
 #   per new HTTPS connection (full handshake, verify on; the server refuses session resumption),
@@ -16,7 +20,7 @@
 #   (a broad-web page, bench/crawler/broad_web/) and a 20 KB page. The server is nginx on
 #   127.0.0.1 (one worker, TLS 1.2 and 1.3, an ECDSA P-256 leaf signed by a test CA made here
 #   with openssl, as in bench/crawler/broad_web/broad_web_bench.sh).
-# Needs: g++, nginx, openssl, python3, and the packages libcurl4 (with libcurl4-openssl-dev for
+# Needs: g++, nginx, openssl, python3, taskset (util-linux), and the packages libcurl4 (with libcurl4-openssl-dev for
 #   the header), libcurl3-gnutls, libcurl3-nss. No root: loopback only, files in a temp dir.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +28,7 @@ RUNS=${RUNS:-3}
 CONNS=${CONNS:-2000}
 REQUESTS=${REQUESTS:-20000}
 PORT=${PORT:-18080}
+CPU=${CPU:-0}
 TLS_PORT=$((PORT + 363))
 LIBDIR=/usr/lib/x86_64-linux-gnu
 BACKENDS="openssl gnutls nss"
@@ -85,13 +90,13 @@ http {
   }
 }
 NGINX
-nginx -c "$WORK/nginx.conf" -p "$WORK" -e "$WORK/error.log"
+taskset -c "$CPU" nginx -c "$WORK/nginx.conf" -p "$WORK" -e "$WORK/error.log"
 sleep 0.3
 
-echo "libcurl $(curl-config --version 2> /dev/null | cut -d' ' -f2); $CONNS connections and $REQUESTS requests per run; runs: $RUNS"
+echo "libcurl $(curl-config --version 2> /dev/null | cut -d' ' -f2); $CONNS connections and $REQUESTS requests per run; runs: $RUNS; nginx and client on CPU $CPU"
 for run in $(seq 1 "$RUNS"); do
   for backend in $BACKENDS; do
-    line=$("$WORK/tls_backends-$backend" "https://127.0.0.1:$TLS_PORT" "http://127.0.0.1:$PORT" \
+    line=$(taskset -c "$CPU" "$WORK/tls_backends-$backend" "https://127.0.0.1:$TLS_PORT" "http://127.0.0.1:$PORT" \
       "$WORK/ca.pem" "$WORK/bundle.pem" "$CONNS" "$REQUESTS")
     echo "backend=$backend run=$run $line load1=$(cut -d' ' -f1 /proc/loadavg)" | tee -a "$WORK/results.txt"
   done
