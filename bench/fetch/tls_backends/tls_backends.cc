@@ -90,8 +90,8 @@ double PerConnection(const std::string& url, const std::string& ca_file,
 }
 
 // µs of CPU per request, all on one kept connection: the median of 10
-// batches, as a burst of another process's work on this shared machine can
-// double one batch's figure.
+// batches, so that a burst of other work on this shared machine does not move
+// the figure.
 double PerRequest(const std::string& url, const std::string& ca_file,
                   int count) {
   CURL* curl = NewHandle(ca_file);

@@ -10,8 +10,8 @@
 #   env PORT      HTTP port on 127.0.0.1; HTTPS is PORT+363 (default 18080, so 18443)
 #   env CPU       the one CPU both nginx and the client are pinned to (taskset; default 0). Unpinned,
 #                 the CPU per request on a kept connection is bimodal on this 2-core VM, about 12
-#                 or about 49 µs over HTTP from one process to the next, as the two land on one
-#                 CPU or on two (cross-CPU wake-ups); pinned, every run lands in the first.
+#                 or about 49 µs over HTTP from one process to the next (presumably as the two
+#                 land on one CPU or on two); pinned, every run gave the first.
 #
 # What it measures (tls_backends.cc says how): the client's user+system CPU (getrusage) in µs
 #   per new HTTPS connection (full handshake, verify on; the server refuses session resumption),
@@ -20,8 +20,10 @@
 #   (a broad-web page, bench/crawler/broad_web/) and a 20 KB page. The server is nginx on
 #   127.0.0.1 (one worker, TLS 1.2 and 1.3, an ECDSA P-256 leaf signed by a test CA made here
 #   with openssl, as in bench/crawler/broad_web/broad_web_bench.sh).
-# Needs: g++, nginx, openssl, python3, taskset (util-linux), and the packages libcurl4 (with libcurl4-openssl-dev for
-#   the header), libcurl3-gnutls, libcurl3-nss. No root: loopback only, files in a temp dir.
+# Needs: g++, nginx, openssl, python3, taskset (util-linux), and the packages libcurl4 (with
+#   libcurl4-openssl-dev for the header), libcurl3-gnutls, libcurl3-nss. No root: loopback only,
+#   files in a temp dir. Prints each run's line, then a table of medians (see docs/benchmarks.md,
+#   "TLS backends of Debian's libcurl").
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 RUNS=${RUNS:-3}
@@ -37,7 +39,7 @@ declare -A LIB=([openssl]=libcurl.so.4 [gnutls]=libcurl-gnutls.so.4 [nss]=libcur
 WORK=$(mktemp -d /tmp/tls_backends.XXXXXX)
 chmod 755 "$WORK"  # nginx started by root serves as nobody
 cleanup() {
-  [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2> /dev/null || true
+  if [ -f "$WORK/nginx.pid" ]; then kill "$(cat "$WORK/nginx.pid")" 2> /dev/null || true; fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
