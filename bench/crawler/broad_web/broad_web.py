@@ -173,9 +173,9 @@ def table(results):
                                                     " | ".join(cells), m["fraction"]))
     print()
     for (hosts, scheme, tool), m in sorted(med.items()):
-        if tool == "sieve-before" and scheme == "https" and (hosts, "http", tool) in med:
-            print("sieve-before, %d hosts: CPU per page https / http: %.2fx" % (
-                hosts, m["cpu_ms_per_page"] / med[(hosts, "http", tool)]["cpu_ms_per_page"]))
+        if tool != "sieve" and scheme == "https" and (hosts, "http", tool) in med:
+            print("%s, %d hosts: CPU per page https / http: %.2fx" % (
+                tool, hosts, m["cpu_ms_per_page"] / med[(hosts, "http", tool)]["cpu_ms_per_page"]))
         if tool != "sieve":
             continue
         print("sieve, %d hosts, %s: bounds: politeness %.0f pages/s, CPU %.0f pages/s; "

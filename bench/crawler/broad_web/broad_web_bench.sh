@@ -29,6 +29,15 @@
 #   env PERF_CALL_GRAPH  perf's --call-graph for PROFILE=1 (default fp; dwarf names the callers
 #                inside Debian's libraries, which are built without frame pointers)
 #   env PERF_FREQ  perf's samples per second for PROFILE=1 (default 499)
+#   env PIN      "0" (default: no pinning), "1" (pinned), or "0 1" (both, alternating, in one
+#                invocation). Pinned, the crawler (every tool, all its threads: `taskset -c` on its
+#                command) runs on CPUS CLIENT_CPUS and nginx and dnsmasq on SERVER_CPUS, so the
+#                server's work (TLS handshakes, encryption) does not share the crawler's cores, as on
+#                the real web; a pinned run's tool is named TOOL+pin in the table, and the allowed
+#                CPUs of nginx, dnsmasq and the crawler's threads are written to pin.txt in its dir
+#                (the CPU bound of a pinned run counts CLIENT_CPUS' cores)
+#   env CLIENT_CPUS  the crawler's CPU list for PIN=1, taskset's syntax (default 0)
+#   env SERVER_CPUS  nginx's and dnsmasq's CPU list for PIN=1 (default 1)
 #
 # Needs root (it makes its own network and mount namespace with `unshare --net --mount`; nothing
 # outside the namespace is touched) and: nginx-light, dnsmasq-base, python3-scrapy, openssl, time.
@@ -61,7 +70,7 @@ if [ "$(id -u)" != 0 ]; then
     "unshare --net --mount)"
   exit 0
 fi
-for tool in unshare ip mount nginx dnsmasq openssl /usr/bin/time /usr/bin/python3; do
+for tool in unshare ip mount nginx dnsmasq openssl taskset /usr/bin/time /usr/bin/python3; do
   command -v "$tool" > /dev/null || { echo "missing $tool (see the header of $0)" >&2; exit 2; }
 done
 
@@ -89,6 +98,9 @@ SIEVE_FLAGS=${SIEVE_FLAGS:-}
 PROFILE=${PROFILE:-0}
 PERF_CALL_GRAPH=${PERF_CALL_GRAPH:-fp}
 PERF_FREQ=${PERF_FREQ:-499}
+PIN=${PIN:-0}
+CLIENT_CPUS=${CLIENT_CPUS:-0}
+SERVER_CPUS=${SERVER_CPUS:-1}
 CORES=$(nproc)
 PY=/usr/bin/python3
 
@@ -126,7 +138,7 @@ start_dns() {  # hosts_file log
   # --local: dnsmasq answers for web.test itself, as a real zone's server does (NODATA for the
   # AAAA of a name with only an A record, NXDOMAIN for an unknown name); without it, having no
   # upstream server, it REFUSES every AAAA, and c-ares (Sieve's resolver) asks once more.
-  dnsmasq --no-resolv --no-hosts --addn-hosts="$1" --local=/web.test/ --local-ttl=3600 \
+  "${SERVER_PIN[@]}" dnsmasq --no-resolv --no-hosts --addn-hosts="$1" --local=/web.test/ --local-ttl=3600 \
     --listen-address=127.0.0.1 --bind-interfaces --user=root --log-queries --log-async=100 \
     --log-facility="$2" --pid-file="$WORK/dnsmasq.pid" --cache-size=10000
 }
@@ -167,9 +179,24 @@ http {
   }
 }
 NGINX
-  nginx -c "$WORK/nginx.conf" -p "$WORK" -e "$WORK/nginx-error.log"
+  "${SERVER_PIN[@]}" nginx -c "$WORK/nginx.conf" -p "$WORK" -e "$WORK/nginx-error.log"
 }
 
+show_pinning() {  # dir: the CPUs each server process and the crawler's threads may run on
+  local pid tid
+  sleep 2  # the crawler is under way
+  for pid in $(cat "$WORK/nginx.pid" "$WORK/dnsmasq.pid") $(pgrep -P "$(cat "$WORK/nginx.pid")"); do
+    echo "server $(cat /proc/"$pid"/comm) $pid: $(grep Cpus_allowed_list /proc/"$pid"/status)"
+  done
+  # The crawler: the child of this run's GNU time, and each of its threads.
+  for pid in $(pgrep -x time); do
+    tr '\0' ' ' < /proc/"$pid"/cmdline | grep -qF -- "-o $1/time.txt " || continue
+    for tid in /proc/"$(pgrep -P "$pid")"/task/*; do
+      echo "crawler $(cat "$tid"/comm) ${tid##*/}: $(grep Cpus_allowed_list "$tid"/status)"
+    done
+  done
+}
+SERVER_PIN=()
 RESULTS="$WORK/results.jsonl"
 : > "$RESULTS"
 for hosts in $HOSTS; do
@@ -180,38 +207,54 @@ for hosts in $HOSTS; do
   for run in $(seq 1 "$RUNS"); do
     for scheme in $SCHEMES; do
       awk -v s="$scheme" '{ print s "://" $2 "/" }' "$web/hosts" > "$web/seeds-$scheme.txt"
-      for tool in $TOOLS; do
-        [ "$tool" = scrapy ] && [ "$run" -gt "$SCRAPY_RUNS" ] && continue
-        dir="$WORK/$hosts-$scheme-$tool-$run"
-        mkdir -p "$dir"
-        start_dns "$web/hosts" "$dir/dns.log"
-        start_nginx "$web/site" "$dir/access.log"
-        case $tool in
-          sieve | sieve-before)
-            binary=$SIEVE
-            [ "$tool" = sieve-before ] && binary=$SIEVE_BEFORE
-            cmd=("$binary" crawl --seeds "$web/seeds-$scheme.txt" --out "$dir/out" --delay "$DELAY"
-              --concurrency "$CONCURRENCY" --log-level warn $SIEVE_FLAGS)
-            ;;
-          scrapy)
-            cmd=(/usr/bin/scrapy runspider "$HERE/broad_web_spider.py" -a "seeds=$web/seeds-$scheme.txt"
-              -s "DOWNLOAD_DELAY=$DELAY")
-            ;;
-        esac
-        if [ "$PROFILE" = 1 ] && [ "$tool" != scrapy ]; then
-          cmd=(perf record -F "$PERF_FREQ" --call-graph "$PERF_CALL_GRAPH" -o "$dir/perf.data" --
-            "${cmd[@]}")
-        fi
-        (cd "$dir" && /usr/bin/time -v -o "$dir/time.txt" "${cmd[@]}" > "$dir/log.txt" 2>&1) ||
-          echo "$tool exited non-zero (see $dir/log.txt)"
-        stop_pid "$WORK/nginx.pid"
-        stop_pid "$WORK/dnsmasq.pid"
-        line=$($PY "$HERE/broad_web.py" run "$dir/access.log" "$dir/dns.log" "$dir/time.txt" \
-          "$hosts" "$DELAY" "$CRAWL_DELAY_EVERY" "$CORES")
-        line=$(echo "$line" | $PY -c 'import json,sys; r=json.load(sys.stdin); r.update(hosts=int(sys.argv[1]), scheme=sys.argv[2], tool=sys.argv[3], run=int(sys.argv[4]), load1=float(sys.argv[5])); print(json.dumps(r))' \
-          "$hosts" "$scheme" "$tool" "$run" "$(cut -d' ' -f1 /proc/loadavg)")
-        echo "$line" >> "$RESULTS"
-        echo "$hosts $scheme $tool run $run: $line"
+      for pin in $PIN; do
+        for tool in $TOOLS; do
+          [ "$tool" = scrapy ] && [ "$run" -gt "$SCRAPY_RUNS" ] && continue
+          label=$tool
+          SERVER_PIN=()
+          cores=$CORES
+          if [ "$pin" = 1 ]; then
+            label=$tool+pin
+            SERVER_PIN=(taskset -c "$SERVER_CPUS")
+            cores=$(taskset -c "$CLIENT_CPUS" nproc)
+          fi
+          dir="$WORK/$hosts-$scheme-$label-$run"
+          mkdir -p "$dir"
+          start_dns "$web/hosts" "$dir/dns.log"
+          start_nginx "$web/site" "$dir/access.log"
+          case $tool in
+            sieve | sieve-before)
+              binary=$SIEVE
+              [ "$tool" = sieve-before ] && binary=$SIEVE_BEFORE
+              cmd=("$binary" crawl --seeds "$web/seeds-$scheme.txt" --out "$dir/out" --delay "$DELAY"
+                --concurrency "$CONCURRENCY" --log-level warn $SIEVE_FLAGS)
+              ;;
+            scrapy)
+              cmd=(/usr/bin/scrapy runspider "$HERE/broad_web_spider.py" -a "seeds=$web/seeds-$scheme.txt"
+                -s "DOWNLOAD_DELAY=$DELAY")
+              ;;
+          esac
+          if [ "$PROFILE" = 1 ] && [ "$tool" != scrapy ]; then
+            cmd=(perf record -F "$PERF_FREQ" --call-graph "$PERF_CALL_GRAPH" -o "$dir/perf.data" --
+              "${cmd[@]}")
+          fi
+          if [ "$pin" = 1 ]; then
+            cmd=(taskset -c "$CLIENT_CPUS" "${cmd[@]}")
+            show_pinning "$dir" > "$dir/pin.txt" 2>&1 &
+          fi
+          (cd "$dir" && /usr/bin/time -v -o "$dir/time.txt" "${cmd[@]}" > "$dir/log.txt" 2>&1) ||
+            echo "$tool exited non-zero (see $dir/log.txt)"
+          wait
+          stop_pid "$WORK/nginx.pid"
+          stop_pid "$WORK/dnsmasq.pid"
+          line=$($PY "$HERE/broad_web.py" run "$dir/access.log" "$dir/dns.log" "$dir/time.txt" \
+            "$hosts" "$DELAY" "$CRAWL_DELAY_EVERY" "$cores")
+          line=$(echo "$line" | $PY -c 'import json,sys; r=json.load(sys.stdin); r.update(hosts=int(sys.argv[1]), scheme=sys.argv[2], tool=sys.argv[3], run=int(sys.argv[4]), load1=float(sys.argv[5])); print(json.dumps(r))' \
+            "$hosts" "$scheme" "$label" "$run" "$(cut -d' ' -f1 /proc/loadavg)")
+          echo "$line" >> "$RESULTS"
+          echo "$hosts $scheme $label run $run: $line"
+          if [ -f "$dir/pin.txt" ]; then sed 's/^/  pinned: /' "$dir/pin.txt"; fi
+        done
       done
     done
   done
