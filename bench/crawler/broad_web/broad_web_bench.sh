@@ -31,9 +31,9 @@
 #   env PERF_FREQ  perf's samples per second for PROFILE=1 (default 499)
 #   env PIN      "0" (default: no pinning), "1" (pinned), or "0 1" (both, alternating, in one
 #                invocation). Pinned, the crawler (every tool, all its threads: `taskset -c` on its
-#                command) runs on CPUS CLIENT_CPUS and nginx and dnsmasq on SERVER_CPUS, so the
-#                server's work (TLS handshakes, encryption) does not share the crawler's cores, as on
-#                the real web; a pinned run's tool is named TOOL+pin in the table, and the allowed
+#                command) runs on CLIENT_CPUS and nginx and dnsmasq on SERVER_CPUS, so the
+#                server's work (TLS handshakes, encryption) does not share the crawler's cores, as
+#                on the real web; a pinned run's tool is named TOOL+pin in the table, and the allowed
 #                CPUs of nginx, dnsmasq and the crawler's threads are written to pin.txt in its dir
 #                (the CPU bound of a pinned run counts CLIENT_CPUS' cores)
 #   env CLIENT_CPUS  the crawler's CPU list for PIN=1, taskset's syntax (default 0)
@@ -138,9 +138,9 @@ start_dns() {  # hosts_file log
   # --local: dnsmasq answers for web.test itself, as a real zone's server does (NODATA for the
   # AAAA of a name with only an A record, NXDOMAIN for an unknown name); without it, having no
   # upstream server, it REFUSES every AAAA, and c-ares (Sieve's resolver) asks once more.
-  "${SERVER_PIN[@]}" dnsmasq --no-resolv --no-hosts --addn-hosts="$1" --local=/web.test/ --local-ttl=3600 \
-    --listen-address=127.0.0.1 --bind-interfaces --user=root --log-queries --log-async=100 \
-    --log-facility="$2" --pid-file="$WORK/dnsmasq.pid" --cache-size=10000
+  "${SERVER_PIN[@]}" dnsmasq --no-resolv --no-hosts --addn-hosts="$1" --local=/web.test/ \
+    --local-ttl=3600 --listen-address=127.0.0.1 --bind-interfaces --user=root --log-queries \
+    --log-async=100 --log-facility="$2" --pid-file="$WORK/dnsmasq.pid" --cache-size=10000
 }
 stop_pid() {  # pidfile
   local pid
@@ -185,7 +185,8 @@ NGINX
 show_pinning() {  # dir: the CPUs each server process and the crawler's threads may run on
   local pid tid
   sleep 2  # the crawler is under way
-  for pid in $(cat "$WORK/nginx.pid" "$WORK/dnsmasq.pid") $(pgrep -P "$(cat "$WORK/nginx.pid")"); do
+  for pid in $(cat "$WORK/nginx.pid" "$WORK/dnsmasq.pid") \
+    $(pgrep -P "$(cat "$WORK/nginx.pid")"); do
     echo "server $(cat /proc/"$pid"/comm) $pid: $(grep Cpus_allowed_list /proc/"$pid"/status)"
   done
   # The crawler: the child of this run's GNU time, and each of its threads.
