@@ -119,16 +119,7 @@ echo "nameserver 127.0.0.1" > "$WORK/resolv.conf"
 mount --bind "$WORK/resolv.conf" /etc/resolv.conf
 
 # The test CA and one certificate for every *.web.test host.
-(
-  cd "$WORK"
-  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
-    -subj "/CN=broad web bench CA" -keyout ca.key -out ca.pem 2> /dev/null
-  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=*.web.test" \
-    -keyout server.key -out server.csr 2> /dev/null
-  printf 'subjectAltName=DNS:*.web.test\n' > san.ext
-  openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
-    -extfile san.ext -out server.pem 2> /dev/null
-)
+"$HERE/../../lib/make_test_ca.sh" "$WORK" "broad web bench CA" "DNS:*.web.test"
 # The system's bundle (145 CAs in Debian 12) plus the test CA: what a crawler loads on the real web.
 cat /etc/ssl/certs/ca-certificates.crt "$WORK/ca.pem" > "$WORK/ca-bundle.crt"
 mount --bind "$WORK/ca-bundle.crt" /etc/ssl/certs/ca-certificates.crt

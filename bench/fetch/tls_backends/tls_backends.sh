@@ -49,15 +49,9 @@ for backend in $BACKENDS; do
     -o "$WORK/tls_backends-$backend"
 done
 
+"$HERE/../../lib/make_test_ca.sh" "$WORK" "tls backends bench CA" "IP:127.0.0.1"
 (
   cd "$WORK"
-  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
-    -subj "/CN=tls backends bench CA" -keyout ca.key -out ca.pem 2> /dev/null
-  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=127.0.0.1" \
-    -keyout server.key -out server.csr 2> /dev/null
-  printf 'subjectAltName=IP:127.0.0.1\n' > san.ext
-  openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
-    -extfile san.ext -out server.pem 2> /dev/null
   cat /etc/ssl/certs/ca-certificates.crt ca.pem > bundle.pem
   mkdir -p site tmp
   python3 -c 'import sys; sys.stdout.write("<p>" + "x" * 1500 + "</p>\n")' > site/small
