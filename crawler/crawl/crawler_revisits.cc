@@ -8,12 +8,22 @@
 // record per URL in the frontier's store (CrawlFrontier::UrlRecords), which
 // the frontier's checkpoint holds; nothing of them is kept in RAM.
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "crawler/crawl/crawler_impl.h"
 #include "frontier/url_record_store.h"
 
 namespace sieve {
+namespace {
+
+// A 304: "not modified" when the URL has a history (validators were sent);
+// to a first fetch it answers no condition.
+bool Answers304(const FetchResponse& response) {
+  return response.ok() && response.status == 304;
+}
+
+}  // namespace
 
 absl::Status Crawler::Impl::OpenHistory() {
   if (!Revisiting()) return absl::OkStatus();
@@ -63,7 +73,7 @@ std::optional<WarcOriginal> Crawler::Impl::ArchivedCopyOf(
 
 bool Crawler::Impl::IsNotModified(const FrontierUrl& url,
                                   const FetchResponse& response) {
-  return Revisiting() && response.ok() && response.status == 304 &&
+  return Revisiting() && Answers304(response) &&
          LoadHistory(url.url).has_value();
 }
 
@@ -72,11 +82,11 @@ void Crawler::Impl::NoteVisit(const FrontierUrl& url,
                               const std::optional<WarcLocation>& archived,
                               absl::Time start, absl::Time now) {
   if (!Revisiting()) return;
-  // Before the history is made: a 304 to a first fetch (no validators were
-  // sent) is no "not modified".
-  const bool not_modified = IsNotModified(url, response);
-  UrlHistory history = LoadHistory(url.url).value_or(UrlHistory{});
+  // One read of the history: whether it exists decides "not modified".
+  std::optional<UrlHistory> known = LoadHistory(url.url);
   if (!fatal_.ok()) return;  // Never a fresh history over one unread.
+  const bool not_modified = Answers304(response) && known.has_value();
+  UrlHistory history = std::move(known).value_or(UrlHistory{});
   const std::optional<double> old_rate = EstimateChangeRate(history);
   if (not_modified) record.digest = history.digest;
   record.changed = RecordFetch(

@@ -49,7 +49,7 @@ struct UrlHistory {
   // (revisit_policy.h, EstimateChangeRate): changes whose time is known, and
   // the time known to have passed without one. dates_unreliable: a date
   // that contradicted the content (or none was sent); then only `changes`
-  // counts.
+  // counts. Default: 0, zero, false (nothing known yet).
   uint32_t dated_changes = 0;
   absl::Duration change_free = absl::ZeroDuration();
   bool dates_unreliable = false;

@@ -2,10 +2,8 @@
 // pages.jsonl records, checkpoints' metadata, and the demo site's graph.
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "crawler/crawl/crawl_options.h"
-#include "crawler/crawl/crawl_state.h"
 #include "crawler/crawl/link_policy.h"
 #include "crawler/crawl/scope.h"
 #include "crawler/crawl/seeds.h"
@@ -14,7 +12,6 @@
 #include "crawler/demo/site_graph.h"
 #include "crawler/output/page_record.h"
 #include "crawler/output/skipped_log.h"
-#include "frontier/snapshot.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -93,59 +90,6 @@ TEST(ScopeTest, ARedirectedSeedsHostJoinsTheScope) {
   EXPECT_TRUE(scope->IsSeedHost("www.example.com"));
   EXPECT_EQ(scope->Check(Parts("http://www.example.com/x")),
             ScopeVerdict::kInScope);
-}
-
-std::string ReadTestdata(const std::string& name) {
-  std::ifstream in(std::filesystem::path(SIEVE_TESTDATA) / name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// tests/testdata/crawl_state_v1/crawl.state was written by a 40-page demo
-// crawl (format 1); every later version must read it, or refuse it by name.
-TEST(CrawlStateFormatTest, ThePinnedFormat1ImageIsRead) {
-  const std::string text = ReadTestdata("crawl_state_v1/crawl.state");
-  ASSERT_FALSE(text.empty());
-  absl::StatusOr<CrawlState> state = DecodeCrawlState(text, "crawl.state");
-  ASSERT_TRUE(state.ok()) << state.status();
-  EXPECT_EQ(state->sequence, 2u);
-  EXPECT_EQ(state->pages_offset, 14392u);
-  EXPECT_EQ(state->counters.pages, 40u);
-  EXPECT_THAT(state->seed_hosts, SizeIs(1));
-  EXPECT_THAT(state->warc_files, SizeIs(1));
-}
-
-TEST(CrawlStateFormatTest, AnotherFormatIsRefusedByName) {
-  std::string text = ReadTestdata("crawl_state_v1/crawl.state");
-  ASSERT_EQ(text.rfind("{\"format\":1,", 0), 0u);
-  text.replace(0, 11, "{\"format\":0");
-  absl::StatusOr<CrawlState> old = DecodeCrawlState(text, "crawl.state");
-  EXPECT_THAT(std::string(old.status().message()),
-              HasSubstr("crawl.state: format 0 is too old"));
-  text.replace(0, 11, "{\"format\":9");
-  absl::StatusOr<CrawlState> newer = DecodeCrawlState(text, "crawl.state");
-  EXPECT_THAT(std::string(newer.status().message()),
-              HasSubstr("format 9 is newer than this build"));
-}
-
-TEST(CrawlStateFormatTest, ACheckpointWithTheOlderHistoryFileIsRefused) {
-  const std::filesystem::path dir =
-      std::filesystem::path(::testing::TempDir()) / "old-history-checkpoint";
-  std::filesystem::remove_all(dir);
-  absl::StatusOr<SnapshotWriter> writer = SnapshotWriter::Begin(dir);
-  ASSERT_TRUE(writer.ok()) << writer.status();
-  ASSERT_TRUE(
-      writer->AddFile("crawl.state", ReadTestdata("crawl_state_v1/crawl.state"))
-          .ok());
-  ASSERT_TRUE(writer->AddFile("crawl.history", "sieve-url-history 1\n").ok());
-  ASSERT_TRUE(writer->Commit().ok());
-  absl::StatusOr<SnapshotReader> snapshot = SnapshotReader::Open(dir);
-  ASSERT_TRUE(snapshot.ok()) << snapshot.status();
-  absl::StatusOr<CrawlState> state = ReadCrawlState(*snapshot);
-  EXPECT_TRUE(absl::IsFailedPrecondition(state.status())) << state.status();
-  EXPECT_THAT(std::string(state.status().message()),
-              HasSubstr("crawl.history"));
 }
 
 TEST(SeedsTest, AMissingFileIsAnError) {
