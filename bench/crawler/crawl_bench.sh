@@ -16,6 +16,8 @@
 #   env RUNS     runs per tool; the table shows medians (default 3)
 #   env TOOLS    which tools (default "sieve wget2 httrack wget", plus sieve-before when
 #                SIEVE_BEFORE is set); runs alternate between the tools
+#   env KEEP_OUTPUT  when 1, each run's crawled copy (out/ or files/, 1 GB a run on the default
+#                site) stays in the work directory; by default only its log and timing stay
 #   env HTTRACK_SECONDS  httrack's own time limit (-E, default 60): here it receives response
 #                headers a few bytes per 10 ms wake-up, about one file a second, and would
 #                need hours for the site; its pages/s is then the files it finished in that
@@ -42,6 +44,7 @@ TOOLS=${TOOLS:-"sieve${SIEVE_BEFORE:+ sieve-before} wget2 httrack wget"}
 PROFILE=${PROFILE:-0}
 PORT=${PORT:-18089}
 HTTRACK_SECONDS=${HTTRACK_SECONDS:-60}
+KEEP_OUTPUT=${KEEP_OUTPUT:-0}
 SEED_PATH=${SEED_PATH:-/index.html}
 
 for tool in nginx /usr/bin/time; do
@@ -138,6 +141,7 @@ for run in $(seq 1 "$RUNS"); do
     line=$(run_tool "$tool" "$WORK/$tool-$run")
     echo "$tool run $run: wall cpu rss_kb urls = $line"
     echo "$tool $line" >> "$RESULTS"
+    [ "$KEEP_OUTPUT" = 1 ] || rm -rf "$WORK/$tool-$run/out" "$WORK/$tool-$run/files"
   done
 done
 
@@ -184,5 +188,6 @@ if [ "$PROFILE" = 1 ]; then
     echo "$tool: share by library"
     perf report -i "$dir/perf.data" --no-children --sort dso --stdio 2> /dev/null |
       awk '/^ +[0-9.]+%/ && n++ < 8'
+    [ "$KEEP_OUTPUT" = 1 ] || rm -rf "$dir/out"
   done
 fi
