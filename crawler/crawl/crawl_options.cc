@@ -59,6 +59,23 @@ std::string GuardHost(std::string_view authority) {
   return std::string(has_port ? authority.substr(0, colon) : authority);
 }
 
+PolitenessOptions MakePolitenessOptions(const CrawlConfig& config) {
+  const CrawlConfig::Politeness& p = config.politeness;
+  PolitenessOptions o;
+  o.min_delay = absl::Seconds(p.delay);
+  o.max_crawl_delay = absl::Seconds(p.max_crawl_delay);
+  o.max_in_flight_per_host = static_cast<int>(p.per_host_connections);
+  o.adaptive_delay_multiple = p.adaptive_delay_factor;
+  // The Frontier needs 0 < base <= cap.
+  o.backoff_base = absl::Seconds(std::max(0.001, p.backoff_initial));
+  o.backoff_cap = std::max(o.backoff_base, absl::Seconds(p.backoff_max));
+  o.max_throttle_retries = static_cast<int>(p.max_throttle_retries);
+  o.max_error_retries = static_cast<int>(p.max_error_retries);
+  o.unreachable_after = static_cast<int>(p.unreachable_after);
+  o.unreachable_for = absl::Seconds(p.unreachable_seconds);
+  return o;
+}
+
 absl::StatusOr<FrontierOptions> MakeFrontierOptions(
     const CrawlConfig& config, const std::filesystem::path& work_dir) {
   FrontierOptions o;
@@ -82,20 +99,7 @@ absl::StatusOr<FrontierOptions> MakeFrontierOptions(
   o.sieve.verify_positives = s.verify_positives;
   o.sieve.work_dir = work_dir;
 
-  const CrawlConfig::Politeness& p = config.politeness;
-  o.politeness.min_delay = absl::Seconds(p.delay);
-  o.politeness.max_crawl_delay = absl::Seconds(p.max_crawl_delay);
-  o.politeness.max_in_flight_per_host =
-      static_cast<int>(p.per_host_connections);
-  o.politeness.adaptive_delay_multiple = p.adaptive_delay_factor;
-  // The Frontier needs 0 < base <= cap.
-  o.politeness.backoff_base = absl::Seconds(std::max(0.001, p.backoff_initial));
-  o.politeness.backoff_cap =
-      std::max(o.politeness.backoff_base, absl::Seconds(p.backoff_max));
-  o.politeness.max_throttle_retries = static_cast<int>(p.max_throttle_retries);
-  o.politeness.max_error_retries = static_cast<int>(p.max_error_retries);
-  o.politeness.unreachable_after = static_cast<int>(p.unreachable_after);
-  o.politeness.unreachable_for = absl::Seconds(p.unreachable_seconds);
+  o.politeness = MakePolitenessOptions(config);
   o.max_urls_per_host = static_cast<uint64_t>(config.crawl.max_pages_per_host);
   o.revisit_share = config.crawl.revisit_share;
   if (config.crawl.revisit != RevisitMode::kOff) {

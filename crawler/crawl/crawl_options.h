@@ -25,6 +25,9 @@ namespace sieve {
 // may be fetched even on private addresses.
 FetchOptions MakeFetchOptions(const CrawlConfig& config,
                               const std::vector<std::string>& seed_hosts);
+// The frontier's politeness (FrontierOptions::politeness), which the revisit
+// budget also plans with.
+PolitenessOptions MakePolitenessOptions(const CrawlConfig& config);
 // `work_dir` holds the Sieve's scratch store (spilled queue, lossless
 // fingerprints).
 absl::StatusOr<FrontierOptions> MakeFrontierOptions(

@@ -44,10 +44,11 @@ absl::Status Crawler::Impl::Init() {
   revisit_ = RevisitOptions{.mode = config_.crawl.revisit,
                             .min = absl::Seconds(config_.crawl.revisit_min),
                             .max = absl::Seconds(config_.crawl.revisit_max)};
+  politeness_ = MakePolitenessOptions(config_);
   revisit_budget_ = RevisitBudget(
       {.crawl_requests_per_second = config_.politeness.max_requests_per_second,
-       .host_requests_per_second =
-           config_.politeness.delay > 0 ? 1 / config_.politeness.delay : 0,
+       .host_requests_per_second = RequestsPerSecondAt(
+           DelayBetweenRequests(politeness_, HostPoliteness{})),
        .min = revisit_.min,
        .max = revisit_.max});
   std::error_code ec;

@@ -239,6 +239,9 @@ class Crawler::Impl {
                  PageRecord& record,
                  const std::optional<WarcLocation>& archived, absl::Time start,
                  absl::Time now);
+  // A robots.txt Crawl-delay of `host`: adaptive revisits plan with the
+  // allowance the frontier's politeness then gives the host.
+  void NoteCrawlDelay(std::string_view host, absl::Duration crawl_delay);
   // On resume: every URL of the history queued again, due no earlier than
   // `now` (a record that does not decode: fatal_, DataLoss naming the URL).
   void QueueSavedRevisits(absl::Time now);
@@ -301,6 +304,9 @@ class Crawler::Impl {
   // rates (revisit_budget.h), solved again at most every second.
   RevisitBudget revisit_budget_{RevisitBudget::Options{}};
   absl::Time revisit_solved_ = absl::InfinitePast();
+  // The frontier's politeness: each host's allowance in the budget is one
+  // request per its delay between requests.
+  PolitenessOptions politeness_;
 
   uint64_t next_request_id_ = 1;
   absl::flat_hash_map<uint64_t, Request> requests_;

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "crawler/crawl/crawler_impl.h"
+#include "frontier/politeness.h"
 #include "frontier/url_record_store.h"
 
 namespace sieve {
@@ -124,6 +125,15 @@ void Crawler::Impl::NoteVisit(const FrontierUrl& url,
       !s.ok() && fatal_.ok()) {
     fatal_ = s;
   }
+}
+
+void Crawler::Impl::NoteCrawlDelay(std::string_view host,
+                                   absl::Duration crawl_delay) {
+  if (revisit_.mode != RevisitMode::kAdaptive) return;
+  HostPoliteness politeness;
+  politeness.crawl_delay = crawl_delay;
+  revisit_budget_.SetHostAllowance(
+      host, RequestsPerSecondAt(DelayBetweenRequests(politeness_, politeness)));
 }
 
 void Crawler::Impl::QueueSavedRevisits(absl::Time now) {

@@ -119,6 +119,7 @@ void Crawler::Impl::OnRobots(const Request& request,
   }
   if (verdict.crawl_delay.has_value()) {
     frontier_->SetCrawlDelay(request.host, *verdict.crawl_delay);
+    NoteCrawlDelay(request.host, *verdict.crawl_delay);
   }
   robots_.Store(request.origin, verdict);
   QueueRobotsSitemaps(response.url, verdict);

@@ -116,7 +116,8 @@ void Crawler::Impl::PublishMetrics(absl::Time now) {
                  .robots_cache_entries = robots_.size(),
                  .robots_cache_bytes = robots_.bytes(),
                  .skipped = {},
-                 .resident_bytes = ResidentBytes()};
+                 .resident_bytes = ResidentBytes(),
+                 .revisit_planned_per_second = revisit_budget_.spent()};
   // sieve_skipped_total{reason}: skipped.jsonl's counts, by its reasons
   // (crawler/crawl/skip_reason.h).
   for (SkipReason reason : AllSkipReasons()) {

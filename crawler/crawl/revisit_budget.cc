@@ -103,6 +103,21 @@ void RevisitBudget::Update(std::string_view host,
   }
 }
 
+void RevisitBudget::SetHostAllowance(std::string_view host,
+                                     double requests_per_second) {
+  allowances_[std::string(host)] = requests_per_second;
+  if (auto it = hosts_.find(absl::string_view(host.data(), host.size()));
+      it != hosts_.end()) {
+    it->second.dirty = true;
+  }
+}
+
+double RevisitBudget::AllowanceOf(std::string_view host) const {
+  auto it = allowances_.find(absl::string_view(host.data(), host.size()));
+  return it != allowances_.end() ? it->second
+                                 : options_.host_requests_per_second;
+}
+
 double RevisitBudget::Frequency(double rate, double mu) const {
   const double most = 1 / absl::ToDoubleSeconds(options_.min);
   const double least = 1 / absl::ToDoubleSeconds(options_.max);
@@ -155,7 +170,7 @@ void RevisitBudget::Solve() {
   for (auto& [name, h] : hosts_) {
     if (!h.dirty) continue;
     h.dirty = false;
-    h.mu = SolveFor(options_.host_requests_per_second,
+    h.mu = SolveFor(AllowanceOf(name),
                     [&](double mu) { return Frequencies(h, mu); });
   }
   // The crawl's: a host whose μ_h is above μ spends its allowance; the
@@ -210,6 +225,10 @@ absl::Duration RevisitBudget::Interval(std::string_view host,
   const absl::Duration interval = absl::Seconds(1 / Frequency(rate, mu));
   return std::clamp(interval, options_.min,
                     std::max(options_.min, options_.max));
+}
+
+double RequestsPerSecondAt(absl::Duration delay) {
+  return delay > absl::ZeroDuration() ? 1 / absl::ToDoubleSeconds(delay) : 0;
 }
 
 }  // namespace sieve

@@ -12,8 +12,10 @@
 //   and a page with 1/λ <= μ (it changes faster than the budget can follow)
 //   is not worth revisiting at all: it gets revisit_max.
 //
-// The budget binds twice: each host allows 1 / politeness.delay requests per
-// second, all hosts together politeness.max_requests_per_second. By the
+// The budget binds twice: each host allows one request per its delay between
+// requests (politeness.delay, raised by the host's robots.txt Crawl-delay up
+// to politeness.max_crawl_delay: frontier/politeness.h, DelayBetweenRequests),
+// all hosts together politeness.max_requests_per_second. By the
 // Karush-Kuhn-Tucker conditions each host's pages share one multiplier
 // max(μ, μ_h), μ_h being the one that spends exactly its host's allowance
 // and μ the one that spends the crawl's; with neither binding μ = 0 and
@@ -57,8 +59,9 @@ class RevisitBudget {
     // Requests per second all hosts together may take; 0 = no cap.
     // REQUIRES: >= 0. Default: 0.
     double crawl_requests_per_second = 0;
-    // Requests per second one host may take (1 / politeness.delay); 0 = no
-    // cap. REQUIRES: >= 0. Default: 0.
+    // Requests per second a host may take unless SetHostAllowance says
+    // otherwise (1 / politeness.delay); 0 = no cap. REQUIRES: >= 0.
+    // Default: 0.
     double host_requests_per_second = 0;
     // The interval bounds (crawl.revisit_min, crawl.revisit_max).
     // REQUIRES: 0 < min <= max. Default: 1 hour, 30 days.
@@ -74,7 +77,15 @@ class RevisitBudget {
   void Update(std::string_view host, std::optional<double> old_rate,
               std::optional<double> new_rate);
 
-  // Finds μ_h for the hosts whose counts changed since the last call, then μ.
+  // Sets the requests per second `host` may take, in place of
+  // Options::host_requests_per_second (1 / the host's own delay, once its
+  // robots.txt names a Crawl-delay); 0 = no cap. Kept for the budget's life,
+  // also for a host with no page counted yet (its name and a double).
+  // REQUIRES: >= 0. Takes effect at the next Solve. Cost: O(1).
+  void SetHostAllowance(std::string_view host, double requests_per_second);
+
+  // Finds μ_h for the hosts whose counts or allowance changed since the last
+  // call, then μ.
   // Cost: O(changed hosts x bins x 60 + capped hosts x bins + bins x 60).
   void Solve();
 
@@ -106,11 +117,20 @@ class RevisitBudget {
   template <typename Spend>
   double SolveFor(double cap, const Spend& spend) const;
 
+  // The allowance of `host`: its own, or Options::host_requests_per_second.
+  double AllowanceOf(std::string_view host) const;
+
   Options options_;
   absl::flat_hash_map<std::string, Host> hosts_;
+  // Hosts whose allowance is their own (a robots.txt Crawl-delay), with it.
+  absl::flat_hash_map<std::string, double> allowances_;
   double mu_ = 0;
   double spent_ = 0;
 };
+
+// The requests per second a host allows when its requests start `delay`
+// apart: 1 / delay, or 0 (no cap) for a delay of zero. Cost: O(1).
+double RequestsPerSecondAt(absl::Duration delay);
 
 }  // namespace sieve
 

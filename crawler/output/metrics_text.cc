@@ -110,6 +110,10 @@ std::string FormatPrometheusMetrics(const CrawlMetrics& m) {
     Sample(out, "sieve_skipped_total", count,
            absl::StrCat("reason=\"", reason, "\""));
   }
+  One(out, "sieve_revisit_planned_per_second", "gauge",
+      "Revisits per second the adaptive schedule plans, within the request "
+      "caps.",
+      m.revisit_planned_per_second);
   const LatencyHistogram& h = m.fetch_latency;
   Family(out, "sieve_fetch_duration_seconds", "histogram",
          "Time of each page fetch, request to last byte, this process.");

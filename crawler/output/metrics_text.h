@@ -57,6 +57,8 @@ struct CrawlMetrics {
   // sieve_skipped_total{reason="..."}.
   std::vector<std::pair<std::string, uint64_t>> skipped;
   uint64_t resident_bytes = 0;  // The process's RSS now.
+  // Adaptive revisits: revisits per second the allocation plans (0 otherwise).
+  double revisit_planned_per_second = 0;
 };
 
 // The metrics as Prometheus text: # HELP and # TYPE lines, then samples.

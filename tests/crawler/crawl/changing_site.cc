@@ -2,6 +2,8 @@
 
 #include <httplib.h>
 
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
@@ -17,8 +19,9 @@ std::string HttpDate(int version) {
 
 }  // namespace
 
-ChangingSite::ChangingSite()
+ChangingSite::ChangingSite(std::string robots_txt)
     : server_(std::make_unique<httplib::Server>()),
+      robots_txt_(std::move(robots_txt)),
       versions_{{"/always.html", 1},
                 {"/never.html", 1},
                 {"/plain.html", 1},
@@ -41,6 +44,9 @@ ChangingSite::ChangingSite()
       for (const auto& [path, version] : versions_)
         absl::StrAppend(&body, "<a href=\"", path, "\">", path, "</a>\n");
       res.set_content(body, "text/html");
+    } else if (req.path == "/robots.txt" && !robots_txt_.empty()) {
+      body = robots_txt_;
+      res.set_content(body, "text/plain");
     } else if (page == versions_.end()) {
       logged.status = 404;
       res.status = 404;

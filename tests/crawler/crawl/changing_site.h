@@ -5,7 +5,8 @@
 // If-Modified-Since) names the current version gets 304 with no body. Every
 // request is logged with its conditional headers and the status sent.
 //
-// Pages ("/" links to all of them; robots.txt is a 404):
+// Pages ("/" links to all of them; robots.txt is a 404 unless the test gives
+// one):
 //   /always.html  a new version at every request (validators sent)
 //   /never.html   never changes (validators sent: revisits get 304)
 //   /plain.html   never changes, no validators (the digest decides)
@@ -46,8 +47,9 @@ class ChangingSite {
     size_t body_bytes = 0;
   };
 
-  // Binds 127.0.0.1 (a free port) and serves; fails the test if it cannot.
-  ChangingSite();
+  // Binds 127.0.0.1 (a free port) and serves, with `robots_txt` as
+  // /robots.txt when not empty; fails the test if it cannot.
+  explicit ChangingSite(std::string robots_txt = "");
   ~ChangingSite();
   ChangingSite(const ChangingSite&) = delete;
   ChangingSite& operator=(const ChangingSite&) = delete;
@@ -63,6 +65,7 @@ class ChangingSite {
   std::unique_ptr<httplib::Server> server_;
   std::thread thread_;
   int port_ = 0;
+  const std::string robots_txt_;
   mutable std::mutex mu_;
   std::map<std::string, int> versions_;  // Guarded by mu_.
   std::vector<Request> log_;             // Guarded by mu_.

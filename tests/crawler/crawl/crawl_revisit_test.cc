@@ -4,6 +4,8 @@
 // records' "changed", WARC revisit records read by warcio, the adaptive
 // intervals, politeness (resumes: crawl_revisit_resume_test.cc).
 
+#include <httplib.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -12,10 +14,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "crawler/output/warc_reader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "re2/re2.h"
 #include "tests/crawler/crawl/changing_site.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
 #include "tests/crawler/crawl/revisit_test_util.h"
@@ -218,6 +223,60 @@ TEST(CrawlRevisitTest,
   EXPECT_GE(plain[1], kMax * 0.9 - 0.05);
   EXPECT_LE(plain[1], kMax + 5 * kDelay + 0.5);
   ExpectPolite(site);
+}
+
+TEST(CrawlRevisitTest, AdaptiveRevisitsArePlannedWithinTheHostsCrawlDelay) {
+  // robots.txt asks for 0.5 s between requests: 2 a second, where the
+  // crawl's own delay (kDelay) would allow 5. /always.html changes at every
+  // visit and, planned by the crawl's delay alone, would be revisited every
+  // revisit_min (5 a second, all the host's allowance); the other four pages
+  // are planned at revisit_max (4 / 3 a second with "/").
+  ChangingSite site("User-agent: *\nCrawl-delay: 0.5\n");
+  const fs::path out = FreshDir("revisit-crawl-delay");
+  const fs::path log = out.parent_path() / "revisit-crawl-delay.log";
+  fs::remove(log);  // The address is read from it.
+  constexpr double kMin = 0.2, kMax = 3, kAllowance = 2;
+  const pid_t pid = StartSieve(
+      RevisitArgs(site, out,
+                  {"--revisit", "adaptive", "--revisit-min", absl::StrCat(kMin),
+                   "--revisit-max", absl::StrCat(kMax), "--max-run-time", "9",
+                   "--metrics", "127.0.0.1:0"}),
+      log);
+  const RE2 said(R"(metrics: http://127\.0\.0\.1:(\d+)/metrics)");
+  const RE2 planned_re(R"((?m)^sieve_revisit_planned_per_second (\S+))");
+  int port = 0;
+  std::vector<double> planned;
+  const absl::Time deadline = absl::Now() + absl::Seconds(30);
+  while (absl::Now() < deadline) {
+    if (port == 0) {
+      (void)RE2::PartialMatch(ReadFile(log), said, &port);
+    } else {
+      httplib::Client client("127.0.0.1", port);
+      client.set_connection_timeout(1);
+      client.set_read_timeout(1);
+      httplib::Result scrape = client.Get("/metrics");
+      double value = 0;
+      if (!scrape || scrape->status != 200) break;  // The crawl has ended.
+      if (RE2::PartialMatch(scrape->body, planned_re, &value) && value > 0)
+        planned.push_back(value);
+    }
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  ASSERT_EQ(WaitFor(pid), 3) << ReadFile(log);
+  ASSERT_GT(port, 0) << ReadFile(log);
+  ASSERT_FALSE(planned.empty()) << ReadFile(log);
+  // Never above the allowance; and at the end, with /always.html known to
+  // change at every visit, all of it.
+  for (double value : planned) EXPECT_LE(value, kAllowance + 0.01);
+  EXPECT_GE(planned.back(), kAllowance - 0.01) << absl::StrJoin(planned, " ");
+  // The politeness the server saw: Crawl-delay, not kDelay, apart (less a
+  // margin for the requests' way to it under load).
+  const std::vector<ChangingSite::Request> requests = site.requests();
+  for (size_t i = 1; i < requests.size(); ++i) {
+    if (requests[i - 1].path == "/robots.txt") continue;
+    EXPECT_GE(absl::ToDoubleSeconds(requests[i].start - requests[i - 1].start),
+              0.4);
+  }
 }
 
 }  // namespace

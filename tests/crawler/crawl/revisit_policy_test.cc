@@ -170,6 +170,34 @@ TEST(RevisitBudgetTest, AHostsAllowanceBindsItsPagesOnly) {
               0.01);
 }
 
+TEST(RevisitBudgetTest, AHostsOwnAllowanceHoldsItAndTheOthersTakeTheRest) {
+  // 4 requests a second for the crawl, no cap per host; two hosts of 10
+  // pages changing every 10 s. "slow" asks for 2 s between requests (its
+  // robots.txt Crawl-delay) before any of its pages is counted. (Interval
+  // takes the page's own rate, the solution its bin's: within ~10 %.)
+  RevisitBudget budget({.crawl_requests_per_second = 4,
+                        .min = absl::Seconds(0.1),
+                        .max = absl::Seconds(1000)});
+  budget.SetHostAllowance("slow", 0.5);
+  for (int i = 0; i < 10; ++i) {
+    budget.Update("slow", std::nullopt, 0.1);
+    budget.Update("fast", std::nullopt, 0.1);
+  }
+  budget.Solve();
+  auto per_second = [&](const char* host) {
+    return 10 / absl::ToDoubleSeconds(budget.Interval(host, 0.1));
+  };
+  EXPECT_NEAR(per_second("slow"), 0.5, 0.05);
+  EXPECT_NEAR(per_second("fast"), 3.5, 0.35);
+  EXPECT_NEAR(budget.spent(), 4, 0.01);
+  // The delay lifted (a robots.txt read again): the hosts share alike.
+  budget.SetHostAllowance("slow", 0);
+  budget.Solve();
+  EXPECT_NEAR(per_second("slow"), 2, 0.2);
+  EXPECT_NEAR(per_second("fast"), 2, 0.2);
+  EXPECT_NEAR(budget.spent(), 4, 0.01);
+}
+
 TEST(RevisitBudgetTest, WithoutABindingCapOnlyChangeDecides) {
   RevisitBudget budget({.min = absl::Seconds(1), .max = absl::Seconds(1000)});
   budget.Update("h", std::nullopt, 1.0);
