@@ -18,7 +18,7 @@
 
 namespace sieve {
 
-// A sink that keeps one live status line (crawler/crawl/progress.h) at the
+// A sink that keeps one live status line (crawler/output/progress.h) at the
 // bottom of a terminal: a log line clears it first and draws it again after,
 // so the two never share a line. Thread-safe (spdlog's sink mutex).
 class LiveLineSink : public spdlog::sinks::base_sink<std::mutex> {

@@ -10,7 +10,7 @@
 //     transfer until the answer comes (fetch/fetcher.h). Resolve blocks the
 //     calling thread up to its bound: for callers that need the address
 //     before they go on (the crawler's politeness key by IP,
-//     crawler/crawl/politeness_key.h).
+//     crawler/policy/politeness_key.h).
 //   - One lookup per name at a time: callers asking for a name being resolved
 //     get kPending, and all are served by the one answer.
 //   - Why not libcurl's cache: libcurl 7.88 keeps every answer a fixed time

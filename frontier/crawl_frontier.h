@@ -13,7 +13,7 @@
 //     workers sharing one crawl through Redis (docs/cluster.md).
 //   - sieve::service::GrpcFrontier (frontier/service/grpc_frontier.h): a
 //     client of a URLFrontier gRPC server (docs/urlfrontier.md).
-// crawler/crawl/crawl_options.cc is the one place that picks one.
+// crawler/config/crawl_options.cc is the one place that picks one.
 //
 // Surprises first:
 //   - Add is thread-safe and may be called from parser threads while one loop

@@ -2,7 +2,7 @@
 // on disk in the crawl's store (the Sieve's RocksDB, column family
 // "url_records"), for a caller that must remember something of every URL it
 // fetched without holding it in RAM. The crawler keeps each URL's revisit
-// history there (crawler/crawl/url_history.h): the frontier owns the storage,
+// history there (crawler/policy/url_history.h): the frontier owns the storage,
 // the caller the meaning of the bytes.
 //
 // Handed out by CrawlFrontier::UrlRecords (the local Frontier only; its store

@@ -32,7 +32,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "crawler/crawl/url_history.h"
+#include "crawler/policy/url_history.h"
 #include "frontier/frontier.h"
 #include "frontier/url_record_store.h"
 

@@ -5,8 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "crawler/crawl/link_policy.h"
-#include "crawler/crawl/seeds.h"
+#include "crawler/cli/seeds.h"
+#include "crawler/policy/link_policy.h"
 #include "nlohmann/json.hpp"
 #include "parse/url.h"
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "crawler/cli/cluster_command.h"
+#include "crawler/cli/crawl_command.h"
 #include "crawler/cli/frontier_command.h"
-#include "crawler/crawl/crawl_command.h"
 #include "crawler/version.h"
 #include "study/study_command.h"
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "crawler/cli/crawl_command.h"
 #include "crawler/config/config_keys.h"
-#include "crawler/crawl/crawl_command.h"
 #include "crawler/logging.h"
 #include "frontier/service/frontier_server.h"
 #include "spdlog/spdlog.h"

@@ -27,7 +27,7 @@ constexpr struct {
   double max = std::numeric_limits<double>::max();
 } kNoBound;
 
-// crawl.scope: an enum, by the names of crawler/crawl/scope_mode.h.
+// crawl.scope: an enum, by the names of crawler/policy/scope_mode.h.
 constexpr EnumField kScopeField = {
     .get =
         [](const CrawlConfig& c) {
@@ -47,7 +47,7 @@ constexpr EnumField kScopeField = {
           return names;
         }};
 
-// politeness.key: an enum, by the names of crawler/crawl/politeness_key.h.
+// politeness.key: an enum, by the names of crawler/policy/politeness_key.h.
 constexpr EnumField kPolitenessKeyField = {
     .get =
         [](const CrawlConfig& c) {
@@ -67,7 +67,7 @@ constexpr EnumField kPolitenessKeyField = {
           return names;
         }};
 
-// sieve.on_capacity: an enum, by the names of crawler/crawl/capacity_policy.h.
+// sieve.on_capacity: an enum, by the names of crawler/policy/capacity_policy.h.
 constexpr EnumField kCapacityField = {
     .get =
         [](const CrawlConfig& c) {
@@ -126,7 +126,7 @@ constexpr EnumField kHtmlParserField = {
         }};
 
 // crawl.sitemaps and crawl.sitemap_location: enums, by the names of
-// crawler/crawl/sitemap_mode.h.
+// crawler/policy/sitemap_mode.h.
 constexpr EnumField kSitemapsField = {
     .get =
         [](const CrawlConfig& c) {
@@ -165,7 +165,7 @@ constexpr EnumField kSitemapLocationField = {
           return names;
         }};
 
-// crawl.revisit: an enum, by the names of crawler/crawl/revisit_policy.h.
+// crawl.revisit: an enum, by the names of crawler/policy/revisit_policy.h.
 constexpr EnumField kRevisitField = {
     .get =
         [](const CrawlConfig& c) {

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "crawler/crawl/capacity_policy.h"
-#include "crawler/crawl/politeness_key.h"
-#include "crawler/crawl/revisit_policy.h"
-#include "crawler/crawl/scope_mode.h"
-#include "crawler/crawl/sitemap_mode.h"
+#include "crawler/policy/capacity_policy.h"
+#include "crawler/policy/politeness_key.h"
+#include "crawler/policy/revisit_policy.h"
+#include "crawler/policy/scope_mode.h"
+#include "crawler/policy/sitemap_mode.h"
 #include "parse/link_extractor.h"
 
 namespace sieve {
@@ -46,14 +46,14 @@ struct CrawlConfig {
     double checkpoint_seconds = 30;
     int64_t max_redirects =
         5;  // Longer redirect chains are recorded as errors.
-    // Where sitemaps are looked for (crawler/crawl/sitemap_mode.h).
+    // Where sitemaps are looked for (crawler/policy/sitemap_mode.h).
     SitemapSource sitemaps = SitemapSource::kRobots;
     // The sitemaps.org location rule: lenient accepts any URL a sitemap lists.
     SitemapLocationRule sitemap_location = SitemapLocationRule::kLenient;
     int64_t max_sitemaps_per_host = 100;  // Sitemap files fetched per host.
     // Fetch each page's images, stylesheets, scripts and icons.
     bool page_requisites = false;
-    // Revisits (crawler/crawl/revisit_policy.h): fetch pages again, at
+    // Revisits (crawler/policy/revisit_policy.h): fetch pages again, at
     // revisit_min (fixed) or at their estimated change rate (adaptive).
     RevisitMode revisit = RevisitMode::kOff;
     double revisit_min = 3600;     // Seconds.
@@ -100,7 +100,7 @@ struct CrawlConfig {
 
   struct Robots {
     // Product token robots.txt groups are matched against; "" = from
-    // fetch.user_agent (crawler/crawl/crawl_options.h, RobotsToken).
+    // fetch.user_agent (crawler/config/crawl_options.h, RobotsToken).
     std::string token;
     int64_t cache_entries = 20000;  // Origins whose robots.txt is kept.
     int64_t cache_mb = 256;         // MiB of compiled rules kept.

@@ -11,9 +11,9 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "crawler/cli/crawl_command.h"
 #include "crawler/config/config_loader.h"
 #include "crawler/config/crawl_config.h"
-#include "crawler/crawl/crawl_command.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);

@@ -1,6 +1,6 @@
 // crawler/output/metrics_text.h: the crawl's live metrics in the Prometheus
 // text exposition format (version 0.0.4), written by hand: `sieve crawl
-// --metrics ADDR:PORT` serves it at /metrics (crawler/crawl/metrics_server.h).
+// --metrics ADDR:PORT` serves it at /metrics (crawler/output/metrics_server.h).
 // docs/crawling.md ("Live metrics") lists every metric; `promtool check
 // metrics` passes on it (tests/crawler/crawl/crawl_metrics_test.cc).
 //
@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "crawler/crawl/crawler.h"
+#include "crawler/loop/crawler.h"
 
 namespace sieve {
 

@@ -1,6 +1,6 @@
 // crawler/output/skipped_log.h: skipped.jsonl, one line per URL the crawl
 // found and did not fetch, with the page it was found on and why
-// (crawler/crawl/skip_reason.h):
+// (crawler/policy/skip_reason.h):
 //   {"url":"http://a/private/x","found_on":"http://a/","reason":"robots"}
 // "found_on" is null for a seed. A URL is written once per reason however
 // many pages link to it: a scalable Bloom filter (filter/
@@ -33,7 +33,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "crawler/crawl/skip_reason.h"
+#include "crawler/policy/skip_reason.h"
 #include "filter/scalable_bloom_filter.h"
 
 namespace sieve {

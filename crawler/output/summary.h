@@ -17,7 +17,7 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "crawler/crawl/crawler.h"
+#include "crawler/loop/crawler.h"
 
 // Times and rates are this run's (started_at, finished_at, seconds,
 // pages_this_run, pages_per_second = pages_this_run / seconds; stopped_because

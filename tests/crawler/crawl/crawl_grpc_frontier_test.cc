@@ -7,7 +7,7 @@
 #include <fstream>
 #include <map>
 
-#include "crawler/crawl/crawl_options.h"
+#include "crawler/config/crawl_options.h"
 #include "crawler/demo/demo_site.h"
 #include "frontier/service/frontier_server.h"
 #include "gtest/gtest.h"

@@ -14,8 +14,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "crawler/cli/crawl_command.h"
 #include "crawler/config/config_loader.h"
-#include "crawler/crawl/crawl_command.h"
 #include "crawler/demo/demo_site.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

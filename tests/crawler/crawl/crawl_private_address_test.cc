@@ -12,7 +12,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "crawler/crawl/scope_mode.h"
+#include "crawler/policy/scope_mode.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"

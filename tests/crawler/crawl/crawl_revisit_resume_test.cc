@@ -15,9 +15,9 @@
 
 #include "absl/time/time.h"
 #include "crawler/config/crawl_config.h"
-#include "crawler/crawl/crawl_options.h"
-#include "crawler/crawl/crawl_state.h"
-#include "crawler/crawl/url_history.h"
+#include "crawler/config/crawl_options.h"
+#include "crawler/loop/crawl_state.h"
+#include "crawler/policy/url_history.h"
 #include "frontier/snapshot.h"
 #include "frontier/url_record_store.h"
 #include "gmock/gmock.h"

@@ -1,7 +1,7 @@
-// crawl.state across versions (crawler/crawl/crawl_state.h): the pinned
+// crawl.state across versions (crawler/loop/crawl_state.h): the pinned
 // format-1 image is read, other formats and a checkpoint with the older
 // crawl.history file are refused by name.
-#include "crawler/crawl/crawl_state.h"
+#include "crawler/loop/crawl_state.h"
 
 #include <filesystem>
 #include <fstream>

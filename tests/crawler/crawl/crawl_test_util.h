@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "crawler/crawl/crawler.h"
+#include "crawler/loop/crawler.h"
 #include "nlohmann/json.hpp"
 
 namespace sieve::testing_util {

@@ -3,15 +3,15 @@
 #include <filesystem>
 #include <fstream>
 
-#include "crawler/crawl/crawl_options.h"
-#include "crawler/crawl/link_policy.h"
-#include "crawler/crawl/scope.h"
-#include "crawler/crawl/seeds.h"
-#include "crawler/crawl/sitemap_mode.h"
-#include "crawler/crawl/trap_guard.h"
+#include "crawler/cli/seeds.h"
+#include "crawler/config/crawl_options.h"
 #include "crawler/demo/site_graph.h"
 #include "crawler/output/page_record.h"
 #include "crawler/output/skipped_log.h"
+#include "crawler/policy/link_policy.h"
+#include "crawler/policy/scope.h"
+#include "crawler/policy/sitemap_mode.h"
+#include "crawler/policy/trap_guard.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"

@@ -1,7 +1,7 @@
 // The frontier's host key of a URL under each politeness.key
-// (crawler/crawl/politeness_key.h). The key by IP through a real DNS server
+// (crawler/policy/politeness_key.h). The key by IP through a real DNS server
 // is crawler_crawl_per_ip_test's.
-#include "crawler/crawl/politeness_key.h"
+#include "crawler/policy/politeness_key.h"
 
 #include <memory>
 

@@ -1,7 +1,7 @@
 // Adaptive revisits' two halves: the change-rate estimate from a page's
-// history (crawler/crawl/revisit_policy.h) and the bandwidth's allocation
-// over the estimates (crawler/crawl/revisit_budget.h, Eq. F and Eq. L).
-#include "crawler/crawl/revisit_policy.h"
+// history (crawler/policy/revisit_policy.h) and the bandwidth's allocation
+// over the estimates (crawler/policy/revisit_budget.h, Eq. F and Eq. L).
+#include "crawler/policy/revisit_policy.h"
 
 #include <cmath>
 #include <optional>
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "absl/time/time.h"
-#include "crawler/crawl/revisit_budget.h"
-#include "crawler/crawl/url_history.h"
+#include "crawler/policy/revisit_budget.h"
+#include "crawler/policy/url_history.h"
 #include "gtest/gtest.h"
 
 namespace sieve {

@@ -1,7 +1,7 @@
 // RobotsCache and InterpretRobotsResponse: RFC 9309 lifetime (2.4), origins
 // (2.3), the fetch-status rules (2.3.1, and 429 as 5xx), a bounded LRU. Time is
 // a fake clock the test moves.
-#include "crawler/crawl/robots_cache.h"
+#include "crawler/policy/robots_cache.h"
 
 #include <atomic>
 #include <string>

@@ -1,4 +1,4 @@
-#include "crawler/crawl/worker_pool.h"
+#include "crawler/loop/worker_pool.h"
 
 #include <gtest/gtest.h>
 

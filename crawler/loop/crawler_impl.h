@@ -1,0 +1,329 @@
+// crawler/loop/crawler_impl.h: Crawler::Impl, the crawl loop's state and
+// steps. Private to crawler/loop/: crawler.h is the public API.
+//
+// The members are defined in these files, one job each:
+//   crawler.cc             setup (Init), the main loop (Run, Dispatch) and
+//                          the Crawler methods that forward to Impl
+//   crawler_robots.cc      a ready URL meets robots.txt: checked, or fetched
+//                          first while the URL waits (HandleReady, OnRobots)
+//   crawler_pages.cc       page transfers and their answers: submit, report
+//                          to the frontier, redirect, parse, record
+//                          (OnResponse, OnPage, ...)
+//   crawler_records.cc     what it writes: page records in answer order,
+//                          parsed pages and sitemaps, skipped URLs
+//   crawler_status.cc      what the crawl saves and reports: checkpoints, the
+//                          filter's capacity warning, progress, the summary
+//   crawler_revisits.cc    revisits (crawl.revisit): validators sent, the
+//                          per-URL history kept, the next visit queued in
+//                          the frontier
+//   crawler_archive.cc     the crawl's WARC files (opened or recovered in
+//                          Init, one exchange per answer) and the sitemaps it
+//                          queues (from robots.txt, probes and indexes)
+//
+// Surprises first:
+//   - Not thread-safe: one thread (the caller of Run) owns it, except
+//     RequestStop. Parser threads only touch `policy_` and what it points to.
+//   - No per-host policy here: the frontier owns delays, back-off, retries and
+//     page caps (frontier/crawl_frontier.h). The per-host maps are the
+//     robots.txt fetches in flight, bounded by fetch.concurrency, and the
+//     count of sitemaps queued per host (one integer per host that has
+//     sitemaps; not saved in the checkpoint, so a resumed run may queue up
+//     to max_sitemaps_per_host more, which the Sieve still dedups).
+//   - Sitemap files are frontier URLs like pages (politeness, robots.txt,
+//     retries, a pages.jsonl record), marked in their metadata (Origin); only
+//     their body goes to ProcessSitemap instead of the HTML parser.
+#ifndef SIEVE_CRAWLER_LOOP_CRAWLER_IMPL_H_
+#define SIEVE_CRAWLER_LOOP_CRAWLER_IMPL_H_
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/random/random.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "crawler/config/crawl_options.h"
+#include "crawler/loop/crawl_state.h"
+#include "crawler/loop/crawler.h"
+#include "crawler/loop/worker_pool.h"
+#include "crawler/output/metrics_server.h"
+#include "crawler/output/metrics_text.h"
+#include "crawler/output/page_record.h"
+#include "crawler/output/progress.h"
+#include "crawler/output/skipped_log.h"
+#include "crawler/output/warc_writer.h"
+#include "crawler/policy/link_policy.h"
+#include "crawler/policy/politeness_key.h"
+#include "crawler/policy/revisit_policy.h"
+#include "crawler/policy/robots_cache.h"
+#include "crawler/policy/scope.h"
+#include "crawler/policy/sitemap_links.h"
+#include "crawler/policy/url_history.h"
+#include "fetch/dns_cache.h"
+#include "fetch/fetch_failure.h"
+#include "fetch/fetcher.h"
+#include "frontier/crawl_frontier.h"
+#include "frontier/snapshot.h"
+#include "frontier/url_record_store.h"
+#include "spdlog/logger.h"
+
+namespace sieve {
+
+// What the frontier is told of a failed fetch (retried, connection-level),
+// from fetch/fetch_failure.h's table.
+FetchOutcome OutcomeOf(const Failure& failure);
+// A record of `url` with what the frontier knows of it (URL, depth, referrer).
+PageRecord RecordOf(const FrontierUrl& url);
+
+class Crawler::Impl {
+ public:
+  explicit Impl(CrawlSetup setup)
+      : setup_(std::move(setup)),
+        config_(setup_.config),
+        out_(config_.crawl.out),
+        robots_(RobotsCacheOptions{
+            .max_entries = static_cast<size_t>(config_.robots.cache_entries),
+            .max_bytes = static_cast<size_t>(config_.robots.cache_mb) << 20}) {}
+
+  ~Impl() {
+    pool_.reset();  // Parser threads hold pointers into this object.
+  }
+
+  absl::Status Init();
+  absl::StatusOr<CrawlSummary> Run();
+  void RequestStop() {
+    stop_requested_.store(true);
+    if (fetcher_ != nullptr) fetcher_->Wakeup();
+  }
+
+ private:
+  enum class RequestKind { kPage, kRobots };
+
+  struct Request {
+    RequestKind kind = RequestKind::kPage;
+    FrontierUrl url;        // kPage: the URL; kRobots: unused.
+    std::string host;       // The frontier's host key (politeness.key).
+    std::string authority;  // kRobots: host[:port] of the robots.txt URL.
+    std::string origin;     // kRobots: RobotsCache::Key of the origin.
+    absl::Time start;
+  };
+
+  // A host whose robots.txt is being fetched, with the URLs the frontier
+  // handed out meanwhile (they go back to it, deferred, when it arrives).
+  struct PendingRobots {
+    absl::Time start;
+    std::vector<FrontierUrl> waiting;
+  };
+
+  // A fetched page (or sitemap) coming back from a parser thread.
+  struct ParsedPage {
+    PageRecord record;
+    FrontierUrl url;
+    absl::Duration response_time;
+    PageLinks links;
+    std::optional<SitemapLinks> sitemap;  // Set for a sitemap file.
+    // A record of a page not parsed, sent through the pool only to keep its
+    // place behind the pages parsing (WriteRecord).
+    bool record_only = false;
+  };
+
+  bool PageBudgetLeft() const {
+    return config_.crawl.max_pages == 0 ||
+           pages_started_ < static_cast<uint64_t>(config_.crawl.max_pages);
+  }
+  bool Stopping() const { return stop_reason_.has_value(); }
+  void Stop(StopReason reason) {
+    if (!stop_reason_) stop_reason_ = reason;
+  }
+
+  // crawler.cc
+  // Adds setup_.seeds to the frontier at depth 0 (their hosts join
+  // state_.seed_hosts); returns how many it queued (the rest were seen).
+  size_t AddSeeds();
+  void Dispatch(absl::Time now, absl::Duration& wait, bool& frontier_empty);
+
+  // crawler_robots.cc
+  void HandleReady(FrontierUrl url, absl::Time now);
+  void OnRobots(const Request& request, const FetchResponse& response,
+                absl::Time now);
+  // The sitemaps robots.txt of `robots_url` names (and, with robots+probe,
+  // /sitemap.xml of its host), queued.
+  void QueueRobotsSitemaps(const std::string& robots_url,
+                           const RobotsVerdict& verdict);
+
+  // crawler_pages.cc
+  void SubmitPage(FrontierUrl url, absl::Time now);
+  void OnResponse(FetchResponse response, absl::Time now);
+  void OnPage(Request request, FetchResponse response, absl::Time now,
+              const std::optional<WarcLocation>& archived);
+  // Tells the frontier how the fetch of `url` ended and returns what became of
+  // the URL; kRetryLater also on a frontier error (logged).
+  UrlFate ReportDone(const FrontierUrl& url, const FetchOutcome& outcome,
+                     absl::Time now);
+  // Reports `outcome` and writes the record unless the frontier retries the
+  // URL; a URL given up is recorded with "given up" in its error_detail.
+  // `page_started`: a page request was made for it (counted in
+  // pages_started_, which a retry gives back).
+  void Finish(PageRecord& record, const FrontierUrl& url,
+              const FetchOutcome& outcome, absl::Time now, bool page_started);
+  // A seed (or its robots.txt) redirected to `target`: its host joins the
+  // scope and the private-address guard as a seed's.
+  void AddRedirectedSeed(std::string_view from, std::string_view target);
+  // Records a URL the frontier handed out unfetched, its host unreachable.
+  void RecordUnreachable(const FrontierUrl& url, absl::Time now);
+  // Done without a fetch (robots.txt forbids it, the URL does not parse).
+  void SkipUrl(const FrontierUrl& url, absl::Time now);
+
+  // crawler_records.cc
+  // Writes the record of a URL the frontier counts as done, once the pages
+  // handed to the pool before it are written, so records leave in the order
+  // their answers came (a host's fetched_at never goes back).
+  void WriteRecord(const PageRecord& record);
+  void WriteRecordNow(const PageRecord& record);
+  // Writes `url` to skipped.jsonl (with output.skipped), found on
+  // `found_on` ("" for a seed), once per reason; counts what it writes.
+  void RecordSkipped(std::string_view url, std::string_view found_on,
+                     SkipReason reason);
+  // RecordSkipped for each link a page's (or sitemap's) rules refused.
+  void RecordSkippedLinks(const LinkOutcomes& links, std::string_view found_on);
+  // Records the parsed pages, then the URLs the frontier discarded for their
+  // host's page cap (host_page_cap); before a checkpoint, so both are on disk.
+  void CollectParsed(absl::Time now);
+  // Records a parsed sitemap and queues the sitemaps its index lists.
+  void RecordSitemap(ParsedPage& page);
+
+  // crawler_archive.cc
+  // On resume: cuts the WARC files back to the checkpoint (before anything
+  // is written); then opens the writer when output.warc is on.
+  absl::Status OpenArchive();
+  // Writes the exchange of `response` (fetched since `start`) when WARC is
+  // on and a response arrived; nullopt otherwise. An I/O error is fatal.
+  std::optional<WarcLocation> Archive(FetchResponse& response,
+                                      absl::Time start);
+  // Every WARC file's durable length, for the checkpoint.
+  absl::Status SyncArchive();
+  // Closes the open WARC file (its .cdxj is written).
+  absl::Status CloseArchive();
+  // Queues the sitemap at `url` (nesting levels below robots.txt) unless
+  // sitemaps are off or its host has had max_sitemaps_per_host; true when
+  // the frontier queued it.
+  bool QueueSitemap(std::string_view url, const Origin& origin);
+
+  // crawler_revisits.cc
+  bool Revisiting() const { return revisit_.mode != RevisitMode::kOff; }
+  // With crawl.revisit: takes the frontier's URL records (history_). Called
+  // once frontier_ is made or restored.
+  absl::Status OpenHistory();
+  // `url`'s history from the store; nullopt when revisits are off or none is
+  // kept. A store error, or a record that does not decode (DataLoss naming
+  // the URL), is nullopt and becomes fatal_ (the crawl stops). Cost: one
+  // RocksDB Get.
+  std::optional<UrlHistory> LoadHistory(std::string_view url);
+  // The validators of `url`'s last answer, as a conditional request.
+  void AddValidators(FetchRequest& request);
+  // The archived copy of `url` a revisit record refers to; nullopt when
+  // revisits are off or none is known.
+  std::optional<WarcOriginal> ArchivedCopyOf(const std::string& url);
+  // A 304 to a conditional request for `url` (one with history).
+  bool IsNotModified(const FrontierUrl& url, const FetchResponse& response);
+  // A 2xx or 304 of `url` fetched since `start`: its history updated,
+  // `record.changed` set on a revisit, its next visit queued in the frontier.
+  void NoteVisit(const FrontierUrl& url, const FetchResponse& response,
+                 PageRecord& record,
+                 const std::optional<WarcLocation>& archived, absl::Time start,
+                 absl::Time now);
+  // A robots.txt Crawl-delay of `host`: adaptive revisits plan with the
+  // allowance the frontier's politeness then gives the host.
+  void NoteCrawlDelay(std::string_view host, absl::Duration crawl_delay);
+  // On resume: every URL of the history queued again, due no earlier than
+  // `now` (a record that does not decode: fatal_, DataLoss naming the URL).
+  void QueueSavedRevisits(absl::Time now);
+
+  // crawler_status.cc
+  absl::Status WriteCheckpointNow();
+  void CheckCapacity();
+  ProgressSnapshot Snapshot(absl::Time now);
+  CrawlSummary MakeSummary(absl::Time now);
+  // With output.metrics: hands the server the metrics and summary so far.
+  void PublishMetrics(absl::Time now);
+  // User plus system CPU time of the process so far, all threads.
+  static double CpuSeconds();
+
+  CrawlSetup setup_;
+  const CrawlConfig& config_;
+  const std::filesystem::path out_;
+  std::shared_ptr<spdlog::logger> log_;
+
+  CrawlState state_;
+  CrawlCounters& counters_ = state_.counters;
+  std::unique_ptr<CrawlFrontier> frontier_;
+  SnapshotChecksumCache checkpoint_checksums_;
+  // The crawl's DNS answers: the Fetcher's, and the politeness key's by IP.
+  std::shared_ptr<DnsCache> dns_;
+  std::unique_ptr<PolitenessKeys> keys_;
+  std::unique_ptr<Fetcher> fetcher_;
+  std::unique_ptr<PagesWriter> writer_;
+  std::unique_ptr<SkippedLog> skipped_;  // With output.skipped.
+  std::unique_ptr<WarcWriter> warc_;     // With output.warc.
+  // WARC files of earlier runs (resume), recovered and complete.
+  std::vector<WarcFileState> warc_earlier_files_;
+  // Sitemaps queued per host (crawl.max_sitemaps_per_host), keyed by the
+  // authority's Fingerprint64 and bounded: past kMaxSitemapHosts hosts it is
+  // cleared (a host's count then starts again; each sitemap URL still goes
+  // through the Sieve once), so a crawl of 10^6 hosts holds at most ~8 MB here.
+  static constexpr size_t kMaxSitemapHosts = size_t{1} << 18;
+  absl::flat_hash_map<uint64_t, int64_t> sitemaps_per_host_;
+  std::unique_ptr<Scope> scope_;
+  RobotsCache robots_;
+  std::string robots_token_;  // RobotsToken(config_), set by Init.
+  std::unique_ptr<TrapGuard> traps_;
+  LinkPolicy policy_;
+  std::unique_ptr<WorkerPool<ParsedPage>> pool_;
+  size_t parser_threads_ = 1;
+  std::unique_ptr<Progress> progress_;
+  // output.metrics: the server, and what only it reports (this process's).
+  std::unique_ptr<MetricsServer> metrics_;
+  absl::Time next_metrics_ = absl::InfinitePast();
+  LatencyHistogram fetch_latency_;      // Page fetches, counted in OnPage.
+  StatusClassCounts status_classes_{};  // Records, counted in WriteRecord.
+
+  // crawl.revisit: the policy, and every fetched URL's history: one record
+  // (EncodeUrlHistory) per URL in the frontier's store, on disk and in its
+  // checkpoints (frontier/url_record_store.h). Null with revisits off.
+  RevisitOptions revisit_;
+  UrlRecordStore* history_ = nullptr;
+  absl::BitGen revisit_gen_;
+  // Adaptive revisits: the bandwidth's allocation over the estimated change
+  // rates (revisit_budget.h), solved again at most every second.
+  RevisitBudget revisit_budget_{RevisitBudget::Options{}};
+  absl::Time revisit_solved_ = absl::InfinitePast();
+  // The frontier's politeness: each host's allowance in the budget is one
+  // request per its delay between requests.
+  PolitenessOptions politeness_;
+
+  uint64_t next_request_id_ = 1;
+  absl::flat_hash_map<uint64_t, Request> requests_;
+  absl::flat_hash_map<std::string, PendingRobots> robots_pending_;
+  uint64_t pages_started_ = 0;
+  // politeness.max_requests_per_second: when the next request may start.
+  absl::Time next_request_at_ = absl::InfinitePast();
+  uint64_t capacity_warned_at_ = 0;
+  double base_run_seconds_ = 0;
+  uint64_t base_pages_ = 0;  // counters_.pages when this run began.
+  absl::Time started_;
+  double cpu_at_start_ = 0;
+  std::optional<StopReason> stop_reason_;
+  std::atomic<bool> stop_requested_{false};
+  absl::Status fatal_;
+};
+
+}  // namespace sieve
+
+#endif  // SIEVE_CRAWLER_LOOP_CRAWLER_IMPL_H_
