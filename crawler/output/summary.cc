@@ -1,11 +1,9 @@
 #include "crawler/output/summary.h"
 
-#include <cstdio>
-#include <fstream>
-
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "crawler/output/page_record.h"
+#include "filter/durable_file.h"
 #include "nlohmann/json.hpp"
 
 namespace sieve {
@@ -40,17 +38,7 @@ std::string SummaryToJson(const CrawlSummary& s) {
 
 absl::Status WriteSummaryJson(const std::filesystem::path& path,
                               const CrawlSummary& summary) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << SummaryToJson(summary) << "\n";
-    if (!out)
-      return absl::InternalError(absl::StrCat("cannot write ", tmp.string()));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    return absl::InternalError(absl::StrCat("cannot write ", path.string()));
-  }
-  return absl::OkStatus();
+  return WriteFileAtomically(path, SummaryToJson(summary) + "\n");
 }
 
 std::string FormatSummaryTable(const CrawlSummary& s,

@@ -12,6 +12,7 @@
 #include "frontier/snapshot.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve {
 namespace {
@@ -54,9 +55,8 @@ TEST(CrawlStateFormatTest, AnotherFormatIsRefusedByName) {
 }
 
 TEST(CrawlStateFormatTest, ACheckpointWithTheOlderHistoryFileIsRefused) {
-  const std::filesystem::path dir =
-      std::filesystem::path(::testing::TempDir()) / "old-history-checkpoint";
-  std::filesystem::remove_all(dir);
+  const test::ScopedTempDir scratch;
+  const std::filesystem::path dir = scratch / "checkpoint";
   absl::StatusOr<SnapshotWriter> writer = SnapshotWriter::Begin(dir);
   ASSERT_TRUE(writer.ok()) << writer.status();
   ASSERT_TRUE(
