@@ -80,6 +80,9 @@ class Browser {
   // PSS of all its processes (render/browser_process.h). Cost: a /proc scan.
   int64_t PssBytes() const { return process_->PssBytes(); }
   pid_t pid() const { return process_->pid(); }
+  // SIGKILL to its process group now: every render in it fails with
+  // kUnavailable at once (the pool does this to a hung browser).
+  void Kill() { process_->SignalGroup(); }
   std::vector<pid_t> GroupPids() const { return process_->GroupPids(); }
 
  private:

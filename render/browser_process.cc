@@ -221,6 +221,10 @@ void BrowserProcess::KillGroup() {
   reaped_ = true;
 }
 
+void BrowserProcess::SignalGroup() {
+  if (pid_ > 0 && !reaped_) kill(-pid_, SIGKILL);
+}
+
 bool BrowserProcess::WaitExit(absl::Duration timeout) {
   if (reaped_) return true;
   const absl::Time deadline = absl::Now() + timeout;

@@ -32,6 +32,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -87,6 +88,9 @@ class BrowserProcess {
   // browser. Processes of the group that the browser started are children of
   // init by then; the kill reaches them all the same.
   void KillGroup();
+  // SIGKILL to every process of the group, without reaping; safe from any
+  // thread while the object lives.
+  void SignalGroup();
   // Waits up to `timeout` for the browser to exit by itself (after its pipe
   // closed); true when it did.
   bool WaitExit(absl::Duration timeout);
@@ -103,7 +107,7 @@ class BrowserProcess {
   BrowserProcess() = default;
 
   pid_t pid_ = -1;
-  bool reaped_ = false;
+  std::atomic<bool> reaped_{false};
   int pipe_fd_ = -1;
   std::string profile_dir_;
 };
