@@ -161,8 +161,44 @@ class Crawler::Impl {
   // crawler_pages.cc
   void SubmitPage(FrontierUrl url, absl::Time now);
   void OnResponse(FetchResponse response, absl::Time now);
+  // A page's answer is classified (Classify), then handled by its kind's
+  // handler; the kinds that parse share one submission (SubmitParse).
   void OnPage(Request request, FetchResponse response, absl::Time now,
               const std::optional<WarcLocation>& archived);
+  enum class AnswerKind {
+    kFetchError,   // No HTTP answer (dns, connect, timeout, blocked, ...).
+    kThrottled,    // 429/503: the frontier retries it.
+    kNotModified,  // 304 to a revisit's conditional request.
+    kRedirect,     // 3xx.
+    kHttpError,    // Other 4xx/5xx.
+    kSitemap,      // A sitemap file: parsed for its entries.
+    kStylesheet,   // A CSS page requisite: parsed for url()s, @imports.
+    kHtml,         // An HTML page: parsed for links.
+    kOther,        // Anything else answered: recorded as it is.
+  };
+  enum class ParseKind { kHtml, kStylesheet, kSitemap };
+  // One page answer on its way through OnPage's handlers.
+  struct Answer {
+    FrontierUrl url;
+    Origin origin;
+    PageRecord record;
+    FetchResponse response;
+    std::optional<Failure> failure;
+    std::optional<WarcLocation> archived;
+    absl::Time start;  // When its request was submitted.
+    absl::Time now;
+  };
+  AnswerKind Classify(const Answer& answer);
+  void OnFetchError(Answer& answer);
+  // Sets the record's redirect target and queues it through the link policy.
+  void OnRedirect(Answer& answer);
+  // A 2xx answer counted as ok and noted as a visit (revisits).
+  void CountAnswered(Answer& answer);
+  void NoteAnswerVisit(Answer& answer);
+  // Finish for a page answer.
+  void FinishAnswer(Answer& answer, const FetchOutcome& outcome);
+  // Reports the answer done and hands its body to the parser pool.
+  void SubmitParse(ParseKind kind, Answer& answer);
   // Tells the frontier how the fetch of `url` ended and returns what became of
   // the URL; kRetryLater also on a frontier error (logged).
   UrlFate ReportDone(const FrontierUrl& url, const FetchOutcome& outcome,
@@ -186,13 +222,16 @@ class Crawler::Impl {
   // handed to the pool before it are written, so records leave in the order
   // their answers came (a host's fetched_at never goes back).
   void WriteRecord(const PageRecord& record);
-  void WriteRecordNow(const PageRecord& record);
+  // `count_links`: the record's links_found/links_new go to the counters
+  // (not a parsed sitemap's: its entries are sitemap_urls).
+  void WriteRecordNow(const PageRecord& record, bool count_links = true);
   // Writes `url` to skipped.jsonl (with output.skipped), found on
   // `found_on` ("" for a seed), once per reason; counts what it writes.
   void RecordSkipped(std::string_view url, std::string_view found_on,
                      SkipReason reason);
-  // RecordSkipped for each link a page's (or sitemap's) rules refused.
-  void RecordSkippedLinks(const LinkOutcomes& links, std::string_view found_on);
+  // Adds the fates of links found on `found_on` (a page, sitemap or
+  // redirect) to the counters, and RecordSkipped for each one refused.
+  void CountLinks(const LinkOutcomes& links, std::string_view found_on);
   // Records the parsed pages, then the URLs the frontier discarded for their
   // host's page cap (host_page_cap); before a checkpoint, so both are on disk.
   void CollectParsed(absl::Time now);

@@ -12,15 +12,12 @@
 namespace sieve {
 namespace {
 
-// Adds what became of a page's or a sitemap's links to the crawl's counters.
-void AddOutcomes(const LinkOutcomes& links, CrawlCounters& counters) {
-  counters.off_site += links.off_site;
-  counters.filtered += links.filtered;
-  counters.traps += links.traps;
-  counters.query_variant_traps += links.query_variant_traps;
-  counters.calendar_traps += links.calendar_traps;
-  counters.beyond_depth += links.beyond_depth;
-  counters.robots_disallowed += links.disallowed;
+// Adds what became of a page's or a sitemap's links to the crawl's counters,
+// by link_fate.h's names.
+void AddOutcomes(const LinkFateCounts& links, CrawlCounters& counters) {
+#define SIEVE_ADD_LINK_COUNT(name) counters.name += links.name;
+  SIEVE_LINK_COUNTERS(SIEVE_ADD_LINK_COUNT)
+#undef SIEVE_ADD_LINK_COUNT
 }
 
 }  // namespace
@@ -37,8 +34,9 @@ void Crawler::Impl::RecordSkipped(std::string_view url,
   }
 }
 
-void Crawler::Impl::RecordSkippedLinks(const LinkOutcomes& links,
-                                       std::string_view found_on) {
+void Crawler::Impl::CountLinks(const LinkOutcomes& links,
+                               std::string_view found_on) {
+  AddOutcomes(links, counters_);
   for (const SkippedLink& link : links.skipped) {
     RecordSkipped(link.url, found_on, link.reason);
   }
@@ -57,10 +55,9 @@ void Crawler::Impl::CollectParsed(absl::Time /*now*/) {
     const PageLinks& links = page.links;
     page.record.links_found = links.found;
     page.record.links_new = links.queued;
-    RecordSkippedLinks(links, page.record.url);
+    CountLinks(links, page.record.url);
     if (!page.record.requisite) ++counters_.html_pages;
     counters_.nofollow_links += links.nofollow_links;
-    AddOutcomes(links, counters_);
     counters_.session_ids += links.session_ids;
     if (links.nofollow_page) ++counters_.nofollow_pages;
     if (links.noindex_page) ++counters_.noindex_pages;
@@ -88,8 +85,7 @@ void Crawler::Impl::RecordSitemap(ParsedPage& page) {
     counters_.sitemap_urls += static_cast<uint64_t>(s.listed);
     counters_.sitemap_urls_new += static_cast<uint64_t>(s.queued);
   }
-  AddOutcomes(s, counters_);
-  RecordSkippedLinks(s, page.url.url);
+  CountLinks(s, page.url.url);
   const Origin origin = Origin::Decode(page.url.metadata);
   for (const std::string& child : s.child_sitemaps) {
     if (QueueSitemap(child,
@@ -99,10 +95,8 @@ void Crawler::Impl::RecordSitemap(ParsedPage& page) {
       ++page.record.links_new;  // An index's new entries are sitemaps.
     }
   }
-  // Links of a sitemap: what it listed, not what a parser found in HTML.
-  WriteRecordNow(page.record);
-  counters_.links_found -= static_cast<uint64_t>(page.record.links_found);
-  counters_.links_new -= static_cast<uint64_t>(page.record.links_new);
+  // Links of a sitemap are what it listed (sitemap_urls), not links_found.
+  WriteRecordNow(page.record, /*count_links=*/false);
 }
 
 void Crawler::Impl::WriteRecord(const PageRecord& record) {
@@ -118,7 +112,7 @@ void Crawler::Impl::WriteRecord(const PageRecord& record) {
   });
 }
 
-void Crawler::Impl::WriteRecordNow(const PageRecord& record) {
+void Crawler::Impl::WriteRecordNow(const PageRecord& record, bool count_links) {
   if (absl::Status s = writer_->Write(record); !s.ok()) {
     if (fatal_.ok()) fatal_ = s;
   } else {
@@ -137,8 +131,10 @@ void Crawler::Impl::WriteRecordNow(const PageRecord& record) {
     log_->debug("{}: {}: {}", record.url, record.error, record.error_detail);
   }
   counters_.bytes += static_cast<uint64_t>(record.bytes);
-  counters_.links_found += static_cast<uint64_t>(record.links_found);
-  counters_.links_new += static_cast<uint64_t>(record.links_new);
+  if (count_links) {
+    counters_.links_found += static_cast<uint64_t>(record.links_found);
+    counters_.links_new += static_cast<uint64_t>(record.links_new);
+  }
   if (record.truncated) ++counters_.truncated;
   if (record.requisite) ++counters_.requisites;
   progress_->CountPage(!record.error.empty());

@@ -25,9 +25,10 @@ void Crawler::Impl::HandleReady(FrontierUrl url, absl::Time now) {
           robots_.Allowed(origin, parts->path_and_query);
       allowed.has_value()) {
     if (!*allowed) {
-      ++counters_.robots_disallowed;
-      RecordSkipped(url.url, Origin::Decode(url.metadata).referrer,
-                    SkipReason::kRobots);
+      // The fate of a link robots.txt forbids, known only now.
+      LinkOutcomes fate;
+      fate.Note(policy_, url.url, AddOutcome::kDisallowed);
+      CountLinks(fate, Origin::Decode(url.metadata).referrer);
       SkipUrl(url, now);
       return;
     }
