@@ -33,6 +33,9 @@ packages=(
   # prometheus (and its promtool): tests/crawler/crawl/crawl_metrics_test.cc checks a live
   # scrape of `sieve crawl --metrics` with promtool and has a real Prometheus scrape a crawl
   prometheus
+  # headless Chromium: render/ renders script-built pages with it over the DevTools pipe; its
+  # tests (tests/render) skip with a message when it is absent
+  chromium-headless-shell
   # the URLFrontier Python client test (tests/frontier/service) runs on Debian's python3
   python3-grpcio python3-protobuf
   # real documentation sites: tests/parse/url_fast_path_test.cc and bench/parse read their HTML
