@@ -6,6 +6,9 @@ set -euo pipefail
 packages=(
   # toolchain
   g++ cmake ninja-build pkg-config git
+  # scripts/check_shape.py (function length and members per class, docs/architecture.md):
+  # clang-tidy, and clang-query from clang-tools
+  clang-tidy clang-tools
   # wget: tests/crawler/crawl/crawl_warc_test.cc compares its WARC archive with ours
   wget
   # openssl: tests/crawler/crawl/crawl_tls_test.cc makes its own CA and server certificate

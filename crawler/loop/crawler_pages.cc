@@ -85,6 +85,22 @@ void Crawler::Impl::OnResponse(FetchResponse response, absl::Time now) {
   }
 }
 
+std::optional<WarcLocation> Crawler::Impl::Archive(FetchResponse& response,
+                                                   absl::Time start) {
+  if (!archive_->enabled() || !response.wire.captured() || !fatal_.ok()) {
+    return std::nullopt;
+  }
+  absl::StatusOr<std::optional<WarcLocation>> at =
+      archive_->Write(response, start, ArchivedCopyOf(response.url));
+  if (!at.ok()) {
+    // Output that cannot be written: the crawl stops; the last checkpoint
+    // still matches the files (recovery cuts the torn record).
+    fatal_ = at.status();
+    return std::nullopt;
+  }
+  return *std::move(at);
+}
+
 void Crawler::Impl::Finish(PageRecord& record, const FrontierUrl& url,
                            const FetchOutcome& outcome, absl::Time now,
                            bool page_started) {

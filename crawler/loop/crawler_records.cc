@@ -10,35 +10,20 @@
 #include "fetch/fetch_failure.h"
 
 namespace sieve {
-namespace {
-
-// Adds what became of a page's or a sitemap's links to the crawl's counters,
-// by link_fate.h's names.
-void AddOutcomes(const LinkFateCounts& links, CrawlCounters& counters) {
-#define SIEVE_ADD_LINK_COUNT(name) counters.name += links.name;
-  SIEVE_LINK_COUNTERS(SIEVE_ADD_LINK_COUNT)
-#undef SIEVE_ADD_LINK_COUNT
-}
-
-}  // namespace
-
 void Crawler::Impl::RecordSkipped(std::string_view url,
                                   std::string_view found_on,
                                   SkipReason reason) {
-  if (skipped_ == nullptr) return;
-  absl::StatusOr<bool> written = skipped_->Add(url, found_on, reason);
-  if (!written.ok()) {
-    if (fatal_.ok()) fatal_ = written.status();
-  } else if (*written) {
-    ++counters_.skipped[static_cast<size_t>(reason)];
+  if (absl::Status s = sink_->Skipped(url, found_on, reason);
+      !s.ok() && fatal_.ok()) {
+    fatal_ = s;
   }
 }
 
 void Crawler::Impl::CountLinks(const LinkOutcomes& links,
                                std::string_view found_on) {
-  AddOutcomes(links, counters_);
-  for (const SkippedLink& link : links.skipped) {
-    RecordSkipped(link.url, found_on, link.reason);
+  if (absl::Status s = sink_->CountLinks(links, found_on);
+      !s.ok() && fatal_.ok()) {
+    fatal_ = s;
   }
 }
 
@@ -88,10 +73,10 @@ void Crawler::Impl::RecordSitemap(ParsedPage& page) {
   CountLinks(s, page.url.url);
   const Origin origin = Origin::Decode(page.url.metadata);
   for (const std::string& child : s.child_sitemaps) {
-    if (QueueSitemap(child,
-                     Origin{.referrer = page.url.url,
-                            .sitemap = true,
-                            .sitemap_nesting = origin.sitemap_nesting + 1})) {
+    if (sitemaps_->Queue(
+            child, Origin{.referrer = page.url.url,
+                          .sitemap = true,
+                          .sitemap_nesting = origin.sitemap_nesting + 1})) {
       ++page.record.links_new;  // An index's new entries are sitemaps.
     }
   }
@@ -113,30 +98,13 @@ void Crawler::Impl::WriteRecord(const PageRecord& record) {
 }
 
 void Crawler::Impl::WriteRecordNow(const PageRecord& record, bool count_links) {
-  if (absl::Status s = writer_->Write(record); !s.ok()) {
-    if (fatal_.ok()) fatal_ = s;
-  } else {
-    // Only now may a shared frontier let the URL go (its errors show in
-    // frontier_->status()).
-    (void)frontier_->RecordWritten(record.url);
+  if (absl::Status s = sink_->Write(record, count_links);
+      !s.ok() && fatal_.ok()) {
+    fatal_ = s;
   }
-  ++counters_.pages;
-  ++status_classes_[record.status >= 100 && record.status < 600
-                        ? static_cast<size_t>(record.status / 100)
-                        : 0];
   if (!record.error.empty()) {
-    if (std::optional<FailureCode> code = FailureCodeFromName(record.error)) {
-      ++counters_.failures[static_cast<size_t>(*code)];
-    }
     log_->debug("{}: {}: {}", record.url, record.error, record.error_detail);
   }
-  counters_.bytes += static_cast<uint64_t>(record.bytes);
-  if (count_links) {
-    counters_.links_found += static_cast<uint64_t>(record.links_found);
-    counters_.links_new += static_cast<uint64_t>(record.links_new);
-  }
-  if (record.truncated) ++counters_.truncated;
-  if (record.requisite) ++counters_.requisites;
   progress_->CountPage(!record.error.empty());
 }
 

@@ -123,7 +123,7 @@ void Crawler::Impl::OnRobots(const Request& request,
     NoteCrawlDelay(request.host, *verdict.crawl_delay);
   }
   robots_.Store(request.origin, verdict);
-  QueueRobotsSitemaps(response.url, verdict);
+  sitemaps_->QueueFromRobots(response.url, verdict);
   // The robots.txt request was made in the first URL's slot: the URLs go back
   // to the head of their host's queue (newest first, so the oldest ends up in
   // front), and the frontier spaces the host's next request from now.
