@@ -35,6 +35,8 @@ std::optional<SkipReason> SkipReasonOf(AddOutcome outcome) {
       return SkipReason::kTrapQuery;
     case AddOutcome::kCalendar:
       return SkipReason::kTrapCalendar;
+    case AddOutcome::kDomainBudget:
+      return SkipReason::kDomainBudget;
   }
   return std::nullopt;
 }
@@ -66,6 +68,10 @@ void LinkOutcomes::Count(AddOutcome outcome) {
     case AddOutcome::kCalendar:
       ++traps;
       ++calendar_traps;
+      break;
+    case AddOutcome::kDomainBudget:
+      ++traps;
+      ++domain_budget;
       break;
     case AddOutcome::kBeyondDepth:
       ++beyond_depth;

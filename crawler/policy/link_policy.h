@@ -30,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "crawler/policy/domain_budget.h"
 #include "crawler/policy/politeness_key.h"
 #include "crawler/policy/robots_cache.h"
 #include "crawler/policy/scope.h"
@@ -80,6 +81,10 @@ struct LinkPolicy {
   bool obey_nofollow = true;
   // Query variants and calendars (trap_guard.h); null = not checked.
   TrapGuard* traps = nullptr;
+  // Pages per registrable domain (domain_budget.h), the seeds' domains
+  // exempt; null = not checked. Checked after every other rule but the
+  // Sieve's, so a page reserved and refused as seen is given back.
+  DomainBudget* domains = nullptr;
   // Session-ID parameter names (globs), counted when a link carries one (the
   // URL normaliser drops them: they are also in url_options).
   std::vector<std::string> session_id_params;
@@ -109,6 +114,7 @@ enum class AddOutcome {
   kOverOutlinkCap,  // Past max_outlinks distinct in-scope URLs of its page.
   kQueryVariants,   // Past max_query_variants_per_path (trap_guard.h).
   kCalendar,        // Past max_date_variants_per_path (trap_guard.h).
+  kDomainBudget,    // Its registrable domain's budget is used up.
 };
 
 // The reason a URL refused with `outcome` is skipped; nullopt for kQueued,
@@ -143,6 +149,7 @@ struct LinkOutcomes {
   uint64_t traps = 0;  // Includes in-scope links past max_outlinks.
   uint64_t query_variant_traps = 0;  // Of traps: past the query variants cap.
   uint64_t calendar_traps = 0;       // Of traps: past the date variants cap.
+  uint64_t domain_budget = 0;        // Of traps: past their domain's budget.
   uint64_t beyond_depth = 0;
   uint64_t disallowed = 0;
   // With LinkPolicy::record_skipped: the refused links, repeats included.
