@@ -76,8 +76,10 @@ struct DnsOptions {
   std::vector<std::string> servers{};
   // Names kept; past it the least recently used answer is dropped. The
   // crawler sets it from fetch.dns_cache_entries, sized to the frontier's
-  // active hosts (a host's name is used again at each of its fetches).
-  // REQUIRES: >= 1. Default: 65,536.
+  // active hosts (a host's name is used again at each of its fetches). Keep
+  // it well above the transfers that may wait on names at once: an answer
+  // dropped before its waiting transfers took it (Peek) leaves them waiting
+  // for the next lookup of the name. REQUIRES: >= 1. Default: 65,536.
   size_t max_entries = size_t{1} << 16;
 };
 

@@ -380,7 +380,7 @@ const ConfigKey kKeys[] = {
      SIEVE_FIELD(fetch.dns_negative_ttl), 0, 86400},
     {"fetch.dns_cache_entries", "",
      "host names whose DNS answers are kept (least recently used dropped)",
-     SIEVE_FIELD(fetch.dns_cache_entries), 1, 1e9},
+     SIEVE_FIELD(fetch.dns_cache_entries), 1024, 1e9},
     {"fetch.dns_servers", "",
      "DNS servers asked instead of resolv.conf's, each IP or IP:port",
      SIEVE_FIELD(fetch.dns_servers)},

@@ -12,9 +12,9 @@
 // linked to d (a domain's links to itself earn nothing), estimated by linear
 // counting over 128 bits (Whang, Vander-Zanden & Taylor, "A linear-time
 // probabilistic counting algorithm", TODS 1990): n = -m ln(zero bits / m),
-// m = 128, within ~10 % up to ~250 referrers and saturating at 621 (the
-// estimate with one zero bit), so a domain's budget is at most
-// base + 621 x per_referrer.
+// m = 128, within ~10 % (one standard deviation) up to ~250 referrers and
+// saturating at 621 (the estimate with one zero bit), so a domain's budget
+// is at most base + 621 x per_referrer.
 //
 // Surprises first:
 //   - Thread-safe: parser threads call Admit/Release/NoteLink concurrently.

@@ -126,6 +126,7 @@ absl::StatusOr<UrlParts> NormalizePageLink(const LinkPolicy& policy,
 struct LinkSource {
   std::string_view host;
   std::string_view domain;
+  bool seed_domain = false;  // `domain` is a seed's (exempt).
 };
 
 // The domain budget's verdict on `parts`: notes the source's domain as a
@@ -134,11 +135,14 @@ struct LinkSource {
 bool DomainAdmits(const LinkPolicy& policy, const UrlParts& parts,
                   const LinkSource& source, std::string* reserved) {
   if (policy.domains == nullptr || !policy.domains->enabled()) return true;
-  std::string domain = parts.host == source.host
-                           ? std::string(source.domain)
-                           : Scope::RegistrableDomain(parts.host);
+  // A link within its page's host (most links) costs one comparison.
+  const bool same_host = !source.host.empty() && parts.host == source.host;
+  if (same_host && source.seed_domain) return true;
+  std::string domain = same_host ? std::string(source.domain)
+                                 : Scope::RegistrableDomain(parts.host);
   if (!source.domain.empty()) policy.domains->NoteLink(source.domain, domain);
-  if (policy.scope->IsSeedDomain(domain)) return true;
+  if (same_host ? source.seed_domain : policy.scope->IsSeedDomain(domain))
+    return true;
   if (!policy.domains->Admit(domain)) return false;
   *reserved = std::move(domain);
   return true;
@@ -308,14 +312,18 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
   // budgets (domain_budget.h).
   std::string page_host;
   std::string page_domain;
+  bool page_seed_domain = false;
   if (policy.domains != nullptr && policy.domains->enabled()) {
     if (absl::StatusOr<UrlParts> parts = SplitNormalizedUrl(response.url);
         parts.ok()) {
       page_host = parts->host;
       page_domain = Scope::RegistrableDomain(page_host);
+      page_seed_domain = policy.scope->IsSeedDomain(page_domain);
     }
   }
-  const LinkSource source{.host = page_host, .domain = page_domain};
+  const LinkSource source{.host = page_host,
+                          .domain = page_domain,
+                          .seed_domain = page_seed_domain};
   // The page's links go to the Frontier in one AddMany (one lock, one filter
   // batch), but for those the trap guard counts: each of those is added at
   // once, so a page's own variants count against the cap as they come.

@@ -33,11 +33,11 @@ TEST(DomainBudgetTest, EachReferringDomainRaisesTheBudgetOnce) {
   }
   // 10 referrers, estimated by linear counting (exact to within one here).
   EXPECT_NEAR(static_cast<double>(budget.BudgetOf("site.test")), 5 + 3 * 10, 3);
-  // Many referrers: the estimate stays within 15 % up to 200.
+  // Many referrers: the estimate stays within 3 standard deviations.
   for (int i = 0; i < 200; ++i)
     budget.NoteLink(absl::StrCat("r", i, ".test"), "big.test");
   const double referrers = (budget.BudgetOf("big.test") - 5) / 3.0;
-  EXPECT_NEAR(referrers, 200, 30);
+  EXPECT_NEAR(referrers, 200, 50);  // sd ~17 at 200 in 128 bits.
 }
 
 TEST(DomainBudgetTest, AnOffBudgetAdmitsEverything) {
