@@ -52,8 +52,9 @@ TEST(ConfigDefaultsTest, PerHostCachesHoldEveryActiveHostOfTheFrontier) {
   // The key reaches the DNS cache.
   CrawlConfig small;
   ASSERT_TRUE(
-      ApplyConfigToml("[fetch]\ndns_cache_entries = 7\n", "test", small).ok());
-  EXPECT_EQ(MakeFetchOptions(small, {}).dns.max_entries, 7u);
+      ApplyConfigToml("[fetch]\ndns_cache_entries = 4096\n", "test", small)
+          .ok());
+  EXPECT_EQ(MakeFetchOptions(small, {}).dns.max_entries, 4096u);
 }
 
 TEST(ConfigLoaderTest, DefaultTomlDocumentsEveryKeyWithAComment) {
