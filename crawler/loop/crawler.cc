@@ -70,7 +70,6 @@ absl::Status Crawler::Impl::Init() {
       absl::Seconds(config_.fetch.connect_timeout));
   const fs::path scratch = out_ / ".scratch";
   const fs::path pages = out_ / "pages.jsonl";
-  const fs::path skipped = out_ / "skipped.jsonl";
   if (setup_.resume) {
     // The whole snapshot is verified before anything in `out_` changes.
     absl::StatusOr<SnapshotReader> snapshot =
@@ -86,15 +85,6 @@ absl::Status Crawler::Impl::Init() {
     state_ = *std::move(state);
     frontier_ = *std::move(frontier);
     if (absl::Status s = OpenHistory(); !s.ok()) return s;
-    if (absl::Status s = PagesWriter::TruncateTo(pages, state_.pages_offset);
-        !s.ok())
-      return s;
-    if (config_.output.skipped) {
-      if (absl::Status s =
-              PagesWriter::TruncateTo(skipped, state_.skipped_offset);
-          !s.ok())
-        return s;
-    }
     QueueSavedRevisits(absl::Now());
     if (!fatal_.ok()) return fatal_;
     pages_started_ = counters_.pages;
@@ -134,22 +124,21 @@ absl::Status Crawler::Impl::Init() {
 
   // WARC files: recovered to the checkpoint (resume) before anything is
   // written, then the writer.
-  if (absl::Status s = OpenArchive(); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<CrawlArchive>> archive = CrawlArchive::Open(
+      config_, out_, setup_.resume, state_.warc_files, counters_);
+  if (!archive.ok()) return archive.status();
+  archive_ = *std::move(archive);
 
   absl::StatusOr<Scope> scope =
       Scope::Create(MakeScopeOptions(config_), state_.seed_hosts);
   if (!scope.ok()) return scope.status();
   scope_ = std::make_unique<Scope>(*std::move(scope));
 
-  absl::StatusOr<std::unique_ptr<PagesWriter>> writer =
-      PagesWriter::Open(pages);
-  if (!writer.ok()) return writer.status();
-  writer_ = std::move(*writer);
-  if (config_.output.skipped) {
-    absl::StatusOr<std::unique_ptr<SkippedLog>> log = SkippedLog::Open(skipped);
-    if (!log.ok()) return log.status();
-    skipped_ = std::move(*log);
-  }
+  absl::StatusOr<std::unique_ptr<RecordSink>> sink =
+      RecordSink::Open(out_, setup_.resume, state_, config_.output.skipped,
+                       counters_, frontier_.get());
+  if (!sink.ok()) return sink.status();
+  sink_ = *std::move(sink);
 
   fetch_options = MakeFetchOptions(config_, state_.seed_hosts);
   log_->info("TLS: {}, CA bundle {}",
@@ -193,8 +182,13 @@ absl::Status Crawler::Impl::Init() {
       .session_id_params = config_.url.session_id_params,
       .robots_name = absl::AsciiStrToLower(robots_token_),
       .html_parser = config_.parse.html_parser,
-      .record_skipped = skipped_ != nullptr,
+      .record_skipped = sink_->records_skipped(),
       .page_requisites = config_.crawl.page_requisites};
+  sitemaps_ = std::make_unique<SitemapQueue>(
+      SitemapQueue::Options{
+          .source = config_.crawl.sitemaps,
+          .max_per_host = config_.crawl.max_sitemaps_per_host},
+      &policy_, log_);
   int threads = static_cast<int>(config_.crawl.parser_threads);
   if (threads <= 0)
     threads =
@@ -359,7 +353,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   const absl::Time end = absl::Now();
   // The last WARC file is finished (its .cdxj written) before the final
   // checkpoint, which records it complete.
-  if (absl::Status s = CloseArchive(); !s.ok()) return s;
+  if (absl::Status s = archive_->Close(); !s.ok()) return s;
   if (absl::Status s = WriteCheckpointNow(); !s.ok()) return s;
   progress_->Finish(Snapshot(end));
   CrawlSummary summary = MakeSummary(end);
