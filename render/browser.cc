@@ -135,6 +135,8 @@ const char* RequestFateName(RequestFate fate) {
       return "document";
     case RequestFate::kFetched:
       return "fetched";
+    case RequestFate::kCached:
+      return "cached";
     case RequestFate::kRefused:
       return "refused";
     case RequestFate::kType:

@@ -51,6 +51,9 @@ struct SubresourceResponse {
   int status = 200;
   HttpHeaders headers;  // Content-Encoding etc. dropped as for PageToRender
   std::string body;     // decoded bytes
+  // Answered from a cache without a request (render/caching_handler.h): the
+  // render records fate kCached. Default: false.
+  bool from_cache = false;
 };
 
 // Answers the requests of a render. Called from the thread that runs
@@ -70,6 +73,7 @@ class RenderHandler {
 enum class RequestFate {
   kDocument,  // the page itself, answered with PageToRender's bytes
   kFetched,   // answered by the handler
+  kCached,    // answered by the handler from its cache (no request made)
   kRefused,   // the handler returned an error (its message in `detail`)
   kType,      // its resource type is not in RenderOptions::resource_types
   kMethod,    // its method is not in RenderOptions::methods

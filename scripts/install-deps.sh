@@ -38,6 +38,9 @@ packages=(
   chromium-headless-shell
   # the URLFrontier Python client test (tests/frontier/service) runs on Debian's python3
   python3-grpcio python3-protobuf
+  # the Python package sieve (python/, docs/python.md): built with pybind11; sieve.scrapy and its
+  # tests run Debian's Scrapy 2.8
+  pybind11-dev python3-pybind11 python3-scrapy
   # real documentation sites: tests/parse/url_fast_path_test.cc and bench/parse read their HTML
   # (/usr/share/doc/<package>/...); about 360 MB installed, 28 MB downloaded
   postgresql-doc-15 python3-doc openjdk-17-doc

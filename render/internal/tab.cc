@@ -231,7 +231,8 @@ class Tab {
       }
       absl::StatusOr<SubresourceResponse> response = handler_.Fetch(ask);
       if (response.ok()) {
-        seen.fate = RequestFate::kFetched;
+        seen.fate =
+            response->from_cache ? RequestFate::kCached : RequestFate::kFetched;
         result.requests.push_back(std::move(seen));
         return client_.Post("Fetch.fulfillRequest",
                             FulfillParams(request_id, response->status,

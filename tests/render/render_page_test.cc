@@ -2,6 +2,11 @@
 // (render_test_util.h): links made at parse time, from fetch() JSON, after a
 // timer, in an iframe, in an open shadow root, by a pushState router; <base>;
 // what the handler refuses never reaches the page. One browser for the suite.
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -177,6 +182,48 @@ TEST_F(RenderPageTest, AWallClockLimitKeepsWhatTheRenderFound) {
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_TRUE(result->timed_out);
   EXPECT_THAT(result->links, Contains("http://app.test/static"));
+}
+
+// The browser has no network of its own: a WebSocket, a preconnect, a DNS
+// prefetch, a service worker and an image (refused by type) aimed at a live
+// loopback port never reach it. Only the handler's answers reach the page.
+TEST_F(RenderPageTest, NothingLeavesTheBrowserExceptThroughTheHandler) {
+  int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(
+      bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof(address)),
+      0);
+  ASSERT_EQ(listen(listener, 16), 0);
+  socklen_t length = sizeof(address);
+  getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+  const std::string origin =
+      "127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+
+  MemorySite site;
+  site.Add("https://app.test/sw.js", "text/javascript", "");
+  const std::string html =
+      "<!doctype html><link rel=preconnect href=\"http://" + origin +
+      "\">"
+      "<link rel=dns-prefetch href=\"http://prefetch.example\">"
+      "<img src=\"http://" +
+      origin +
+      "/pixel.png\"><script>"
+      "try { new WebSocket('ws://" +
+      origin +
+      "/socket'); } catch (e) {}"
+      "if (navigator.serviceWorker) navigator.serviceWorker.register('/sw.js');"
+      "document.write('<a href=\"/sw-' + typeof navigator.serviceWorker + "
+      "'\">x</a>');</script>";
+  absl::StatusOr<RenderResult> result = browser_->Render(
+      HtmlPage("https://app.test/", html), site, RenderOptions{});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_THAT(result->links, Contains("https://app.test/sw-undefined"));
+  pollfd wait = {listener, POLLIN, 0};
+  EXPECT_EQ(poll(&wait, 1, 300), 0) << "the browser connected to " << origin;
+  close(listener);
 }
 
 }  // namespace
