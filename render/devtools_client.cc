@@ -59,6 +59,7 @@ absl::Status DevToolsClient::close_reason() const {
 void DevToolsClient::CloseWith(absl::Status reason) {
   absl::MutexLock lock(&mu_);
   if (closed_.ok()) closed_ = std::move(reason);
+  changed_.SignalAll();
 }
 
 absl::Status DevToolsClient::Write(std::string_view method,
@@ -121,10 +122,12 @@ absl::StatusOr<nlohmann::json> DevToolsClient::Call(std::string_view method,
     return written;
   }
   absl::MutexLock lock(&mu_);
-  auto answered = [this, id]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return pending_[id].done || !closed_.ok();
-  };
-  mu_.AwaitWithTimeout(absl::Condition(&answered), timeout);
+  // A CondVar, not an absl::Condition: TSan cannot see a condition evaluated
+  // by the reader thread inside Debian's uninstrumented Abseil.
+  const absl::Time deadline = absl::Now() + timeout;
+  while (!pending_[id].done && closed_.ok() &&
+         !changed_.WaitWithDeadline(&mu_, deadline)) {
+  }
   auto node = pending_.extract(id);
   if (!node.mapped().done) {
     if (!closed_.ok()) return closed_;
@@ -171,7 +174,8 @@ absl::StatusOr<DevToolsEvent> DevToolsClient::NextEvent(
     auto it = events_.find(key);
     return !closed_.ok() || it == events_.end() || !it->second.empty();
   };
-  mu_.AwaitWithDeadline(absl::Condition(&ready), deadline);
+  while (!ready() && !changed_.WaitWithDeadline(&mu_, deadline)) {
+  }
   auto it = events_.find(key);
   if (it == events_.end()) {
     return absl::FailedPreconditionError(
@@ -237,6 +241,7 @@ void DevToolsClient::Dispatch(std::string_view text) {
     if (it == pending_.end()) return;  // a Post, or a Call that gave up
     it->second.done = true;
     it->second.message = std::move(message);
+    changed_.SignalAll();
     return;
   }
   auto method = message.find("method");
@@ -251,6 +256,7 @@ void DevToolsClient::Dispatch(std::string_view text) {
     event.params = std::move(*params);
   }
   queue->second.push_back(std::move(event));
+  changed_.SignalAll();
 }
 
 }  // namespace sieve

@@ -113,6 +113,7 @@ class DevToolsClient {
   absl::flat_hash_map<std::string, std::deque<DevToolsEvent>> events_
       ABSL_GUARDED_BY(mu_);
   absl::Status closed_ ABSL_GUARDED_BY(mu_);
+  absl::CondVar changed_;  // an answer, an event, or the close
 };
 
 }  // namespace sieve

@@ -45,12 +45,10 @@
 //                          parsed pages and sitemaps, skipped URLs
 //   crawler_status.cc      what the crawl saves and reports: checkpoints, the
 //                          filter's capacity warning, progress, the summary
-//   crawler_revisits.cc    revisits (crawl.revisit): validators sent, the
-//                          per-URL history kept, the next visit queued in
-//                          the frontier
 // and these owners, each with its own state (its header says what it owns):
 //   crawl_archive.h        the WARC files (CrawlArchive)
 //   record_sink.h          pages.jsonl, skipped.jsonl and their counts
+//   revisit_scheduler.h    revisits: histories, validators, next visits
 //   sitemap_queue.h        the sitemaps queued, capped per host
 //
 // Surprises first:
@@ -81,6 +79,7 @@
 #include "crawler/loop/crawl_state.h"
 #include "crawler/loop/crawler.h"
 #include "crawler/loop/record_sink.h"
+#include "crawler/loop/revisit_scheduler.h"
 #include "crawler/loop/sitemap_queue.h"
 #include "crawler/loop/worker_pool.h"
 #include "crawler/output/metrics_server.h"
@@ -174,10 +173,29 @@ class Crawler::Impl {
   }
 
   // crawler.cc
+  // Init's steps, in order: the robots.txt token and revisit options; the
+  // output directory's lock, the DNS cache and the politeness keys; the
+  // frontier restored from the checkpoint (with the crawl's state and the
+  // revisit history) or made new with the seeds; the archive, scope and
+  // record sink; the Fetcher; the link policy, sitemap queue, parser pool,
+  // progress and metrics.
+  absl::Status InitOptions();
+  absl::Status LockAndResolve();
+  absl::Status ResumeFrontier(const std::filesystem::path& scratch);
+  absl::Status StartFrontier(const std::filesystem::path& scratch);
+  absl::Status OpenOutputs();
+  absl::Status StartFetcher();
+  absl::Status StartParsing();
   // Adds setup_.seeds to the frontier at depth 0 (their hosts join
   // state_.seed_hosts); returns how many it queued (the rest were seen).
   size_t AddSeeds();
   void Dispatch(absl::Time now, absl::Duration& wait, bool& frontier_empty);
+  // Stops on RequestStop or at max_run_time; a stop starts the grace period
+  // (`grace_deadline`) for the transfers in flight.
+  void CheckStop(absl::Time now, absl::Time deadline,
+                 absl::Time& grace_deadline);
+  // After the loop: the archive closed, the last checkpoint, the summary.
+  absl::StatusOr<CrawlSummary> EndRun();
 
   // crawler_robots.cc
   void HandleReady(FrontierUrl url, absl::Time now);
@@ -270,36 +288,6 @@ class Crawler::Impl {
   std::optional<WarcLocation> Archive(FetchResponse& response,
                                       absl::Time start);
 
-  // crawler_revisits.cc
-  bool Revisiting() const { return revisit_.mode != RevisitMode::kOff; }
-  // With crawl.revisit: takes the frontier's URL records (history_). Called
-  // once frontier_ is made or restored.
-  absl::Status OpenHistory();
-  // `url`'s history from the store; nullopt when revisits are off or none is
-  // kept. A store error, or a record that does not decode (DataLoss naming
-  // the URL), is nullopt and becomes fatal_ (the crawl stops). Cost: one
-  // RocksDB Get.
-  std::optional<UrlHistory> LoadHistory(std::string_view url);
-  // The validators of `url`'s last answer, as a conditional request.
-  void AddValidators(FetchRequest& request);
-  // The archived copy of `url` a revisit record refers to; nullopt when
-  // revisits are off or none is known.
-  std::optional<WarcOriginal> ArchivedCopyOf(const std::string& url);
-  // A 304 to a conditional request for `url` (one with history).
-  bool IsNotModified(const FrontierUrl& url, const FetchResponse& response);
-  // A 2xx or 304 of `url` fetched since `start`: its history updated,
-  // `record.changed` set on a revisit, its next visit queued in the frontier.
-  void NoteVisit(const FrontierUrl& url, const FetchResponse& response,
-                 PageRecord& record,
-                 const std::optional<WarcLocation>& archived, absl::Time start,
-                 absl::Time now);
-  // A robots.txt Crawl-delay of `host`: adaptive revisits plan with the
-  // allowance the frontier's politeness then gives the host.
-  void NoteCrawlDelay(std::string_view host, absl::Duration crawl_delay);
-  // On resume: every URL of the history queued again, due no earlier than
-  // `now` (a record that does not decode: fatal_, DataLoss naming the URL).
-  void QueueSavedRevisits(absl::Time now);
-
   // crawler_status.cc
   absl::Status WriteCheckpointNow();
   void CheckCapacity();
@@ -342,19 +330,7 @@ class Crawler::Impl {
   absl::Time next_metrics_ = absl::InfinitePast();
   LatencyHistogram fetch_latency_;  // Page fetches, counted in OnPage.
 
-  // crawl.revisit: the policy, and every fetched URL's history: one record
-  // (EncodeUrlHistory) per URL in the frontier's store, on disk and in its
-  // checkpoints (frontier/url_record_store.h). Null with revisits off.
-  RevisitOptions revisit_;
-  UrlRecordStore* history_ = nullptr;
-  absl::BitGen revisit_gen_;
-  // Adaptive revisits: the bandwidth's allocation over the estimated change
-  // rates (revisit_budget.h), solved again at most every second.
-  RevisitBudget revisit_budget_{RevisitBudget::Options{}};
-  absl::Time revisit_solved_ = absl::InfinitePast();
-  // The frontier's politeness: each host's allowance in the budget is one
-  // request per its delay between requests.
-  PolitenessOptions politeness_;
+  std::unique_ptr<RevisitScheduler> revisits_;
 
   uint64_t next_request_id_ = 1;
   absl::flat_hash_map<uint64_t, Request> requests_;

@@ -39,7 +39,7 @@ void Crawler::Impl::SubmitPage(FrontierUrl url, absl::Time now) {
   ++pages_started_;
   const uint64_t id = next_request_id_++;
   FetchRequest request{.id = id, .url = url.url};
-  AddValidators(request);  // A revisit asks "changed since?".
+  revisits_->AddValidators(request);  // A revisit asks "changed since?".
   if (Origin::Decode(url.metadata).sitemap) {
     // sitemaps.org allows 50 MiB per file; ParseSitemap bounds it again
     // after gunzip.
@@ -91,7 +91,7 @@ std::optional<WarcLocation> Crawler::Impl::Archive(FetchResponse& response,
     return std::nullopt;
   }
   absl::StatusOr<std::optional<WarcLocation>> at =
-      archive_->Write(response, start, ArchivedCopyOf(response.url));
+      archive_->Write(response, start, revisits_->ArchivedCopyOf(response.url));
   if (!at.ok()) {
     // Output that cannot be written: the crawl stops; the last checkpoint
     // still matches the files (recovery cuts the torn record).
@@ -191,7 +191,8 @@ Crawler::Impl::AnswerKind Crawler::Impl::Classify(const Answer& answer) {
       answer.failure->code == FailureCode::kThrottled) {
     return AnswerKind::kThrottled;
   }
-  if (IsNotModified(answer.url, response)) return AnswerKind::kNotModified;
+  if (revisits_->IsNotModified(answer.url, response))
+    return AnswerKind::kNotModified;
   if (response.status >= 300 && response.status < 400) {
     return AnswerKind::kRedirect;
   }
@@ -269,8 +270,8 @@ void Crawler::Impl::FinishAnswer(Answer& answer, const FetchOutcome& outcome) {
 }
 
 void Crawler::Impl::NoteAnswerVisit(Answer& answer) {
-  NoteVisit(answer.url, answer.response, answer.record, answer.archived,
-            answer.start, answer.now);
+  revisits_->NoteVisit(answer.url, answer.response, answer.record,
+                       answer.archived, answer.start, answer.now);
 }
 
 void Crawler::Impl::CountAnswered(Answer& answer) {

@@ -120,7 +120,7 @@ void Crawler::Impl::OnRobots(const Request& request,
   }
   if (verdict.crawl_delay.has_value()) {
     frontier_->SetCrawlDelay(request.host, *verdict.crawl_delay);
-    NoteCrawlDelay(request.host, *verdict.crawl_delay);
+    revisits_->NoteCrawlDelay(request.host, *verdict.crawl_delay);
   }
   robots_.Store(request.origin, verdict);
   sitemaps_->QueueFromRobots(response.url, verdict);

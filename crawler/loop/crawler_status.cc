@@ -115,7 +115,7 @@ void Crawler::Impl::PublishMetrics(absl::Time now) {
                  .robots_cache_bytes = robots_.bytes(),
                  .skipped = {},
                  .resident_bytes = ResidentBytes(),
-                 .revisit_planned_per_second = revisit_budget_.spent()};
+                 .revisit_planned_per_second = revisits_->planned_per_second()};
   // sieve_skipped_total{reason}: skipped.jsonl's counts, by its reasons
   // (crawler/policy/skip_reason.h).
   for (SkipReason reason : AllSkipReasons()) {
