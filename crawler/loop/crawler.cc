@@ -188,6 +188,12 @@ absl::Status Crawler::Impl::StartParsing() {
           static_cast<size_t>(config_.crawl.max_query_variants_per_path),
       .max_date_variants =
           static_cast<size_t>(config_.crawl.max_date_variants_per_path)});
+  domains_ = std::make_unique<DomainBudget>(DomainBudgetOptions{
+      .base = static_cast<uint64_t>(config_.crawl.domain_budget),
+      .per_referrer =
+          static_cast<uint64_t>(config_.crawl.domain_budget_per_referrer),
+      .table_slots = static_cast<size_t>(config_.crawl.domain_budget_domains)});
+  if (absl::Status s = domains_->Load(state_.domain_budget); !s.ok()) return s;
   policy_ = LinkPolicy{
       .scope = scope_.get(),
       .robots = &robots_,
@@ -198,6 +204,7 @@ absl::Status Crawler::Impl::StartParsing() {
       .max_outlinks = static_cast<size_t>(config_.crawl.max_outlinks_per_page),
       .obey_nofollow = config_.crawl.obey_nofollow,
       .traps = traps_.get(),
+      .domains = domains_.get(),
       .session_id_params = config_.url.session_id_params,
       .robots_name = absl::AsciiStrToLower(robots_token_),
       .html_parser = config_.parse.html_parser,

@@ -38,6 +38,11 @@ std::string SummaryToJson(const CrawlSummary& s) {
   j["filter"] = {{"capacity", s.filter_capacity},
                  {"estimated_count", s.filter_estimated_count},
                  {"estimated_fp_rate", s.filter_estimated_fp_rate}};
+  nlohmann::ordered_json& budgets = j["budgets"];
+  budgets = nlohmann::ordered_json::object();
+  for (const BudgetUse& b : s.budgets) {
+    budgets[b.name] = {{"used", b.used}, {"limit", b.limit}, {"unit", b.unit}};
+  }
   return j.dump(2);
 }
 
