@@ -8,6 +8,15 @@ pkg_check_modules(CURL REQUIRED IMPORTED_TARGET libcurl)
 pkg_check_modules(CARES REQUIRED IMPORTED_TARGET libcares)  # fetch/dns_cache.h
 pkg_check_modules(GUMBO REQUIRED IMPORTED_TARGET gumbo)
 find_package(RocksDB CONFIG REQUIRED)
+# The Python module (SIEVE_PYTHON) is a shared object, and Debian's librocksdb.a is not
+# position-independent: builds with the module link librocksdb.so; the sanitizer presets (module
+# off) keep the static library. Every target of one build links the same one (frontier/,
+# frontier/service/), never both.
+if(SIEVE_PYTHON)
+  set(SIEVE_ROCKSDB RocksDB::rocksdb-shared)
+else()
+  set(SIEVE_ROCKSDB RocksDB::rocksdb)
+endif()
 find_package(tomlplusplus CONFIG REQUIRED)
 find_package(spdlog CONFIG REQUIRED)
 find_package(nlohmann_json CONFIG REQUIRED)

@@ -48,15 +48,19 @@ function(sieve_add_library module)
 endfunction()
 
 # sieve_add_test(<name> SOURCES ... [LIBS ...] [LABELS ...] [TIMEOUT s])
-# One executable, one ctest entry. Labels: unit, integration (loopback servers), slow, tsan, and
-# the module name.
+# One executable, one ctest entry, linked with tests/common (sieve_test_common). Labels: unit,
+# integration (loopback servers), slow, tsan, and the module name. A binary in which no test
+# passed and at least one skipped (GoogleTest's summary "[  PASSED  ] 0 tests" beside
+# "[  SKIPPED ]") is reported by ctest as skipped, not passed: SIEVE_SKIP_REGEX.
 function(sieve_add_test name)
   cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gmock GTest::gtest_main)
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} sieve_test_common GTest::gmock
+    GTest::gtest_main)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
   sieve_set_warnings(${name})
   add_test(NAME ${name} COMMAND ${name})
+  sieve_skip_when_nothing_passed(${name})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
@@ -66,6 +70,17 @@ function(sieve_add_test name)
   set_tests_properties(${name} PROPERTIES
     LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
     ENVIRONMENT "SIEVE_SHARED_TESTDATA=${PROJECT_SOURCE_DIR}/../shared/testdata")
+endfunction()
+
+# GoogleTest's last lines when no test of the binary passed and some skipped, and nothing failed:
+# "[  PASSED  ] 0 tests." then "[  SKIPPED ] N tests, listed below:" and the skipped tests' lines up to
+# the end of the output (a failure would print its "[  FAILED  ]" list after them: no match, so it
+# fails). ctest takes a match as skipped whatever the exit code, hence the anchor at the end.
+set(SIEVE_SKIP_REGEX "\\[  PASSED  \\] 0 tests\\.\n\\[  SKIPPED \\] [0-9]+ tests?, listed below:\n(\\[  SKIPPED \\] [^\n]*\n)*(\n *YOU HAVE [0-9]+ DISABLED TESTS?\n\n)?$")
+
+# sieve_skip_when_nothing_passed(<ctest test>): SIEVE_SKIP_REGEX on a GoogleTest ctest test.
+function(sieve_skip_when_nothing_passed test)
+  set_tests_properties(${test} PROPERTIES SKIP_REGULAR_EXPRESSION "${SIEVE_SKIP_REGEX}")
 endfunction()
 
 # sieve_add_bench(<name> SOURCES ... [LIBS ...])

@@ -31,6 +31,17 @@
 
 namespace sieve {
 
+// FetchOptions::max_idle_connections when 0: one per host of a crawl over
+// 1,000 hosts in rotation, few enough that libcurl's walks over them stay a
+// small part of the CPU per page. libcurl 7.88 prunes dead connections (its
+// once-a-second prune_dead_connections) by walking its cache again from the
+// start after each one it closes: D dead among N held cost D x N, so
+// connections that die together (a server's keep-alive timeout, the age
+// limit) stall the crawl: at 4,096 it made no request for 30 s of a 2-minute
+// run on the unbounded-web benchmark, and at 10,000 (the open-file bound of
+// before) issue #36 measured stalls of 60-80 s.
+inline constexpr int64_t kDefaultMaxIdleConnections = 1024;
+
 struct FetchOptions {
   // Transfers running at once; further Submit()s wait in the Fetcher's FIFO
   // queue, outside curl, so their timeouts have not started.
@@ -84,14 +95,20 @@ struct FetchOptions {
   // curl, its timeouts not started). Used when Fetcher::Create is given no
   // DnsCache of the caller's. Default: DnsOptions's defaults.
   DnsOptions dns{};
-  // Idle connections kept open for later requests to their hosts
-  // (CURLMOPT_MAXCONNECTS); past it libcurl closes the one idle longest, and
-  // any connection idle for 118 s (libcurl's CURLOPT_MAXAGE_CONN) closes. A
-  // crawl whose hosts wait out a politeness delay between requests needs one
-  // per host in rotation, or each request pays a new TCP and TLS handshake.
-  // Each costs a file descriptor (see fetch/open_file_limit.h).
-  // 0 = half the soft open-file limit when the Fetcher is created, at least
-  // 4 x max_concurrent_transfers and at most 65,536.
+  // Idle connections kept open for later requests to their hosts. A crawl
+  // whose hosts wait out a politeness delay between requests needs one per
+  // host in rotation, or each request pays a new TCP and TLS handshake. The
+  // hosts that took the slots keep them while they are fetched again within
+  // 118 s; past the cap a transfer's connection is closed when it ends (not
+  // the one idle longest, which in a rotation is the host due next). Each
+  // costs a file descriptor (see fetch/open_file_limit.h) and, more, time:
+  // libcurl 7.88 walks every connection it holds on each transfer that keeps
+  // one (fetch/internal/idle_connections.h). Measured on the unbounded-web
+  // benchmark (docs/benchmarks.md): 1,024 held the speed and the CPU per page
+  // flat; 4,096 and the open-file bound of before (10,000 at a limit of
+  // 20,000) stalled the crawl within 2 minutes (kDefaultMaxIdleConnections).
+  // 0 = kDefaultMaxIdleConnections, lowered to half the soft open-file limit
+  // when that is less, and at least 4 x max_concurrent_transfers.
   // REQUIRES: >= 0. Default: 0.
   int64_t max_idle_connections = 0;
   // Verify the server's TLS certificate and host name. Turn off only for tests.

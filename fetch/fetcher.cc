@@ -25,8 +25,9 @@ long IdleConnectionCap(const FetchOptions& options) {
   const uint64_t floor =
       4 * static_cast<uint64_t>(options.max_concurrent_transfers);
   const uint64_t half_fds = CurrentOpenFileLimit() / 2;
-  return static_cast<long>(
-      std::min<uint64_t>(std::max(floor, half_fds), uint64_t{1} << 16));
+  return static_cast<long>(std::max(
+      floor,
+      std::min(half_fds, static_cast<uint64_t>(kDefaultMaxIdleConnections))));
 }
 
 }  // namespace
@@ -67,8 +68,14 @@ absl::StatusOr<std::unique_ptr<Fetcher>> Fetcher::Create(
     return absl::ResourceExhaustedError("curl_share_init failed");
   }
   const long max_idle = IdleConnectionCap(options);
+  // Only a backstop: IdleConnections keeps curl's cache under max_idle +
+  // the transfers in flight, so curl's eviction, which leaks a bundle per
+  // host (fetch/internal/idle_connections.h), does not run. Redirects curl
+  // follows itself may hold one more connection each.
+  const long max_connects =
+      max_idle + 2 * static_cast<long>(options.max_concurrent_transfers);
   if (CURLMcode rc =
-          curl_multi_setopt(multi.get(), CURLMOPT_MAXCONNECTS, max_idle);
+          curl_multi_setopt(multi.get(), CURLMOPT_MAXCONNECTS, max_connects);
       rc != CURLM_OK) {
     return absl::InternalError(
         absl::StrCat("curl_multi_setopt: ", curl_multi_strerror(rc)));
@@ -96,6 +103,10 @@ Fetcher::Fetcher(FetchOptions options, CurlMultiPtr multi,
       addresses_(options_),
       share_(std::move(share)),
       max_idle_connections_(max_idle_connections),
+      // A margin over curl's age limit: it closes a connection past it only
+      // on its next once-a-second pass, so this count stays an upper bound.
+      idle_(static_cast<size_t>(max_idle_connections),
+            absl::Seconds(fetch_internal::kMaxIdleSeconds + 2)),
       multi_(std::move(multi)),
       dns_(std::move(dns)) {
   dns_->SetListener([this] {
@@ -190,6 +201,9 @@ void Fetcher::StartQueued(std::vector<FetchResponse>* out) {
     // expire from curl's cache after dns.min_ttl.
     if (transfer->has_addresses())
       transfer->DropCurlDnsEntries(curl_dns_.TakeUnused());
+    const std::string idle_key = transfer->curl_dns_key();
+    transfer->set_keep_connection(!transfer->host().empty() &&
+                                  idle_.Start(idle_key, true, absl::Now()));
     // The easy handle is made just in time, so a queued request costs no
     // curl state.
     absl::Status started = transfer->Configure();
@@ -201,6 +215,7 @@ void Fetcher::StartQueued(std::vector<FetchResponse>* out) {
       }
     }
     if (!started.ok()) {
+      idle_.Finish(idle_key, transfer->keep_connection(), false, absl::Now());
       out->push_back(transfer->FailedResponse(started));
       continue;
     }
@@ -223,8 +238,12 @@ void Fetcher::CollectCompleted(std::vector<FetchResponse>* out) {
     curl_multi_remove_handle(multi_.get(), easy);
     auto node = running_.extract(reinterpret_cast<Transfer*>(context));
     if (node.empty()) continue;  // Not ours; cannot happen.
-    if (node.mapped()->has_addresses())
-      curl_dns_.Finished(node.mapped()->curl_dns_key());
+    Transfer& transfer = *node.mapped();
+    if (transfer.has_addresses()) curl_dns_.Finished(transfer.curl_dns_key());
+    // curl keeps the connection of a transfer that ended without error
+    // (unless the server said close: then it is counted until it ages out).
+    idle_.Finish(transfer.curl_dns_key(), transfer.keep_connection(),
+                 code == CURLE_OK, absl::Now());
     out->push_back(node.mapped()->Finish(code));
   }
 }

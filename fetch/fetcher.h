@@ -25,9 +25,14 @@
 //     response.
 //   - Connections outlive their transfers: up to
 //     FetchOptions::max_idle_connections stay open for the next request to
-//     their host, and each host's TLS session is kept so a new connection
-//     resumes it. counters() says what was opened, reused, resumed and
-//     resolved.
+//     their host (those of the hosts that took the slots first, while they
+//     are fetched again within 118 s; a transfer that finds no free slot has
+//     its connection closed when it ends), and each host's TLS session is
+//     kept so a new connection resumes it. So the connections open never
+//     pass max_idle_connections + max_concurrent_transfers, whatever the
+//     number of hosts (fetch/internal/idle_connections.h says why libcurl's
+//     own limit does not do). counters() says what was opened, reused,
+//     resumed and resolved.
 //   - Host names are resolved by a DnsCache (fetch/dns_cache.h), the
 //     caller's or the Fetcher's own, for their record's TTL bounded. A
 //     transfer whose host is being looked up waits outside curl (its
@@ -71,6 +76,7 @@
 #include "fetch/fetch_types.h"
 #include "fetch/internal/curl_dns_entries.h"
 #include "fetch/internal/curl_handles.h"
+#include "fetch/internal/idle_connections.h"
 #include "fetch/internal/tls_session_cache.h"
 #include "fetch/internal/transfer.h"
 
@@ -123,8 +129,12 @@ class Fetcher {
   // Connections opened and reused, TLS handshakes full and resumed, DNS
   // lookups, since Create (fetch/fetch_counters.h). O(1).
   FetchCounters counters() const;
-  // Idle connections kept (FetchOptions::max_idle_connections, resolved).
+  // Idle connections kept at most (FetchOptions::max_idle_connections,
+  // resolved).
   long max_idle_connections() const { return max_idle_connections_; }
+  // Idle connections kept now (an upper bound: one the server closed counts
+  // until it ages out). O(1).
+  size_t idle_connections() const { return idle_.idle(); }
 
  private:
   Fetcher(FetchOptions options, fetch_internal::CurlMultiPtr multi,
@@ -159,6 +169,9 @@ class Fetcher {
   // taken out again when their transfers are done.
   fetch_internal::CurlDnsEntries curl_dns_;
   const long max_idle_connections_;
+  // Which transfers may keep their connections: at most
+  // max_idle_connections_ idle, so libcurl never evicts one itself.
+  fetch_internal::IdleConnections idle_;
   FetchCounters counters_;
   // Declared before the transfers; the destructor removes every easy handle
   // from it first.

@@ -6,6 +6,9 @@ set -euo pipefail
 packages=(
   # toolchain
   g++ cmake ninja-build pkg-config git
+  # scripts/check_shape.py (function length and members per class, docs/architecture.md):
+  # clang-tidy, and clang-query from clang-tools
+  clang-tidy clang-tools
   # wget: tests/crawler/crawl/crawl_warc_test.cc compares its WARC archive with ours
   wget
   # openssl: tests/crawler/crawl/crawl_tls_test.cc makes its own CA and server certificate
@@ -30,8 +33,14 @@ packages=(
   # prometheus (and its promtool): tests/crawler/crawl/crawl_metrics_test.cc checks a live
   # scrape of `sieve crawl --metrics` with promtool and has a real Prometheus scrape a crawl
   prometheus
+  # headless Chromium: render/ renders script-built pages with it over the DevTools pipe; its
+  # tests (tests/render) skip with a message when it is absent
+  chromium-headless-shell
   # the URLFrontier Python client test (tests/frontier/service) runs on Debian's python3
   python3-grpcio python3-protobuf
+  # the Python package sieve (python/, docs/python.md): built with pybind11; sieve.scrapy and its
+  # tests run Debian's Scrapy 2.8
+  pybind11-dev python3-pybind11 python3-scrapy
   # real documentation sites: tests/parse/url_fast_path_test.cc and bench/parse read their HTML
   # (/usr/share/doc/<package>/...); about 360 MB installed, 28 MB downloaded
   postgresql-doc-15 python3-doc openjdk-17-doc

@@ -11,54 +11,24 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// One field per line; clang-format 14 reflows X-macro lists differently on
-// every pass.
-// clang-format off
-#define SIEVE_COUNTER_FIELDS(X) \
-  X(pages)                      \
-  X(pages_ok)                   \
-  X(redirects)                  \
-  X(http_errors)                \
-  X(fetch_errors)               \
-  X(too_many_redirects)         \
-  X(seeds_redirected)           \
-  X(html_pages)                 \
-  X(truncated)                  \
-  X(bytes)                      \
-  X(links_found)                \
-  X(links_new)                  \
-  X(nofollow_pages)             \
-  X(nofollow_links)             \
-  X(noindex_pages)              \
-  X(off_site)                   \
-  X(filtered)                   \
-  X(traps)                      \
-  X(query_variant_traps)        \
-  X(calendar_traps)             \
-  X(session_ids)                \
-  X(beyond_depth)               \
-  X(robots_fetches)             \
-  X(robots_unavailable)         \
-  X(robots_disallowed)          \
-  X(throttled)                  \
-  X(given_up)                   \
-  X(blocked_addresses)          \
-  X(capacity_warnings)          \
-  X(sitemaps)                   \
-  X(sitemap_urls)               \
-  X(sitemap_urls_new)           \
-  X(sitemap_errors)             \
-  X(warc_responses)             \
-  X(warc_revisits)              \
-  X(warc_bytes)                 \
-  X(requisites)                 \
-  X(run_seconds)
-// clang-format on
+constexpr size_t kListedCounters = 0
+#define SIEVE_COUNT(name) +1
+    SIEVE_CRAWL_COUNTERS(SIEVE_COUNT)
+#undef SIEVE_COUNT
+    ;
+// Every listed count is a uint64_t: a field added to CrawlCounters and not to
+// SIEVE_CRAWL_COUNTERS fails here.
+static_assert(sizeof(CrawlCounters) == kListedCounters * sizeof(uint64_t) +
+                                           sizeof(double) +
+                                           sizeof(CrawlCounters::failures) +
+                                           sizeof(CrawlCounters::skipped),
+              "CrawlCounters has a field SIEVE_CRAWL_COUNTERS does not list");
 
 void CountersFromJson(const nlohmann::json& j, CrawlCounters& c) {
 #define SIEVE_READ(name) \
   if (j.contains(#name)) j.at(#name).get_to(c.name);
-  SIEVE_COUNTER_FIELDS(SIEVE_READ)
+  SIEVE_CRAWL_COUNTERS(SIEVE_READ)
+  SIEVE_READ(run_seconds)
 #undef SIEVE_READ
   if (j.contains("skipped")) {
     const nlohmann::json& skipped = j.at("skipped");
@@ -85,7 +55,8 @@ constexpr int kStateFormat = 1;
 nlohmann::json CountersToJson(const CrawlCounters& c) {
   nlohmann::ordered_json j;
 #define SIEVE_WRITE(name) j[#name] = c.name;
-  SIEVE_COUNTER_FIELDS(SIEVE_WRITE)
+  SIEVE_CRAWL_COUNTERS(SIEVE_WRITE)
+  SIEVE_WRITE(run_seconds)
 #undef SIEVE_WRITE
   nlohmann::ordered_json failures = nlohmann::ordered_json::object();
   for (size_t i = 0; i < kFailureCodeCount; ++i) {

@@ -35,55 +35,63 @@
 
 namespace sieve {
 
+// Every count of CrawlCounters once, as X(name) with what it counts, in the
+// order summary.json and crawl.state list them (crawl_state.cc reads and
+// writes them from this list; a field missing here fails to compile there).
+// Each is counted once, by the owner that does the thing. What the frontier
+// decides (throttled answers, URLs given up, retries) is the frontier's to
+// count: FrontierStats (frontier/crawl_frontier.h), not listed here.
+// clang-format off
+#define SIEVE_CRAWL_COUNTERS(X)                                              \
+  X(pages)               /* Records written to pages.jsonl. */               \
+  X(pages_ok)            /* Of which 2xx. */                                 \
+  X(redirects)           /* Of which 3xx. */                                 \
+  X(http_errors)         /* Of which 4xx/5xx. */                             \
+  X(fetch_errors)        /* Of which transport errors (timeout, reset...). */\
+  X(too_many_redirects)                                                      \
+  /* Seeds (or their robots.txt) redirected to a host of their own, taken */ \
+  /* into the scope as a seed's. */                                          \
+  X(seeds_redirected)                                                        \
+  X(html_pages)          /* Pages parsed for links. */                       \
+  X(truncated)                                                               \
+  X(bytes)               /* Body bytes. */                                   \
+  X(links_found)         /* Links of pages and redirects, not sitemaps. */   \
+  X(links_new)           /* Of which the frontier queued. */                 \
+  X(nofollow_pages)      /* Pages whose links were not followed. */          \
+  X(nofollow_links)      /* rel=nofollow links skipped. */                   \
+  X(noindex_pages)                                                           \
+  X(off_site)            /* Links outside the scope. */                      \
+  X(filtered)            /* Links refused by allow/deny patterns. */         \
+  X(traps)               /* Links refused by trap control. */                \
+  X(query_variant_traps) /* Of traps: past the query variants cap. */        \
+  X(calendar_traps)      /* Of traps: past the date variants cap. */         \
+  X(session_ids)         /* Links whose session ID was cut from the URL. */  \
+  X(beyond_depth)        /* Links past max_depth. */                         \
+  X(robots_fetches)      /* robots.txt requests. */                          \
+  /* robots.txt answers 429/5xx that held their host's URLs back. */         \
+  X(robots_unavailable)                                                      \
+  X(robots_disallowed)   /* URLs robots.txt forbade (never fetched). */      \
+  /* Fetches refused by the private-address guard (pages, robots.txt). */   \
+  X(blocked_addresses)                                                       \
+  X(capacity_warnings)                                                       \
+  X(sitemaps)            /* Sitemap files fetched and parsed. */             \
+  X(sitemap_urls)        /* Page URLs they listed (before any rule). */      \
+  X(sitemap_urls_new)    /* Of which the frontier queued. */                 \
+  X(sitemap_errors)      /* Sitemaps broken or cut at a limit. */            \
+  X(warc_responses)      /* Response records written (WARC on). */           \
+  X(warc_revisits)       /* Revisit records: payloads seen before. */        \
+  X(warc_bytes)          /* Compressed WARC bytes written. */                \
+  X(requisites)          /* Records of page requisites (page_requisites). */
+// clang-format on
+
 // Cumulative counts of a crawl (they survive resume).
 struct CrawlCounters {
-  uint64_t pages = 0;        // Records written to pages.jsonl.
-  uint64_t pages_ok = 0;     // Of which 2xx.
-  uint64_t redirects = 0;    // Of which 3xx.
-  uint64_t http_errors = 0;  // Of which 4xx/5xx.
-  uint64_t fetch_errors =
-      0;  // Of which transport errors (timeout, reset, ...).
-  uint64_t too_many_redirects = 0;
-  // Seeds (or their robots.txt) that redirected to a host of their own,
-  // taken into the scope as a seed's.
-  uint64_t seeds_redirected = 0;
-  uint64_t html_pages = 0;  // Pages parsed for links.
-  uint64_t truncated = 0;
-  uint64_t bytes = 0;  // Body bytes.
-  uint64_t links_found = 0;
-  uint64_t links_new = 0;
-  uint64_t nofollow_pages =
-      0;  // Pages whose links were not followed (meta/X-Robots-Tag).
-  uint64_t nofollow_links = 0;  // rel=nofollow links skipped.
-  uint64_t noindex_pages = 0;
-  uint64_t off_site = 0;  // Links outside the scope.
-  uint64_t filtered = 0;  // Links refused by allow/deny patterns.
-  uint64_t traps =
-      0;  // Links refused by trap control (length, repeats, outlinks).
-  uint64_t query_variant_traps = 0;  // Of traps: past the query variants cap.
-  uint64_t calendar_traps = 0;       // Of traps: past the date variants cap.
-  uint64_t session_ids = 0;     // Links whose session ID was cut from the URL.
-  uint64_t beyond_depth = 0;    // Links past max_depth.
-  uint64_t robots_fetches = 0;  // robots.txt requests.
-  // robots.txt answers 429/5xx that held their host's URLs back.
-  uint64_t robots_unavailable = 0;
-  uint64_t robots_disallowed = 0;  // URLs robots.txt forbade (never fetched).
-  uint64_t throttled = 0;          // 429/503 answers the frontier will retry.
-  uint64_t given_up = 0;  // URLs recorded as given up (retries exhausted).
-  // Fetches refused by the private-address guard (pages and robots.txt).
-  uint64_t blocked_addresses = 0;
-  uint64_t capacity_warnings = 0;
-  uint64_t sitemaps = 0;          // Sitemap files fetched and parsed.
-  uint64_t sitemap_urls = 0;      // Page URLs they listed (before any rule).
-  uint64_t sitemap_urls_new = 0;  // Of which the frontier queued.
-  uint64_t sitemap_errors = 0;    // Sitemaps broken or cut at a limit.
-  uint64_t warc_responses = 0;    // Response records written (WARC on).
-  uint64_t warc_revisits = 0;     // Revisit records: payloads seen before.
-  uint64_t warc_bytes = 0;        // Compressed WARC bytes written.
-  double run_seconds = 0;         // Wall time crawled, all runs together.
+#define SIEVE_COUNTER_MEMBER(name) uint64_t name = 0;
+  SIEVE_CRAWL_COUNTERS(SIEVE_COUNTER_MEMBER)
+#undef SIEVE_COUNTER_MEMBER
+  double run_seconds = 0;  // Wall time crawled, all runs together.
   // Records per error code (fetch/fetch_failure.h), indexed by FailureCode.
   std::array<uint64_t, kFailureCodeCount> failures{};
-  uint64_t requisites = 0;  // Records of page requisites (page_requisites).
   // Records written to skipped.jsonl per reason, indexed by SkipReason
   // (crawler/output/skipped_log.h): each URL once per reason.
   std::array<uint64_t, kSkipReasonCount> skipped{};

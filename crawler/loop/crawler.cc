@@ -38,20 +38,31 @@ constexpr size_t kParseBytesAtOnce = size_t{4} << 20;
 
 absl::Status Crawler::Impl::Init() {
   log_ = setup_.logger;
+  if (absl::Status s = InitOptions(); !s.ok()) return s;
+  if (absl::Status s = LockAndResolve(); !s.ok()) return s;
+  const fs::path scratch = out_ / ".scratch";
+  if (absl::Status s =
+          setup_.resume ? ResumeFrontier(scratch) : StartFrontier(scratch);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = OpenOutputs(); !s.ok()) return s;
+  if (absl::Status s = StartFetcher(); !s.ok()) return s;
+  if (absl::Status s = StartParsing(); !s.ok()) return s;
+  // A checkpoint before the first fetch, so a crawl killed at any moment can be
+  // resumed.
+  return WriteCheckpointNow();
+}
+
+absl::Status Crawler::Impl::InitOptions() {
   absl::StatusOr<std::string> token = RobotsToken(config_);
   if (!token.ok()) return token.status();
   robots_token_ = *std::move(token);
-  revisit_ = RevisitOptions{.mode = config_.crawl.revisit,
-                            .min = absl::Seconds(config_.crawl.revisit_min),
-                            .max = absl::Seconds(config_.crawl.revisit_max)};
-  politeness_ = MakePolitenessOptions(config_);
-  revisit_budget_ = RevisitBudget(
-      {.crawl_requests_per_second = config_.politeness.max_requests_per_second,
-       .host_requests_per_second = RequestsPerSecondAt(
-           DelayBetweenRequests(politeness_, HostPoliteness{})),
-       .min = revisit_.min,
-       .max = revisit_.max});
-  std::error_code ec;
+  revisits_ = std::make_unique<RevisitScheduler>(config_, log_, &fatal_);
+  return absl::OkStatus();
+}
+
+absl::Status Crawler::Impl::LockAndResolve() {
   // Nothing in `out_` is read or removed before the lock is held.
   if (setup_.out_lock == nullptr) {
     absl::StatusOr<std::unique_ptr<OutDirLock>> lock =
@@ -60,7 +71,7 @@ absl::Status Crawler::Impl::Init() {
     setup_.out_lock = std::move(*lock);
   }
   // The DNS cache first: the politeness key by IP resolves the seeds' hosts.
-  FetchOptions fetch_options = MakeFetchOptions(config_, {});
+  const FetchOptions fetch_options = MakeFetchOptions(config_, {});
   absl::StatusOr<std::unique_ptr<DnsCache>> dns =
       DnsCache::Create(fetch_options.dns);
   if (!dns.ok()) return dns.status();
@@ -68,90 +79,91 @@ absl::Status Crawler::Impl::Init() {
   keys_ = std::make_unique<PolitenessKeys>(
       config_.politeness.key, dns_.get(),
       absl::Seconds(config_.fetch.connect_timeout));
-  const fs::path scratch = out_ / ".scratch";
+  return absl::OkStatus();
+}
+
+absl::Status Crawler::Impl::ResumeFrontier(const fs::path& scratch) {
+  std::error_code ec;
+  // The whole snapshot is verified before anything in `out_` changes.
+  absl::StatusOr<SnapshotReader> snapshot =
+      SnapshotReader::Open(out_ / "checkpoint");
+  if (!snapshot.ok()) return snapshot.status();
+  absl::StatusOr<CrawlState> state = ReadCrawlState(*snapshot);
+  if (!state.ok()) return state.status();
+  fs::remove_all(scratch, ec);  // A killed run's scratch store.
+  fs::create_directories(scratch, ec);
+  absl::StatusOr<std::unique_ptr<CrawlFrontier>> frontier =
+      RestoreFrontier(config_, scratch, *snapshot);
+  if (!frontier.ok()) return frontier.status();
+  state_ = *std::move(state);
+  frontier_ = *std::move(frontier);
+  if (absl::Status s = revisits_->Open(*frontier_); !s.ok()) return s;
+  revisits_->QueueSaved(absl::Now());
+  if (!fatal_.ok()) return fatal_;
+  pages_started_ = counters_.pages;
+  base_pages_ = counters_.pages;
+  base_run_seconds_ = counters_.run_seconds;
+  log_->info("resuming {}: {} pages done, {} URLs queued", out_.string(),
+             counters_.pages, frontier_->stats().queued);
+  if (!setup_.seeds.empty()) {
+    const size_t added = AddSeeds();
+    log_->info("{} new seeds: {} queued, {} seen before", setup_.seeds.size(),
+               added, setup_.seeds.size() - added);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Crawler::Impl::StartFrontier(const fs::path& scratch) {
+  std::error_code ec;
   const fs::path pages = out_ / "pages.jsonl";
-  const fs::path skipped = out_ / "skipped.jsonl";
-  if (setup_.resume) {
-    // The whole snapshot is verified before anything in `out_` changes.
-    absl::StatusOr<SnapshotReader> snapshot =
-        SnapshotReader::Open(out_ / "checkpoint");
-    if (!snapshot.ok()) return snapshot.status();
-    absl::StatusOr<CrawlState> state = ReadCrawlState(*snapshot);
-    if (!state.ok()) return state.status();
-    fs::remove_all(scratch, ec);  // A killed run's scratch store.
-    fs::create_directories(scratch, ec);
-    absl::StatusOr<std::unique_ptr<CrawlFrontier>> frontier =
-        RestoreFrontier(config_, scratch, *snapshot);
-    if (!frontier.ok()) return frontier.status();
-    state_ = *std::move(state);
-    frontier_ = *std::move(frontier);
-    if (absl::Status s = OpenHistory(); !s.ok()) return s;
-    if (absl::Status s = PagesWriter::TruncateTo(pages, state_.pages_offset);
+  if (fs::exists(out_ / "checkpoint" / "CURRENT", ec) ||
+      (fs::exists(pages, ec) && fs::file_size(pages, ec) > 0)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("'", out_.string(),
+                     "' already holds a crawl: continue it with --resume ",
+                     out_.string(), ", or choose another --out"));
+  }
+  if (setup_.seeds.empty()) return absl::InvalidArgumentError("no seed URLs");
+  if (!setup_.saved_config.empty()) {
+    if (absl::Status s =
+            WriteFileAtomically(out_ / "config.toml", setup_.saved_config);
         !s.ok())
       return s;
-    if (config_.output.skipped) {
-      if (absl::Status s =
-              PagesWriter::TruncateTo(skipped, state_.skipped_offset);
-          !s.ok())
-        return s;
-    }
-    QueueSavedRevisits(absl::Now());
-    if (!fatal_.ok()) return fatal_;
-    pages_started_ = counters_.pages;
-    base_pages_ = counters_.pages;
-    base_run_seconds_ = counters_.run_seconds;
-    log_->info("resuming {}: {} pages done, {} URLs queued", out_.string(),
-               counters_.pages, frontier_->stats().queued);
-    if (!setup_.seeds.empty()) {
-      const size_t added = AddSeeds();
-      log_->info("{} new seeds: {} queued, {} seen before", setup_.seeds.size(),
-                 added, setup_.seeds.size() - added);
-    }
-  } else {
-    if (fs::exists(out_ / "checkpoint" / "CURRENT", ec) ||
-        (fs::exists(pages, ec) && fs::file_size(pages, ec) > 0)) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("'", out_.string(),
-                       "' already holds a crawl: continue it with --resume ",
-                       out_.string(), ", or choose another --out"));
-    }
-    if (setup_.seeds.empty()) return absl::InvalidArgumentError("no seed URLs");
-    if (!setup_.saved_config.empty()) {
-      if (absl::Status s =
-              WriteFileAtomically(out_ / "config.toml", setup_.saved_config);
-          !s.ok())
-        return s;
-    }
-    fs::remove_all(scratch, ec);  // A killed run's scratch store.
-    fs::create_directories(scratch, ec);
-    absl::StatusOr<std::unique_ptr<CrawlFrontier>> frontier =
-        CreateFrontier(config_, scratch);
-    if (!frontier.ok()) return frontier.status();
-    frontier_ = *std::move(frontier);
-    if (absl::Status s = OpenHistory(); !s.ok()) return s;
-    (void)AddSeeds();
   }
+  fs::remove_all(scratch, ec);  // A killed run's scratch store.
+  fs::create_directories(scratch, ec);
+  absl::StatusOr<std::unique_ptr<CrawlFrontier>> frontier =
+      CreateFrontier(config_, scratch);
+  if (!frontier.ok()) return frontier.status();
+  frontier_ = *std::move(frontier);
+  if (absl::Status s = revisits_->Open(*frontier_); !s.ok()) return s;
+  (void)AddSeeds();
+  return absl::OkStatus();
+}
 
+absl::Status Crawler::Impl::OpenOutputs() {
   // WARC files: recovered to the checkpoint (resume) before anything is
   // written, then the writer.
-  if (absl::Status s = OpenArchive(); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<CrawlArchive>> archive = CrawlArchive::Open(
+      config_, out_, setup_.resume, state_.warc_files, counters_);
+  if (!archive.ok()) return archive.status();
+  archive_ = *std::move(archive);
 
   absl::StatusOr<Scope> scope =
       Scope::Create(MakeScopeOptions(config_), state_.seed_hosts);
   if (!scope.ok()) return scope.status();
   scope_ = std::make_unique<Scope>(*std::move(scope));
 
-  absl::StatusOr<std::unique_ptr<PagesWriter>> writer =
-      PagesWriter::Open(pages);
-  if (!writer.ok()) return writer.status();
-  writer_ = std::move(*writer);
-  if (config_.output.skipped) {
-    absl::StatusOr<std::unique_ptr<SkippedLog>> log = SkippedLog::Open(skipped);
-    if (!log.ok()) return log.status();
-    skipped_ = std::move(*log);
-  }
+  absl::StatusOr<std::unique_ptr<RecordSink>> sink =
+      RecordSink::Open(out_, setup_.resume, state_, config_.output.skipped,
+                       counters_, frontier_.get());
+  if (!sink.ok()) return sink.status();
+  sink_ = *std::move(sink);
+  return absl::OkStatus();
+}
 
-  fetch_options = MakeFetchOptions(config_, state_.seed_hosts);
+absl::Status Crawler::Impl::StartFetcher() {
+  FetchOptions fetch_options = MakeFetchOptions(config_, state_.seed_hosts);
   log_->info("TLS: {}, CA bundle {}",
              fetch_options.verify_tls
                  ? "certificates verified"
@@ -167,7 +179,10 @@ absl::Status Crawler::Impl::Init() {
       "[{}, {}] s, failures {} s",
       fetcher_->max_idle_connections(), config_.fetch.dns_min_ttl,
       config_.fetch.dns_max_ttl, config_.fetch.dns_negative_ttl);
+  return absl::OkStatus();
+}
 
+absl::Status Crawler::Impl::StartParsing() {
   traps_ = std::make_unique<TrapGuard>(TrapOptions{
       .max_query_variants =
           static_cast<size_t>(config_.crawl.max_query_variants_per_path),
@@ -186,8 +201,13 @@ absl::Status Crawler::Impl::Init() {
       .session_id_params = config_.url.session_id_params,
       .robots_name = absl::AsciiStrToLower(robots_token_),
       .html_parser = config_.parse.html_parser,
-      .record_skipped = skipped_ != nullptr,
+      .record_skipped = sink_->records_skipped(),
       .page_requisites = config_.crawl.page_requisites};
+  sitemaps_ = std::make_unique<SitemapQueue>(
+      SitemapQueue::Options{
+          .source = config_.crawl.sitemaps,
+          .max_per_host = config_.crawl.max_sitemaps_per_host},
+      &policy_, log_);
   int threads = static_cast<int>(config_.crawl.parser_threads);
   if (threads <= 0)
     threads =
@@ -205,9 +225,7 @@ absl::Status Crawler::Impl::Init() {
     log_->info("metrics: {}/metrics and {}/status", metrics_->url(),
                metrics_->url());
   }
-  // A checkpoint before the first fetch, so a crawl killed at any moment can be
-  // resumed.
-  return WriteCheckpointNow();
+  return absl::OkStatus();
 }
 
 size_t Crawler::Impl::AddSeeds() {
@@ -285,20 +303,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
 
   while (fatal_.ok()) {
     absl::Time now = absl::Now();
-    if (!Stopping()) {
-      if (stop_requested_.load()) {
-        Stop(StopReason::kInterrupted);
-      } else if (now >= deadline) {
-        Stop(StopReason::kMaxRunTime);
-      }
-      if (Stopping()) {
-        log_->info("stopping ({}): waiting up to {} for {} transfers in flight",
-                   StopReasonName(*stop_reason_),
-                   absl::FormatDuration(setup_.stop_grace),
-                   fetcher_->in_flight());
-        grace_deadline = now + setup_.stop_grace;
-      }
-    }
+    CheckStop(now, deadline, grace_deadline);
     absl::Duration wait = absl::Milliseconds(500);
     bool frontier_empty = false;
     // Links of pages parsed after Dispatch's look at the Frontier are only
@@ -346,13 +351,32 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
     }
   }
   if (!fatal_.ok()) return fatal_;
+  return EndRun();
+}
 
+void Crawler::Impl::CheckStop(absl::Time now, absl::Time deadline,
+                              absl::Time& grace_deadline) {
+  if (Stopping()) return;
+  if (stop_requested_.load()) {
+    Stop(StopReason::kInterrupted);
+  } else if (now >= deadline) {
+    Stop(StopReason::kMaxRunTime);
+  }
+  if (Stopping()) {
+    log_->info("stopping ({}): waiting up to {} for {} transfers in flight",
+               StopReasonName(*stop_reason_),
+               absl::FormatDuration(setup_.stop_grace), fetcher_->in_flight());
+    grace_deadline = now + setup_.stop_grace;
+  }
+}
+
+absl::StatusOr<CrawlSummary> Crawler::Impl::EndRun() {
   // Pages still parsing are recorded; transfers still in flight are abandoned
   // and stay queued in the checkpoint.
   const absl::Time end = absl::Now();
   // The last WARC file is finished (its .cdxj written) before the final
   // checkpoint, which records it complete.
-  if (absl::Status s = CloseArchive(); !s.ok()) return s;
+  if (absl::Status s = archive_->Close(); !s.ok()) return s;
   if (absl::Status s = WriteCheckpointNow(); !s.ok()) return s;
   progress_->Finish(Snapshot(end));
   CrawlSummary summary = MakeSummary(end);

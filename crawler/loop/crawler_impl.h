@@ -1,6 +1,38 @@
 // crawler/loop/crawler_impl.h: Crawler::Impl, the crawl loop's state and
 // steps. Private to crawler/loop/: crawler.h is the public API.
 //
+// The request table
+// -----------------
+// `requests_` maps the id of every FetchRequest the Fetcher has in flight to
+// its Request: the one structure every fetch passes through. An entry is
+// added when the request is submitted and removed when its one
+// FetchResponse comes back (the Fetcher answers each request exactly once),
+// so requests_.size() == fetcher_->in_flight() between loop turns.
+//   kPage    a frontier URL (a page, a sitemap, a requisite) in one of its
+//            host's slots; `url` is what Next handed out.
+//   kRobots  the robots.txt of `origin`, fetched in the slot of the first
+//            URL of that origin Next handed out; the URLs handed out while it
+//            is in flight wait in robots_pending_[origin] (one entry per
+//            origin, so at most fetch.concurrency entries).
+//
+// A request's life:
+//   Dispatch: CrawlFrontier::Next -> HandleReady
+//     host unreachable      -> RecordUnreachable: record, Done(NotFetched)
+//     robots.txt forbids it -> link fate kDisallowed, Done(NotFetched)
+//     robots.txt allows it  -> SubmitPage: requests_[id] = kPage
+//     robots.txt unknown    -> waits in robots_pending_; the first waiter's
+//                              slot fetches it: requests_[id] = kRobots
+//   Fetcher::Poll -> OnResponse: requests_ entry erased, exchange archived
+//     kRobots -> OnRobots: rules cached, sitemaps queued; the waiters go
+//                back Done(Deferred) (robots.txt unavailable: each Finish'd
+//                with the cause, retried or recorded)
+//     kPage   -> OnPage: Classify, one handler per AnswerKind; then either
+//                Finish: Done(outcome); a retry writes nothing (the URL is
+//                  queued again), anything else writes its record
+//                or SubmitParse: Done(Success), body to the parser pool;
+//                  CollectParsed counts its links and writes its record in
+//                  the order the answers came (WriteRecord)
+//
 // The members are defined in these files, one job each:
 //   crawler.cc             setup (Init), the main loop (Run, Dispatch) and
 //                          the Crawler methods that forward to Impl
@@ -13,25 +45,18 @@
 //                          parsed pages and sitemaps, skipped URLs
 //   crawler_status.cc      what the crawl saves and reports: checkpoints, the
 //                          filter's capacity warning, progress, the summary
-//   crawler_revisits.cc    revisits (crawl.revisit): validators sent, the
-//                          per-URL history kept, the next visit queued in
-//                          the frontier
-//   crawler_archive.cc     the crawl's WARC files (opened or recovered in
-//                          Init, one exchange per answer) and the sitemaps it
-//                          queues (from robots.txt, probes and indexes)
+// and these owners, each with its own state (its header says what it owns):
+//   crawl_archive.h        the WARC files (CrawlArchive)
+//   record_sink.h          pages.jsonl, skipped.jsonl and their counts
+//   revisit_scheduler.h    revisits: histories, validators, next visits
+//   sitemap_queue.h        the sitemaps queued, capped per host
 //
 // Surprises first:
 //   - Not thread-safe: one thread (the caller of Run) owns it, except
 //     RequestStop. Parser threads only touch `policy_` and what it points to.
 //   - No per-host policy here: the frontier owns delays, back-off, retries and
-//     page caps (frontier/crawl_frontier.h). The per-host maps are the
-//     robots.txt fetches in flight, bounded by fetch.concurrency, and the
-//     count of sitemaps queued per host (one integer per host that has
-//     sitemaps; not saved in the checkpoint, so a resumed run may queue up
-//     to max_sitemaps_per_host more, which the Sieve still dedups).
-//   - Sitemap files are frontier URLs like pages (politeness, robots.txt,
-//     retries, a pages.jsonl record), marked in their metadata (Origin); only
-//     their body goes to ProcessSitemap instead of the HTML parser.
+//     page caps (frontier/crawl_frontier.h). The one per-host map is the
+//     robots.txt fetches in flight, bounded by fetch.concurrency.
 #ifndef SIEVE_CRAWLER_LOOP_CRAWLER_IMPL_H_
 #define SIEVE_CRAWLER_LOOP_CRAWLER_IMPL_H_
 
@@ -50,8 +75,12 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "crawler/config/crawl_options.h"
+#include "crawler/loop/crawl_archive.h"
 #include "crawler/loop/crawl_state.h"
 #include "crawler/loop/crawler.h"
+#include "crawler/loop/record_sink.h"
+#include "crawler/loop/revisit_scheduler.h"
+#include "crawler/loop/sitemap_queue.h"
 #include "crawler/loop/worker_pool.h"
 #include "crawler/output/metrics_server.h"
 #include "crawler/output/metrics_text.h"
@@ -144,25 +173,76 @@ class Crawler::Impl {
   }
 
   // crawler.cc
+  // Init's steps, in order: the robots.txt token and revisit options; the
+  // output directory's lock, the DNS cache and the politeness keys; the
+  // frontier restored from the checkpoint (with the crawl's state and the
+  // revisit history) or made new with the seeds; the archive, scope and
+  // record sink; the Fetcher; the link policy, sitemap queue, parser pool,
+  // progress and metrics.
+  absl::Status InitOptions();
+  absl::Status LockAndResolve();
+  absl::Status ResumeFrontier(const std::filesystem::path& scratch);
+  absl::Status StartFrontier(const std::filesystem::path& scratch);
+  absl::Status OpenOutputs();
+  absl::Status StartFetcher();
+  absl::Status StartParsing();
   // Adds setup_.seeds to the frontier at depth 0 (their hosts join
   // state_.seed_hosts); returns how many it queued (the rest were seen).
   size_t AddSeeds();
   void Dispatch(absl::Time now, absl::Duration& wait, bool& frontier_empty);
+  // Stops on RequestStop or at max_run_time; a stop starts the grace period
+  // (`grace_deadline`) for the transfers in flight.
+  void CheckStop(absl::Time now, absl::Time deadline,
+                 absl::Time& grace_deadline);
+  // After the loop: the archive closed, the last checkpoint, the summary.
+  absl::StatusOr<CrawlSummary> EndRun();
 
   // crawler_robots.cc
   void HandleReady(FrontierUrl url, absl::Time now);
   void OnRobots(const Request& request, const FetchResponse& response,
                 absl::Time now);
-  // The sitemaps robots.txt of `robots_url` names (and, with robots+probe,
-  // /sitemap.xml of its host), queued.
-  void QueueRobotsSitemaps(const std::string& robots_url,
-                           const RobotsVerdict& verdict);
 
   // crawler_pages.cc
   void SubmitPage(FrontierUrl url, absl::Time now);
   void OnResponse(FetchResponse response, absl::Time now);
+  // A page's answer is classified (Classify), then handled by its kind's
+  // handler; the kinds that parse share one submission (SubmitParse).
   void OnPage(Request request, FetchResponse response, absl::Time now,
               const std::optional<WarcLocation>& archived);
+  enum class AnswerKind {
+    kFetchError,   // No HTTP answer (dns, connect, timeout, blocked, ...).
+    kThrottled,    // 429/503: the frontier retries it.
+    kNotModified,  // 304 to a revisit's conditional request.
+    kRedirect,     // 3xx.
+    kHttpError,    // Other 4xx/5xx.
+    kSitemap,      // A sitemap file: parsed for its entries.
+    kStylesheet,   // A CSS page requisite: parsed for url()s, @imports.
+    kHtml,         // An HTML page: parsed for links.
+    kOther,        // Anything else answered: recorded as it is.
+  };
+  enum class ParseKind { kHtml, kStylesheet, kSitemap };
+  // One page answer on its way through OnPage's handlers.
+  struct Answer {
+    FrontierUrl url;
+    Origin origin;
+    PageRecord record;
+    FetchResponse response;
+    std::optional<Failure> failure;
+    std::optional<WarcLocation> archived;
+    absl::Time start;  // When its request was submitted.
+    absl::Time now;
+  };
+  AnswerKind Classify(const Answer& answer);
+  void OnFetchError(Answer& answer);
+  // Sets the record's redirect target and queues it through the link policy.
+  void OnRedirect(Answer& answer);
+  // A 2xx answer counted as ok and noted as a visit (revisits).
+  void CountAnswered(Answer& answer);
+  void NoteAnswerVisit(Answer& answer);
+  // Finish for a page answer.
+  void FinishAnswer(Answer& answer, const FetchOutcome& outcome);
+  // Reports the answer done and hands its body to the parser pool.
+  void SubmitParse(ParseKind kind, Answer& answer);
   // Tells the frontier how the fetch of `url` ended and returns what became of
   // the URL; kRetryLater also on a frontier error (logged).
   UrlFate ReportDone(const FrontierUrl& url, const FetchOutcome& outcome,
@@ -186,65 +266,27 @@ class Crawler::Impl {
   // handed to the pool before it are written, so records leave in the order
   // their answers came (a host's fetched_at never goes back).
   void WriteRecord(const PageRecord& record);
-  void WriteRecordNow(const PageRecord& record);
+  // `count_links`: the record's links_found/links_new go to the counters
+  // (not a parsed sitemap's: its entries are sitemap_urls).
+  void WriteRecordNow(const PageRecord& record, bool count_links = true);
   // Writes `url` to skipped.jsonl (with output.skipped), found on
   // `found_on` ("" for a seed), once per reason; counts what it writes.
   void RecordSkipped(std::string_view url, std::string_view found_on,
                      SkipReason reason);
-  // RecordSkipped for each link a page's (or sitemap's) rules refused.
-  void RecordSkippedLinks(const LinkOutcomes& links, std::string_view found_on);
+  // Adds the fates of links found on `found_on` (a page, sitemap or
+  // redirect) to the counters, and RecordSkipped for each one refused.
+  void CountLinks(const LinkOutcomes& links, std::string_view found_on);
   // Records the parsed pages, then the URLs the frontier discarded for their
   // host's page cap (host_page_cap); before a checkpoint, so both are on disk.
   void CollectParsed(absl::Time now);
   // Records a parsed sitemap and queues the sitemaps its index lists.
   void RecordSitemap(ParsedPage& page);
 
-  // crawler_archive.cc
-  // On resume: cuts the WARC files back to the checkpoint (before anything
-  // is written); then opens the writer when output.warc is on.
-  absl::Status OpenArchive();
-  // Writes the exchange of `response` (fetched since `start`) when WARC is
-  // on and a response arrived; nullopt otherwise. An I/O error is fatal.
+  // Writes the exchange of `response` (fetched since `start`) to the
+  // archive when WARC is on and a response arrived; nullopt otherwise. An
+  // I/O error is fatal.
   std::optional<WarcLocation> Archive(FetchResponse& response,
                                       absl::Time start);
-  // Every WARC file's durable length, for the checkpoint.
-  absl::Status SyncArchive();
-  // Closes the open WARC file (its .cdxj is written).
-  absl::Status CloseArchive();
-  // Queues the sitemap at `url` (nesting levels below robots.txt) unless
-  // sitemaps are off or its host has had max_sitemaps_per_host; true when
-  // the frontier queued it.
-  bool QueueSitemap(std::string_view url, const Origin& origin);
-
-  // crawler_revisits.cc
-  bool Revisiting() const { return revisit_.mode != RevisitMode::kOff; }
-  // With crawl.revisit: takes the frontier's URL records (history_). Called
-  // once frontier_ is made or restored.
-  absl::Status OpenHistory();
-  // `url`'s history from the store; nullopt when revisits are off or none is
-  // kept. A store error, or a record that does not decode (DataLoss naming
-  // the URL), is nullopt and becomes fatal_ (the crawl stops). Cost: one
-  // RocksDB Get.
-  std::optional<UrlHistory> LoadHistory(std::string_view url);
-  // The validators of `url`'s last answer, as a conditional request.
-  void AddValidators(FetchRequest& request);
-  // The archived copy of `url` a revisit record refers to; nullopt when
-  // revisits are off or none is known.
-  std::optional<WarcOriginal> ArchivedCopyOf(const std::string& url);
-  // A 304 to a conditional request for `url` (one with history).
-  bool IsNotModified(const FrontierUrl& url, const FetchResponse& response);
-  // A 2xx or 304 of `url` fetched since `start`: its history updated,
-  // `record.changed` set on a revisit, its next visit queued in the frontier.
-  void NoteVisit(const FrontierUrl& url, const FetchResponse& response,
-                 PageRecord& record,
-                 const std::optional<WarcLocation>& archived, absl::Time start,
-                 absl::Time now);
-  // A robots.txt Crawl-delay of `host`: adaptive revisits plan with the
-  // allowance the frontier's politeness then gives the host.
-  void NoteCrawlDelay(std::string_view host, absl::Duration crawl_delay);
-  // On resume: every URL of the history queued again, due no earlier than
-  // `now` (a record that does not decode: fatal_, DataLoss naming the URL).
-  void QueueSavedRevisits(absl::Time now);
 
   // crawler_status.cc
   absl::Status WriteCheckpointNow();
@@ -269,17 +311,9 @@ class Crawler::Impl {
   std::shared_ptr<DnsCache> dns_;
   std::unique_ptr<PolitenessKeys> keys_;
   std::unique_ptr<Fetcher> fetcher_;
-  std::unique_ptr<PagesWriter> writer_;
-  std::unique_ptr<SkippedLog> skipped_;  // With output.skipped.
-  std::unique_ptr<WarcWriter> warc_;     // With output.warc.
-  // WARC files of earlier runs (resume), recovered and complete.
-  std::vector<WarcFileState> warc_earlier_files_;
-  // Sitemaps queued per host (crawl.max_sitemaps_per_host), keyed by the
-  // authority's Fingerprint64 and bounded: past kMaxSitemapHosts hosts it is
-  // cleared (a host's count then starts again; each sitemap URL still goes
-  // through the Sieve once), so a crawl of 10^6 hosts holds at most ~8 MB here.
-  static constexpr size_t kMaxSitemapHosts = size_t{1} << 18;
-  absl::flat_hash_map<uint64_t, int64_t> sitemaps_per_host_;
+  std::unique_ptr<RecordSink> sink_;
+  std::unique_ptr<CrawlArchive> archive_;
+  std::unique_ptr<SitemapQueue> sitemaps_;
   std::unique_ptr<Scope> scope_;
   RobotsCache robots_;
   std::string robots_token_;  // RobotsToken(config_), set by Init.
@@ -291,22 +325,9 @@ class Crawler::Impl {
   // output.metrics: the server, and what only it reports (this process's).
   std::unique_ptr<MetricsServer> metrics_;
   absl::Time next_metrics_ = absl::InfinitePast();
-  LatencyHistogram fetch_latency_;      // Page fetches, counted in OnPage.
-  StatusClassCounts status_classes_{};  // Records, counted in WriteRecord.
+  LatencyHistogram fetch_latency_;  // Page fetches, counted in OnPage.
 
-  // crawl.revisit: the policy, and every fetched URL's history: one record
-  // (EncodeUrlHistory) per URL in the frontier's store, on disk and in its
-  // checkpoints (frontier/url_record_store.h). Null with revisits off.
-  RevisitOptions revisit_;
-  UrlRecordStore* history_ = nullptr;
-  absl::BitGen revisit_gen_;
-  // Adaptive revisits: the bandwidth's allocation over the estimated change
-  // rates (revisit_budget.h), solved again at most every second.
-  RevisitBudget revisit_budget_{RevisitBudget::Options{}};
-  absl::Time revisit_solved_ = absl::InfinitePast();
-  // The frontier's politeness: each host's allowance in the budget is one
-  // request per its delay between requests.
-  PolitenessOptions politeness_;
+  std::unique_ptr<RevisitScheduler> revisits_;
 
   uint64_t next_request_id_ = 1;
   absl::flat_hash_map<uint64_t, Request> requests_;

@@ -39,7 +39,7 @@ void Crawler::Impl::SubmitPage(FrontierUrl url, absl::Time now) {
   ++pages_started_;
   const uint64_t id = next_request_id_++;
   FetchRequest request{.id = id, .url = url.url};
-  AddValidators(request);  // A revisit asks "changed since?".
+  revisits_->AddValidators(request);  // A revisit asks "changed since?".
   if (Origin::Decode(url.metadata).sitemap) {
     // sitemaps.org allows 50 MiB per file; ParseSitemap bounds it again
     // after gunzip.
@@ -85,6 +85,22 @@ void Crawler::Impl::OnResponse(FetchResponse response, absl::Time now) {
   }
 }
 
+std::optional<WarcLocation> Crawler::Impl::Archive(FetchResponse& response,
+                                                   absl::Time start) {
+  if (!archive_->enabled() || !response.wire.captured() || !fatal_.ok()) {
+    return std::nullopt;
+  }
+  absl::StatusOr<std::optional<WarcLocation>> at =
+      archive_->Write(response, start, revisits_->ArchivedCopyOf(response.url));
+  if (!at.ok()) {
+    // Output that cannot be written: the crawl stops; the last checkpoint
+    // still matches the files (recovery cuts the torn record).
+    fatal_ = at.status();
+    return std::nullopt;
+  }
+  return *std::move(at);
+}
+
 void Crawler::Impl::Finish(PageRecord& record, const FrontierUrl& url,
                            const FetchOutcome& outcome, absl::Time now,
                            bool page_started) {
@@ -93,17 +109,13 @@ void Crawler::Impl::Finish(PageRecord& record, const FrontierUrl& url,
       // The frontier fetches it again after the host's back-off: no record
       // yet, and a page request made for it does not count against
       // max_pages.
-      if (page_started) {
-        if (outcome.kind == FetchOutcome::kThrottled) ++counters_.throttled;
-        --pages_started_;
-      }
+      if (page_started) --pages_started_;
       return;
     case UrlFate::kGivenUp:
       // Recorded once, with the last answer, as given up.
       record.error_detail = absl::StrCat(
           record.error_detail, record.error_detail.empty() ? "" : "; ",
           "given up: retries exhausted");
-      ++counters_.given_up;
       break;
     case UrlFate::kFinished:
       break;
@@ -135,13 +147,15 @@ void Crawler::Impl::RecordUnreachable(const FrontierUrl& url, absl::Time now) {
   WriteRecord(record);
 }
 
-void Crawler::Impl::OnPage(Request request, FetchResponse response,
-                           absl::Time now,
-                           const std::optional<WarcLocation>& archived) {
-  FrontierUrl& url = request.url;
-  const Origin origin = Origin::Decode(url.metadata);
+namespace {
+
+// The record of a page answer: what the frontier knows of the URL, and what
+// came back.
+PageRecord RecordOfAnswer(const FrontierUrl& url, const Origin& origin,
+                          const FetchResponse& response, absl::Time start,
+                          const std::optional<WarcLocation>& archived) {
   PageRecord record = RecordOf(url);
-  record.fetched_at = request.start;
+  record.fetched_at = start;
   record.ip = response.ip_address;
   record.http_version = response.http_version;
   record.status = response.status;
@@ -160,154 +174,199 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
     record.digest = archived.has_value() ? archived->payload_digest
                                          : Sha1Digest(response.body);
   }
-  const absl::Duration response_time = response.timings.total;
-  if (response.status != 0)
-    fetch_latency_.Observe(absl::ToDoubleSeconds(response_time));
-
   std::optional<Failure> failure = FailureOf(response);
   if (failure.has_value()) {
     record.error = std::string(FailureCodeName(failure->code));
     record.error_detail = failure->detail;
   }
-  if (!response.ok()) {
-    ++counters_.fetch_errors;
-    if (response.error == FetchError::kBlockedAddress) {
-      ++counters_.blocked_addresses;
-      RecordSkipped(url.url, origin.referrer, SkipReason::kBlockedAddress);
-    }
-    Finish(record, url, OutcomeOf(*failure), now, /*page_started=*/true);
-    return;
+  return record;
+}
+
+}  // namespace
+
+Crawler::Impl::AnswerKind Crawler::Impl::Classify(const Answer& answer) {
+  const FetchResponse& response = answer.response;
+  if (!response.ok()) return AnswerKind::kFetchError;
+  if (answer.failure.has_value() &&
+      answer.failure->code == FailureCode::kThrottled) {
+    return AnswerKind::kThrottled;
   }
-  if (failure.has_value() && failure->code == FailureCode::kThrottled) {
-    // Throttled: the frontier backs the host off and retries the URL within
-    // its limit; recorded only when it gives up.
-    FetchOutcome throttled = OutcomeOf(*failure);
-    throttled.retry_after =
-        ParseRetryAfter(response.headers.retry_after, absl::Now());
-    Finish(record, url, throttled, now, /*page_started=*/true);
-    return;
-  }
-  const FetchOutcome success = FetchOutcome::Success(response_time);
-  if (IsNotModified(url, response)) {
-    // A 304 to a revisit's conditional request: unchanged, no body to parse.
-    NoteVisit(url, response, record, archived, request.start, now);
-    Finish(record, url, success, now, /*page_started=*/true);
-    return;
-  }
+  if (revisits_->IsNotModified(answer.url, response))
+    return AnswerKind::kNotModified;
   if (response.status >= 300 && response.status < 400) {
-    ++counters_.redirects;
-    if (!response.redirect_url.empty()) {
-      // As the target's own record will name it (the crawl's normaliser).
-      absl::StatusOr<UrlParts> target =
-          NormalizeDiscovered(policy_, response.redirect_url);
-      record.redirect_to =
-          target.ok() ? target->normalized_url : response.redirect_url;
-      if (url.depth == 0 && !origin.sitemap && !origin.from_robots) {
-        AddRedirectedSeed(url.url, response.redirect_url);
-      }
-      record.links_found = 1;
-      if (origin.redirect_hops + 1 > config_.crawl.max_redirects) {
-        record.error =
-            std::string(FailureCodeName(FailureCode::kTooManyRedirects));
-        record.error_detail =
-            absl::StrCat("more than crawl.max_redirects (",
-                         config_.crawl.max_redirects, ") in a row");
-        ++counters_.too_many_redirects;
-        RecordSkipped(response.redirect_url, url.url,
-                      SkipReason::kMaxRedirects);
-      } else {
-        // A sitemap that redirects stays a sitemap (and keeps the robots.txt
-        // that named it as its referrer, for the location rule).
-        AddOutcome added = AddDiscovered(
-            policy_, response.redirect_url, url.depth,
-            Origin{.redirect_hops = origin.redirect_hops + 1,
-                   .referrer = origin.from_robots ? origin.referrer : url.url,
-                   .sitemap = origin.sitemap,
-                   .sitemap_nesting = origin.sitemap_nesting,
-                   .from_robots = origin.from_robots,
-                   .requisite = origin.requisite});
-        record.links_new = added == AddOutcome::kQueued ? 1 : 0;
-        if (added == AddOutcome::kOffSite) ++counters_.off_site;
-        if (added == AddOutcome::kDisallowed) ++counters_.robots_disallowed;
-        if (std::optional<SkipReason> reason = SkipReasonOf(added)) {
-          RecordSkipped(response.redirect_url, url.url, *reason);
-        }
-      }
-    }
-    Finish(record, url, success, now, /*page_started=*/true);
-    return;
+    return AnswerKind::kRedirect;
   }
-  if (failure.has_value()) {  // 4xx, 5xx
-    ++counters_.http_errors;
-    Finish(record, url, success, now, /*page_started=*/true);
-    return;
-  }
-  if (response.status >= 200 && response.status < 300) {
-    ++counters_.pages_ok;
-    NoteVisit(url, response, record, archived, request.start, now);
-  }
-  if (origin.sitemap) {
-    // Parsed on the pool like a page (a sitemap may hold 50 MiB); recorded
-    // when it comes back, its index's sitemaps queued then.
-    (void)ReportDone(url, success, now);
-    const LinkPolicy* policy = &policy_;
-    const SitemapLocationRule rule = config_.crawl.sitemap_location;
-    pool_->Submit([policy, rule, origin, record = std::move(record),
-                   url = std::move(url), response = std::move(response),
-                   response_time]() mutable {
-      ParsedPage page;
-      page.record = std::move(record);
-      page.url = std::move(url);
-      page.response_time = response_time;
-      page.sitemap = ProcessSitemap(*policy, response, origin, rule);
-      return page;
-    });
-    return;
-  }
-  if (origin.requisite) {
+  if (answer.failure.has_value()) return AnswerKind::kHttpError;  // 4xx, 5xx
+  if (answer.origin.sitemap) return AnswerKind::kSitemap;
+  if (answer.origin.requisite) {
     // Never parsed for links, but a stylesheet for its url()s and @imports.
-    if (!IsCss(response.headers.content_type) || response.status >= 300) {
-      Finish(record, url, success, now, /*page_started=*/true);
-      return;
+    return IsCss(response.headers.content_type) ? AnswerKind::kStylesheet
+                                                : AnswerKind::kOther;
+  }
+  return IsHtml(response.headers.content_type) ? AnswerKind::kHtml
+                                               : AnswerKind::kOther;
+}
+
+void Crawler::Impl::OnPage(Request request, FetchResponse response,
+                           absl::Time now,
+                           const std::optional<WarcLocation>& archived) {
+  const Origin origin = Origin::Decode(request.url.metadata);
+  PageRecord record =
+      RecordOfAnswer(request.url, origin, response, request.start, archived);
+  if (response.status != 0) {
+    fetch_latency_.Observe(absl::ToDoubleSeconds(response.timings.total));
+  }
+  std::optional<Failure> failure = FailureOf(response);
+  Answer answer{.url = std::move(request.url),
+                .origin = origin,
+                .record = std::move(record),
+                .response = std::move(response),
+                .failure = std::move(failure),
+                .archived = archived,
+                .start = request.start,
+                .now = now};
+  const FetchOutcome success =
+      FetchOutcome::Success(answer.response.timings.total);
+  switch (Classify(answer)) {
+    case AnswerKind::kFetchError:
+      return OnFetchError(answer);
+    case AnswerKind::kThrottled: {
+      // The frontier backs the host off and retries the URL within its
+      // limit; recorded only when it gives up.
+      FetchOutcome throttled = OutcomeOf(*answer.failure);
+      throttled.retry_after =
+          ParseRetryAfter(answer.response.headers.retry_after, absl::Now());
+      return FinishAnswer(answer, throttled);
     }
-    (void)ReportDone(url, success, now);
-    const LinkPolicy* policy = &policy_;
-    const size_t css_bytes = response.body.size();
-    pool_->Submit(
-        [policy, record = std::move(record), url = std::move(url),
-         response = std::move(response), response_time]() mutable {
-          ParsedPage page;
-          page.record = std::move(record);
-          page.url = std::move(url);
-          page.response_time = response_time;
-          page.links = ProcessStylesheet(*policy, response, page.url.depth);
-          return page;
-        },
-        css_bytes);
+    case AnswerKind::kNotModified:
+      // A 304 to a revisit's conditional request: unchanged, no body.
+      NoteAnswerVisit(answer);
+      return FinishAnswer(answer, success);
+    case AnswerKind::kRedirect:
+      ++counters_.redirects;
+      OnRedirect(answer);
+      return FinishAnswer(answer, success);
+    case AnswerKind::kHttpError:
+      ++counters_.http_errors;
+      return FinishAnswer(answer, success);
+    case AnswerKind::kOther:
+      CountAnswered(answer);
+      return FinishAnswer(answer, success);
+    case AnswerKind::kHtml:
+      CountAnswered(answer);
+      return SubmitParse(ParseKind::kHtml, answer);
+    case AnswerKind::kStylesheet:
+      CountAnswered(answer);
+      return SubmitParse(ParseKind::kStylesheet, answer);
+    case AnswerKind::kSitemap:
+      CountAnswered(answer);
+      return SubmitParse(ParseKind::kSitemap, answer);
+  }
+}
+
+void Crawler::Impl::FinishAnswer(Answer& answer, const FetchOutcome& outcome) {
+  Finish(answer.record, answer.url, outcome, answer.now,
+         /*page_started=*/true);
+}
+
+void Crawler::Impl::NoteAnswerVisit(Answer& answer) {
+  revisits_->NoteVisit(answer.url, answer.response, answer.record,
+                       answer.archived, answer.start, answer.now);
+}
+
+void Crawler::Impl::CountAnswered(Answer& answer) {
+  const int status = answer.response.status;
+  if (status >= 200 && status < 300) {
+    ++counters_.pages_ok;
+    NoteAnswerVisit(answer);
+  }
+}
+
+void Crawler::Impl::OnFetchError(Answer& answer) {
+  ++counters_.fetch_errors;
+  if (answer.response.error == FetchError::kBlockedAddress) {
+    ++counters_.blocked_addresses;
+    RecordSkipped(answer.url.url, answer.origin.referrer,
+                  SkipReason::kBlockedAddress);
+  }
+  FinishAnswer(answer, OutcomeOf(*answer.failure));
+}
+
+void Crawler::Impl::OnRedirect(Answer& answer) {
+  const std::string& target = answer.response.redirect_url;
+  if (target.empty()) return;
+  const FrontierUrl& url = answer.url;
+  const Origin& origin = answer.origin;
+  PageRecord& record = answer.record;
+  // As the target's own record will name it (the crawl's normaliser).
+  absl::StatusOr<UrlParts> normal = NormalizeDiscovered(policy_, target);
+  record.redirect_to = normal.ok() ? normal->normalized_url : target;
+  if (url.depth == 0 && !origin.sitemap && !origin.from_robots) {
+    AddRedirectedSeed(url.url, target);
+  }
+  record.links_found = 1;
+  if (origin.redirect_hops + 1 > config_.crawl.max_redirects) {
+    record.error = std::string(FailureCodeName(FailureCode::kTooManyRedirects));
+    record.error_detail =
+        absl::StrCat("more than crawl.max_redirects (",
+                     config_.crawl.max_redirects, ") in a row");
+    ++counters_.too_many_redirects;
+    RecordSkipped(target, url.url, SkipReason::kMaxRedirects);
     return;
   }
-  if (!IsHtml(response.headers.content_type)) {
-    Finish(record, url, success, now, /*page_started=*/true);
-    return;
-  }
-  // HTML: release the host's slot now so fetching goes on while the page
-  // parses on the pool. The record is written when the page comes back
-  // (CollectParsed); a checkpoint first waits for the pool, so every URL the
-  // frontier counts as done has its record and its links by then.
-  (void)ReportDone(url, success, now);
+  // A sitemap that redirects stays a sitemap (and keeps the robots.txt that
+  // named it as its referrer, for the location rule).
+  const AddOutcome added = AddDiscovered(
+      policy_, target, url.depth,
+      Origin{.redirect_hops = origin.redirect_hops + 1,
+             .referrer = origin.from_robots ? origin.referrer : url.url,
+             .sitemap = origin.sitemap,
+             .sitemap_nesting = origin.sitemap_nesting,
+             .from_robots = origin.from_robots,
+             .requisite = origin.requisite});
+  LinkOutcomes target_fate;
+  target_fate.Note(policy_, target, added);
+  record.links_new = target_fate.queued;
+  CountLinks(target_fate, url.url);
+}
+
+void Crawler::Impl::SubmitParse(ParseKind kind, Answer& answer) {
+  // The host's slot is released now so fetching goes on while the body
+  // parses on the pool. The record is written when it comes back
+  // (CollectParsed; a sitemap index's sitemaps are queued then); a
+  // checkpoint first waits for the pool, so every URL the frontier counts as
+  // done has its record and its links by then.
+  (void)ReportDone(answer.url,
+                   FetchOutcome::Success(answer.response.timings.total),
+                   answer.now);
   const LinkPolicy* policy = &policy_;
-  const size_t parse_bytes = response.body.size();  // weighs on the pool
+  const SitemapLocationRule rule = config_.crawl.sitemap_location;
+  // A page weighs on the pool by its size (its parse tree); a sitemap (up to
+  // 50 MiB) is streamed and weighs nothing.
+  const size_t weight =
+      kind == ParseKind::kSitemap ? 0 : answer.response.body.size();
   pool_->Submit(
-      [policy, record = std::move(record), url = std::move(url),
-       response = std::move(response), response_time]() mutable {
+      [policy, rule, kind, origin = answer.origin,
+       record = std::move(answer.record), url = std::move(answer.url),
+       response = std::move(answer.response)]() mutable {
         ParsedPage page;
         page.record = std::move(record);
         page.url = std::move(url);
-        page.response_time = response_time;
-        page.links = ProcessHtmlPage(*policy, response, page.url.depth);
+        page.response_time = response.timings.total;
+        switch (kind) {
+          case ParseKind::kHtml:
+            page.links = ProcessHtmlPage(*policy, response, page.url.depth);
+            break;
+          case ParseKind::kStylesheet:
+            page.links = ProcessStylesheet(*policy, response, page.url.depth);
+            break;
+          case ParseKind::kSitemap:
+            page.sitemap = ProcessSitemap(*policy, response, origin, rule);
+            break;
+        }
         return page;
       },
-      parse_bytes);
+      weight);
 }
 
 }  // namespace sieve

@@ -10,37 +10,20 @@
 #include "fetch/fetch_failure.h"
 
 namespace sieve {
-namespace {
-
-// Adds what became of a page's or a sitemap's links to the crawl's counters.
-void AddOutcomes(const LinkOutcomes& links, CrawlCounters& counters) {
-  counters.off_site += links.off_site;
-  counters.filtered += links.filtered;
-  counters.traps += links.traps;
-  counters.query_variant_traps += links.query_variant_traps;
-  counters.calendar_traps += links.calendar_traps;
-  counters.beyond_depth += links.beyond_depth;
-  counters.robots_disallowed += links.disallowed;
-}
-
-}  // namespace
-
 void Crawler::Impl::RecordSkipped(std::string_view url,
                                   std::string_view found_on,
                                   SkipReason reason) {
-  if (skipped_ == nullptr) return;
-  absl::StatusOr<bool> written = skipped_->Add(url, found_on, reason);
-  if (!written.ok()) {
-    if (fatal_.ok()) fatal_ = written.status();
-  } else if (*written) {
-    ++counters_.skipped[static_cast<size_t>(reason)];
+  if (absl::Status s = sink_->Skipped(url, found_on, reason);
+      !s.ok() && fatal_.ok()) {
+    fatal_ = s;
   }
 }
 
-void Crawler::Impl::RecordSkippedLinks(const LinkOutcomes& links,
-                                       std::string_view found_on) {
-  for (const SkippedLink& link : links.skipped) {
-    RecordSkipped(link.url, found_on, link.reason);
+void Crawler::Impl::CountLinks(const LinkOutcomes& links,
+                               std::string_view found_on) {
+  if (absl::Status s = sink_->CountLinks(links, found_on);
+      !s.ok() && fatal_.ok()) {
+    fatal_ = s;
   }
 }
 
@@ -57,10 +40,9 @@ void Crawler::Impl::CollectParsed(absl::Time /*now*/) {
     const PageLinks& links = page.links;
     page.record.links_found = links.found;
     page.record.links_new = links.queued;
-    RecordSkippedLinks(links, page.record.url);
+    CountLinks(links, page.record.url);
     if (!page.record.requisite) ++counters_.html_pages;
     counters_.nofollow_links += links.nofollow_links;
-    AddOutcomes(links, counters_);
     counters_.session_ids += links.session_ids;
     if (links.nofollow_page) ++counters_.nofollow_pages;
     if (links.noindex_page) ++counters_.noindex_pages;
@@ -88,21 +70,18 @@ void Crawler::Impl::RecordSitemap(ParsedPage& page) {
     counters_.sitemap_urls += static_cast<uint64_t>(s.listed);
     counters_.sitemap_urls_new += static_cast<uint64_t>(s.queued);
   }
-  AddOutcomes(s, counters_);
-  RecordSkippedLinks(s, page.url.url);
+  CountLinks(s, page.url.url);
   const Origin origin = Origin::Decode(page.url.metadata);
   for (const std::string& child : s.child_sitemaps) {
-    if (QueueSitemap(child,
-                     Origin{.referrer = page.url.url,
-                            .sitemap = true,
-                            .sitemap_nesting = origin.sitemap_nesting + 1})) {
+    if (sitemaps_->Queue(
+            child, Origin{.referrer = page.url.url,
+                          .sitemap = true,
+                          .sitemap_nesting = origin.sitemap_nesting + 1})) {
       ++page.record.links_new;  // An index's new entries are sitemaps.
     }
   }
-  // Links of a sitemap: what it listed, not what a parser found in HTML.
-  WriteRecordNow(page.record);
-  counters_.links_found -= static_cast<uint64_t>(page.record.links_found);
-  counters_.links_new -= static_cast<uint64_t>(page.record.links_new);
+  // Links of a sitemap are what it listed (sitemap_urls), not links_found.
+  WriteRecordNow(page.record, /*count_links=*/false);
 }
 
 void Crawler::Impl::WriteRecord(const PageRecord& record) {
@@ -118,29 +97,14 @@ void Crawler::Impl::WriteRecord(const PageRecord& record) {
   });
 }
 
-void Crawler::Impl::WriteRecordNow(const PageRecord& record) {
-  if (absl::Status s = writer_->Write(record); !s.ok()) {
-    if (fatal_.ok()) fatal_ = s;
-  } else {
-    // Only now may a shared frontier let the URL go (its errors show in
-    // frontier_->status()).
-    (void)frontier_->RecordWritten(record.url);
+void Crawler::Impl::WriteRecordNow(const PageRecord& record, bool count_links) {
+  if (absl::Status s = sink_->Write(record, count_links);
+      !s.ok() && fatal_.ok()) {
+    fatal_ = s;
   }
-  ++counters_.pages;
-  ++status_classes_[record.status >= 100 && record.status < 600
-                        ? static_cast<size_t>(record.status / 100)
-                        : 0];
   if (!record.error.empty()) {
-    if (std::optional<FailureCode> code = FailureCodeFromName(record.error)) {
-      ++counters_.failures[static_cast<size_t>(*code)];
-    }
     log_->debug("{}: {}: {}", record.url, record.error, record.error_detail);
   }
-  counters_.bytes += static_cast<uint64_t>(record.bytes);
-  counters_.links_found += static_cast<uint64_t>(record.links_found);
-  counters_.links_new += static_cast<uint64_t>(record.links_new);
-  if (record.truncated) ++counters_.truncated;
-  if (record.requisite) ++counters_.requisites;
   progress_->CountPage(!record.error.empty());
 }
 

@@ -25,9 +25,10 @@ void Crawler::Impl::HandleReady(FrontierUrl url, absl::Time now) {
           robots_.Allowed(origin, parts->path_and_query);
       allowed.has_value()) {
     if (!*allowed) {
-      ++counters_.robots_disallowed;
-      RecordSkipped(url.url, Origin::Decode(url.metadata).referrer,
-                    SkipReason::kRobots);
+      // The fate of a link robots.txt forbids, known only now.
+      LinkOutcomes fate;
+      fate.Note(policy_, url.url, AddOutcome::kDisallowed);
+      CountLinks(fate, Origin::Decode(url.metadata).referrer);
       SkipUrl(url, now);
       return;
     }
@@ -119,10 +120,10 @@ void Crawler::Impl::OnRobots(const Request& request,
   }
   if (verdict.crawl_delay.has_value()) {
     frontier_->SetCrawlDelay(request.host, *verdict.crawl_delay);
-    NoteCrawlDelay(request.host, *verdict.crawl_delay);
+    revisits_->NoteCrawlDelay(request.host, *verdict.crawl_delay);
   }
   robots_.Store(request.origin, verdict);
-  QueueRobotsSitemaps(response.url, verdict);
+  sitemaps_->QueueFromRobots(response.url, verdict);
   // The robots.txt request was made in the first URL's slot: the URLs go back
   // to the head of their host's queue (newest first, so the oldest ends up in
   // front), and the frontier spaces the host's next request from now.

@@ -32,15 +32,12 @@ absl::Status Crawler::Impl::WriteCheckpointNow() {
   // pages.jsonl agree.
   pool_->WaitIdle();
   CollectParsed(absl::Now());
-  if (absl::Status s = writer_->Sync(); !s.ok()) return s;
-  state_.pages_offset = writer_->offset();
-  if (skipped_ != nullptr) {
-    if (absl::Status s = skipped_->Sync(); !s.ok()) return s;
-    state_.skipped_offset = skipped_->offset();
-  }
+  if (absl::Status s = sink_->Sync(state_); !s.ok()) return s;
   // The same instant for the WARC files: every response archived so far
   // belongs to a URL recorded above pages_offset (or to robots.txt).
-  if (absl::Status s = SyncArchive(); !s.ok()) return s;
+  absl::StatusOr<std::vector<WarcFileState>> warc_files = archive_->Sync();
+  if (!warc_files.ok()) return warc_files.status();
+  state_.warc_files = *std::move(warc_files);
   ++state_.sequence;
   counters_.run_seconds =
       base_run_seconds_ + (started_ == absl::Time()
@@ -110,14 +107,14 @@ ProgressSnapshot Crawler::Impl::Snapshot(absl::Time now) {
 
 void Crawler::Impl::PublishMetrics(absl::Time now) {
   CrawlMetrics m{.summary = MakeSummary(now),
-                 .status_classes = status_classes_,
+                 .status_classes = sink_->status_classes(),
                  .fetch_latency = fetch_latency_,
                  .in_flight = fetcher_->in_flight(),
                  .robots_cache_entries = robots_.size(),
                  .robots_cache_bytes = robots_.bytes(),
                  .skipped = {},
                  .resident_bytes = ResidentBytes(),
-                 .revisit_planned_per_second = revisit_budget_.spent()};
+                 .revisit_planned_per_second = revisits_->planned_per_second()};
   // sieve_skipped_total{reason}: skipped.jsonl's counts, by its reasons
   // (crawler/policy/skip_reason.h).
   for (SkipReason reason : AllSkipReasons()) {

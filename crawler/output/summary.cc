@@ -21,8 +21,13 @@ std::string SummaryToJson(const CrawlSummary& s) {
       s.seconds > 0 ? static_cast<double>(s.pages_this_run) / s.seconds : 0.0;
   j["cpu_seconds"] = s.cpu_seconds;
   j["peak_rss_bytes"] = s.peak_rss_bytes;
-  j["counters"] = CountersToJson(s.counters);
   const FrontierStats& f = s.frontier;
+  j["counters"] = CountersToJson(s.counters);
+  // The frontier decides what is retried and what is given up, and counts
+  // it (FrontierStats): shown here too under the names summaries had, one
+  // count each.
+  j["counters"]["throttled"] = f.throttled;
+  j["counters"]["given_up"] = f.given_up;
   nlohmann::ordered_json& frontier = j["frontier"];
 #define SIEVE_FRONTIER_FIELD(name, kind) frontier[#name] = f.name;
   SIEVE_FRONTIER_STATS(SIEVE_FRONTIER_FIELD)
@@ -88,8 +93,8 @@ std::string FormatSummaryTable(const CrawlSummary& s,
   row("robots.txt unavailable (429/5xx)", absl::StrCat(c.robots_unavailable));
   row("too many redirects", absl::StrCat(c.too_many_redirects));
   row("seeds redirected", absl::StrCat(c.seeds_redirected));
-  row("throttled (429/503)", absl::StrCat(c.throttled));
-  row("given up (no retries left)", absl::StrCat(c.given_up));
+  row("throttled (429/503)", absl::StrCat(s.frontier.throttled));
+  row("given up (no retries left)", absl::StrCat(s.frontier.given_up));
   std::string failures;
   for (size_t i = 0; i < kFailureCodeCount; ++i) {
     if (c.failures[i] == 0) continue;

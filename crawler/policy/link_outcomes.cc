@@ -1,6 +1,5 @@
-// The outcomes of a discovered link (crawler/policy/link_policy.h): the skip
-// reason each refusal is recorded under, and how a page's outcomes are
-// counted.
+// A discovered link's outcome noted on its page's LinkOutcomes
+// (crawler/policy/link_policy.h; the counts are link_fate.h's table).
 #include <optional>
 #include <string>
 #include <string_view>
@@ -8,73 +7,6 @@
 #include "crawler/policy/link_policy.h"
 
 namespace sieve {
-
-std::optional<SkipReason> SkipReasonOf(AddOutcome outcome) {
-  switch (outcome) {
-    case AddOutcome::kQueued:
-    case AddOutcome::kSeen:
-    case AddOutcome::kInvalid:
-      return std::nullopt;
-    case AddOutcome::kOffSite:
-      return SkipReason::kOffScope;
-    case AddOutcome::kNotAllowed:
-      return SkipReason::kNotAllowed;
-    case AddOutcome::kDenied:
-      return SkipReason::kDenyPattern;
-    case AddOutcome::kTooLong:
-      return SkipReason::kTrapLength;
-    case AddOutcome::kRepeatedPath:
-      return SkipReason::kTrapRepeat;
-    case AddOutcome::kBeyondDepth:
-      return SkipReason::kMaxDepth;
-    case AddOutcome::kDisallowed:
-      return SkipReason::kRobots;
-    case AddOutcome::kOverOutlinkCap:
-      return SkipReason::kOutlinkCap;
-    case AddOutcome::kQueryVariants:
-      return SkipReason::kTrapQuery;
-    case AddOutcome::kCalendar:
-      return SkipReason::kTrapCalendar;
-  }
-  return std::nullopt;
-}
-
-void LinkOutcomes::Count(AddOutcome outcome) {
-  switch (outcome) {
-    case AddOutcome::kQueued:
-      ++queued;
-      break;
-    case AddOutcome::kSeen:
-    case AddOutcome::kInvalid:
-      break;
-    case AddOutcome::kOffSite:
-      ++off_site;
-      break;
-    case AddOutcome::kNotAllowed:
-    case AddOutcome::kDenied:
-      ++filtered;
-      break;
-    case AddOutcome::kTooLong:
-    case AddOutcome::kRepeatedPath:
-    case AddOutcome::kOverOutlinkCap:
-      ++traps;
-      break;
-    case AddOutcome::kQueryVariants:
-      ++traps;
-      ++query_variant_traps;
-      break;
-    case AddOutcome::kCalendar:
-      ++traps;
-      ++calendar_traps;
-      break;
-    case AddOutcome::kBeyondDepth:
-      ++beyond_depth;
-      break;
-    case AddOutcome::kDisallowed:
-      ++disallowed;
-      break;
-  }
-}
 
 void LinkOutcomes::Note(const LinkPolicy& policy, std::string_view url,
                         AddOutcome outcome) {

@@ -71,24 +71,6 @@ struct Candidate {
   std::string session_url;
 };
 
-AddOutcome OutcomeOf(ScopeVerdict verdict) {
-  switch (verdict) {
-    case ScopeVerdict::kInScope:
-      return AddOutcome::kQueued;
-    case ScopeVerdict::kOffSite:
-      return AddOutcome::kOffSite;
-    case ScopeVerdict::kNotAllowed:
-      return AddOutcome::kNotAllowed;
-    case ScopeVerdict::kDenied:
-      return AddOutcome::kDenied;
-    case ScopeVerdict::kTooLong:
-      return AddOutcome::kTooLong;
-    case ScopeVerdict::kRepeatedPath:
-      return AddOutcome::kRepeatedPath;
-  }
-  return AddOutcome::kInvalid;
-}
-
 // robots.txt, when the origin's file is known (else the crawl loop checks it
 // before the fetch).
 bool RobotsDisallow(const LinkPolicy& policy, const UrlParts& parts) {
@@ -130,7 +112,7 @@ AddOutcome Vet(const LinkPolicy& policy, std::string_view raw_url,
       page_link ? NormalizePageLink(policy, raw_url, session_id)
                 : NormalizeDiscovered(policy, raw_url, session_id);
   if (!parts.ok()) return AddOutcome::kInvalid;
-  if (const AddOutcome scoped = OutcomeOf(policy.scope->Check(*parts));
+  if (const AddOutcome scoped = policy.scope->Check(*parts);
       scoped != AddOutcome::kQueued) {
     return scoped;
   }
@@ -170,7 +152,7 @@ AddOutcome AddRequisite(const LinkPolicy& policy, std::string_view raw_url,
                         uint32_t depth, std::string_view metadata) {
   absl::StatusOr<UrlParts> parts = SplitUrl(raw_url, policy.url_options);
   if (!parts.ok()) return AddOutcome::kInvalid;
-  if (const AddOutcome scoped = OutcomeOf(policy.scope->CheckRequisite(*parts));
+  if (const AddOutcome scoped = policy.scope->CheckRequisite(*parts);
       scoped != AddOutcome::kQueued) {
     return scoped;
   }

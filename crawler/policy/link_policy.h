@@ -30,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "crawler/policy/link_fate.h"
 #include "crawler/policy/politeness_key.h"
 #include "crawler/policy/robots_cache.h"
 #include "crawler/policy/scope.h"
@@ -95,26 +96,6 @@ struct LinkPolicy {
   bool page_requisites = false;
 };
 
-enum class AddOutcome {
-  kQueued,
-  kSeen,     // The Sieve (probably) saw it before.
-  kInvalid,  // Not an http(s) URL.
-  kOffSite,
-  kNotAllowed,    // Matches no allow pattern.
-  kDenied,        // Matches a deny pattern.
-  kTooLong,       // Trap control: URL length.
-  kRepeatedPath,  // Trap control: repeated path segments.
-  kBeyondDepth,
-  kDisallowed,      // robots.txt.
-  kOverOutlinkCap,  // Past max_outlinks distinct in-scope URLs of its page.
-  kQueryVariants,   // Past max_query_variants_per_path (trap_guard.h).
-  kCalendar,        // Past max_date_variants_per_path (trap_guard.h).
-};
-
-// The reason a URL refused with `outcome` is skipped; nullopt for kQueued,
-// kSeen and kInvalid.
-std::optional<SkipReason> SkipReasonOf(AddOutcome outcome);
-
 // The form under which the crawl queues (and records) a discovered URL: a
 // session ID in its path cut (trap_guard.h), then SplitUrl with the policy's
 // UrlOptions. `session_id`, when not null, is set when the URL carried a
@@ -134,23 +115,13 @@ struct SkippedLink {
   SkipReason reason;
 };
 
-// How the links of one page (or sitemap) fared, one count per outcome that
-// the crawl's summary reports; kSeen and kInvalid are not counted.
-struct LinkOutcomes {
-  int64_t queued = 0;  // The Frontier queued them.
-  uint64_t off_site = 0;
-  uint64_t filtered = 0;
-  uint64_t traps = 0;  // Includes in-scope links past max_outlinks.
-  uint64_t query_variant_traps = 0;  // Of traps: past the query variants cap.
-  uint64_t calendar_traps = 0;       // Of traps: past the date variants cap.
-  uint64_t beyond_depth = 0;
-  uint64_t disallowed = 0;
-  // With LinkPolicy::record_skipped: the refused links, repeats included.
+// How the links of one page (or sitemap) fared (link_fate.h's counts), and
+// with LinkPolicy::record_skipped the refused links, repeats included.
+struct LinkOutcomes : LinkFateCounts {
   std::vector<SkippedLink> skipped;
 
-  // Counts one link's outcome.
-  void Count(AddOutcome outcome);
-  // Counts it and, with `policy.record_skipped`, keeps `url` when refused.
+  // Counts `outcome` and, with `policy.record_skipped`, keeps `url` when
+  // refused.
   void Note(const LinkPolicy& policy, std::string_view url, AddOutcome outcome);
 };
 

@@ -69,24 +69,6 @@ bool RepeatsSegments(std::string_view path_and_query, int max) {
 
 }  // namespace
 
-std::string_view ScopeVerdictName(ScopeVerdict verdict) {
-  switch (verdict) {
-    case ScopeVerdict::kInScope:
-      return "in_scope";
-    case ScopeVerdict::kOffSite:
-      return "off_site";
-    case ScopeVerdict::kNotAllowed:
-      return "not_allowed";
-    case ScopeVerdict::kDenied:
-      return "denied";
-    case ScopeVerdict::kTooLong:
-      return "too_long";
-    case ScopeVerdict::kRepeatedPath:
-      return "repeated_path";
-  }
-  return "unknown";
-}
-
 absl::StatusOr<Scope> Scope::Create(
     const ScopeOptions& options, const std::vector<std::string>& seed_hosts) {
   Scope scope;

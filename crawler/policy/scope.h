@@ -29,6 +29,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
+#include "crawler/policy/link_fate.h"
 #include "crawler/policy/scope_mode.h"
 #include "parse/url.h"
 
@@ -53,17 +54,9 @@ struct ScopeOptions {
   int max_path_segment_repeats = 3;
 };
 
-enum class ScopeVerdict {
-  kInScope,
-  kOffSite,       // Another host or domain than the seeds'.
-  kNotAllowed,    // Matches no allow pattern.
-  kDenied,        // Matches a deny pattern.
-  kTooLong,       // Trap control: URL length.
-  kRepeatedPath,  // Trap control: path segment repeats.
-};
-
-// "in_scope", "off_site", "not_allowed", "denied", "too_long", "repeated_path".
-std::string_view ScopeVerdictName(ScopeVerdict verdict);
+// The scope's answer: kInScope, or the fate of a link it refuses (kOffSite,
+// kNotAllowed, kDenied, kTooLong, kRepeatedPath), from link_fate.h's table.
+using ScopeVerdict = AddOutcome;
 
 class Scope {
  public:

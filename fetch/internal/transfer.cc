@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "fetch/dns_cache.h"
 #include "fetch/internal/curl_dns_entries.h"
+#include "fetch/internal/idle_connections.h"
 
 namespace sieve::fetch_internal {
 namespace {
@@ -291,6 +292,10 @@ absl::Status Transfer::Configure() {
                            &TlsSessionCache::OnSslContext));
     check(curl_easy_setopt(e, CURLOPT_SSL_CTX_DATA, tls_sessions_));
   }
+  // Idle connections older than this are closed by curl, as the Fetcher's
+  // IdleConnections counts them (libcurl's own default, made explicit).
+  check(curl_easy_setopt(e, CURLOPT_MAXAGE_CONN, kMaxIdleSeconds));
+  if (!keep_connection_) check(curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L));
   check(curl_easy_setopt(e, CURLOPT_ERRORBUFFER, error_buffer_));
   check(curl_easy_setopt(e, CURLOPT_NOSIGNAL,
                          1L));  // Threads: no SIGALRM for DNS timeouts.

@@ -70,6 +70,13 @@ class Transfer {
   // This transfer's entry in curl's DNS cache (CurlDnsEntries::Key).
   std::string curl_dns_key() const;
 
+  // Whether curl may keep this transfer's connection open afterwards
+  // (otherwise CURLOPT_FORBID_REUSE: it is closed at the end). Decided by the
+  // Fetcher's IdleConnections (fetch/internal/idle_connections.h).
+  // REQUIRES: before Configure. Default: true.
+  void set_keep_connection(bool keep) { keep_connection_ = keep; }
+  bool keep_connection() const { return keep_connection_; }
+
   CURL* easy() const { return easy_.get(); }
   const FetchRequest& request() const { return request_; }
 
@@ -116,6 +123,7 @@ class Transfer {
   CurlEasyPtr easy_;
   std::string body_;
   bool truncated_ = false;
+  bool keep_connection_ = true;
   WireRecorder wire_;  // Used only with FetchOptions::keep_raw.
   char error_buffer_[CURL_ERROR_SIZE] = {};
 };

@@ -1,12 +1,12 @@
 // Compressed bodies: decoded by curl, cut after decoding, and a corrupt one is
 // an error.
-#include <zlib.h>
 
 #include <string>
 
 #include "fetch/fetcher.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/compress.h"
 #include "tests/fetch/test_servers.h"
 
 namespace sieve {
@@ -15,25 +15,6 @@ namespace {
 using fetch_test::FetchOne;
 using fetch_test::HttpServer;
 using fetch_test::TestOptions;
-
-// zlib's deflate with `window_bits`: 15 + 16 = gzip (RFC 1952), 15 = zlib (RFC
-// 1950, what HTTP calls "deflate", RFC 9110 8.4.1.2).
-std::string Compress(const std::string& data, int window_bits) {
-  z_stream z{};
-  if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, window_bits, 8,
-                   Z_DEFAULT_STRATEGY) != Z_OK) {
-    return "";
-  }
-  std::string out(deflateBound(&z, data.size()), '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
 
 std::string Page() {
   std::string page = "<html><body>";
@@ -46,7 +27,7 @@ std::string Page() {
 // process.
 const std::string& Bomb() {
   static const std::string* const bomb =
-      new std::string(Compress(std::string(50 << 20, '\0'), 15 + 16));
+      new std::string(test::Gzip(std::string(50 << 20, '\0')));
   return *bomb;
 }
 
@@ -64,9 +45,9 @@ class EncodingTest : public testing::Test {
               res.set_content(body, "application/octet-stream");
             });
     };
-    serve("/gzip", Compress(Page(), 15 + 16), "gzip");
-    serve("/deflate", Compress(Page(), 15), "deflate");
-    std::string corrupt = Compress(Page(), 15 + 16);
+    serve("/gzip", test::Gzip(Page()), "gzip");
+    serve("/deflate", test::Compress(Page(), test::Wrapper::kZlib), "deflate");
+    std::string corrupt = test::Gzip(Page());
     for (size_t i = 20; i < corrupt.size() - 8; i += 7)
       corrupt[i] = static_cast<char>(~corrupt[i]);
     serve("/corrupt-gzip", corrupt, "gzip");

@@ -1,6 +1,5 @@
 // FetchOptions::keep_raw: the exchange as it crossed the wire (for WARC), while
 // FetchResponse::body stays the decoded body parsing uses.
-#include <zlib.h>
 
 #include <string>
 
@@ -8,6 +7,7 @@
 #include "fetch/fetcher.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/compress.h"
 #include "tests/fetch/test_servers.h"
 
 namespace sieve {
@@ -21,21 +21,6 @@ using fetch_test::TestOptions;
 using ::testing::EndsWith;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-std::string Compress(const std::string& data, int window_bits) {
-  z_stream z{};
-  deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, window_bits, 8,
-               Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&z, data.size()), '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
 
 std::string Page() {
   std::string page = "<html><body>";
@@ -61,10 +46,11 @@ class WireCaptureTest : public testing::Test {
               res.set_content(body, "application/octet-stream");
             });
     };
-    serve("/gzip", Compress(Page(), 15 + 16), "gzip");
-    serve("/deflate", Compress(Page(), 15), "deflate");
-    serve("/raw-deflate", Compress(Page(), -15), "deflate");
-    serve("/bomb", Compress(std::string(8 << 20, '\0'), 15 + 16), "gzip");
+    serve("/gzip", test::Gzip(Page()), "gzip");
+    serve("/deflate", test::Compress(Page(), test::Wrapper::kZlib), "deflate");
+    serve("/raw-deflate", test::Compress(Page(), test::Wrapper::kRaw),
+          "deflate");
+    serve("/bomb", test::Gzip(std::string(8 << 20, '\0')), "gzip");
     serve("/not-gzip", "plain text pretending", "gzip");
     s.Get("/chunked", [](const httplib::Request&, httplib::Response& res) {
       res.set_chunked_content_provider(
@@ -101,7 +87,7 @@ TEST_F(WireCaptureTest, KeepsTheExchangeAsItCrossedTheWire) {
   const FetchResponse r = Fetch("/gzip");
   ASSERT_TRUE(r.ok()) << r.error_message;
   EXPECT_EQ(r.body, Page());  // Parsing sees what it always saw.
-  EXPECT_EQ(r.wire.body, Compress(Page(), 15 + 16));  // The archive, as sent.
+  EXPECT_EQ(r.wire.body, test::Gzip(Page()));  // The archive, as sent.
   EXPECT_THAT(r.wire.request_head, StartsWith("GET /gzip HTTP/1.1\r\n"));
   EXPECT_THAT(r.wire.request_head, HasSubstr("Accept-Encoding: gzip, deflate"));
   EXPECT_THAT(r.wire.request_head, EndsWith("\r\n\r\n"));
@@ -211,7 +197,8 @@ TEST(WireCaptureTimeTest, MarksABodyTheTimeLimitCut) {
 }
 
 TEST(ContentDecoderTest, UndoesCodingsLastToFirstAndKnowsIdentity) {
-  const std::string twice = Compress(Compress("abc", 15), 15 + 16);
+  const std::string twice =
+      test::Gzip(test::Compress("abc", test::Wrapper::kZlib));
   const DecodedContent d = DecodeContent("deflate, gzip", twice, 100);
   ASSERT_TRUE(d.ok) << d.error;
   EXPECT_EQ(d.body, "abc");
@@ -221,7 +208,7 @@ TEST(ContentDecoderTest, UndoesCodingsLastToFirstAndKnowsIdentity) {
 }
 
 TEST(ContentDecoderTest, KeepsWhatInflatedFromAStreamThatEndsEarly) {
-  const std::string gz = Compress(Page(), 15 + 16);
+  const std::string gz = test::Gzip(Page());
   const DecodedContent d = DecodeContent(
       "gzip", std::string_view(gz).substr(0, gz.size() / 2), 1 << 20);
   EXPECT_TRUE(d.ok) << d.error;

@@ -28,6 +28,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tests/common/files.h"
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 namespace {
@@ -66,11 +68,6 @@ bool ParseFlags(int argc, char** argv, Flags& flags) {
   return flags.max_len > 0;
 }
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 // The seed files, sorted by path so the mutation sequence does not depend on
 // the directory's order.
 std::vector<std::string> LoadCorpus(const std::vector<std::string>& inputs,
@@ -89,7 +86,7 @@ std::vector<std::string> LoadCorpus(const std::vector<std::string>& inputs,
   std::sort(paths.begin(), paths.end());
   std::vector<std::string> corpus;
   for (const fs::path& path : paths) {
-    std::string bytes = ReadFile(path);
+    std::string bytes = sieve::test::ReadFile(path);
     if (bytes.size() > max_len) bytes.resize(max_len);
     corpus.push_back(std::move(bytes));
   }

@@ -23,6 +23,8 @@
 
 #include "gtest/gtest.h"
 #include "parse/link_extractor.h"
+#include "tests/common/doc_sites.h"
+#include "tests/common/files.h"
 
 namespace sieve {
 namespace {
@@ -182,56 +184,17 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(param.param.name);
     });
 
-struct Site {
-  const char* package;
-  const char* root;  // HTML files under it, followed through symlinks
-};
-
-std::vector<std::filesystem::path> HtmlFiles(const std::string& root,
-                                             size_t* total_bytes) {
-  std::vector<std::filesystem::path> files;
-  *total_bytes = 0;
-  std::error_code error;
-  for (std::filesystem::recursive_directory_iterator it(
-           root, std::filesystem::directory_options::follow_directory_symlink,
-           error),
-       end;
-       !error && it != end; it.increment(error)) {
-    const std::string ext = it->path().extension().string();
-    if (it->is_regular_file(error) && (ext == ".html" || ext == ".htm")) {
-      files.push_back(it->path());
-      *total_bytes += it->file_size(error);
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in),
-                     std::istreambuf_iterator<char>());
-}
-
-class DocSiteTest : public ::testing::TestWithParam<Site> {};
+class DocSiteTest : public ::testing::TestWithParam<test::DocSite> {};
 
 TEST_P(DocSiteTest, TokenizerGivesGumbosLinksOnEveryPage) {
-  const Site& site = GetParam();
-  size_t total_bytes = 0;
-  const std::vector<std::filesystem::path> files =
-      HtmlFiles(site.root, &total_bytes);
-  if (files.empty()) {
-    GTEST_SKIP() << site.package << " is not installed (no HTML under "
-                 << site.root << ")";
-  }
-  size_t stride = 1;
-  if (std::getenv("SIEVE_DOCS_FULL") == nullptr) {
-    stride =
-        std::max<size_t>(1, (total_bytes + kSampleBytes - 1) / kSampleBytes);
-  }
+  const test::DocSite& site = GetParam();
+  const test::DocSample sample = test::SampleDocSite(site, kSampleBytes);
+  if (sample.files.empty()) GTEST_SKIP() << sample.missing;
+  const std::vector<std::filesystem::path>& files = sample.files;
+  const size_t stride = sample.stride;
   size_t pages = 0, links = 0, differing_pages = 0;
   for (size_t i = 0; i < files.size(); i += stride) {
-    const std::string html = ReadFile(files[i]);
+    const std::string html = test::ReadFile(files[i]);
     const std::string base = "http://docs.example/" + files[i].string();
     const std::vector<std::string> gumbo =
         Lines(Extract(html, HtmlParser::kGumbo, base, ""));
@@ -258,21 +221,9 @@ TEST_P(DocSiteTest, TokenizerGivesGumbosLinksOnEveryPage) {
   EXPECT_GT(links, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    DebianDocs, DocSiteTest,
-    ::testing::Values(
-        Site{"postgresql-doc-15", "/usr/share/doc/postgresql-doc-15/html"},
-        Site{"python3-doc", "/usr/share/doc/python3-doc/html"},
-        Site{"openjdk-17-doc", "/usr/share/doc/openjdk-17-doc/api"},
-        // Old hand-made XHTML in ISO-8859-1, with an XML declaration.
-        Site{"libxslt1-dev", "/usr/share/doc/libxslt1-dev/html"},
-        // Bench-only (bench/parse), not in the install script.
-        Site{"rust-doc", "/usr/share/doc/rust-doc/html"}),
-    [](const ::testing::TestParamInfo<Site>& param) {
-      std::string name = param.param.package;
-      std::erase_if(name, [](char c) { return !std::isalnum(c); });
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(DebianDocs, DocSiteTest,
+                         ::testing::ValuesIn(test::DocSites()),
+                         test::DocSiteName);
 
 }  // namespace
 }  // namespace sieve

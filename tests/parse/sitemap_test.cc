@@ -1,11 +1,10 @@
 #include "parse/sitemap.h"
 
-#include <zlib.h>
-
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/compress.h"
 
 namespace sieve {
 namespace {
@@ -27,22 +26,6 @@ std::string UrlSet(int first, int count) {
     xml += "  <url><loc>http://a.test/p" + std::to_string(i) + "</loc></url>\n";
   }
   return xml + "</urlset>\n";
-}
-
-std::string Gzip(const std::string& data) {
-  z_stream z{};
-  EXPECT_EQ(deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 9,
-                         Z_DEFAULT_STRATEGY),
-            Z_OK);
-  std::string out(deflateBound(&z, data.size()) + 64, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
 }
 
 TEST(SitemapTest, ReadsAUrlSetWithLastmod) {
@@ -85,13 +68,13 @@ TEST(SitemapTest, ReadsAnIndexOfGzipSitemapsAndEachOfThem) {
                             "\"><sitemap><loc>http://a.test/1.xml.gz</loc>"
                             "</sitemap><sitemap><loc>http://a.test/2.xml.gz"
                             "</loc></sitemap></sitemapindex>";
-  const SitemapResult ri = ParseSitemap(Gzip(index));
+  const SitemapResult ri = ParseSitemap(test::Gzip(index));
   EXPECT_TRUE(ri.ok());
   EXPECT_TRUE(ri.gzipped);
   EXPECT_EQ(ri.kind, SitemapKind::kIndex);
   ASSERT_THAT(ri.entries, SizeIs(2));
   for (int i = 0; i < 2; ++i) {
-    const SitemapResult r = ParseSitemap(Gzip(UrlSet(i * 10, 10)));
+    const SitemapResult r = ParseSitemap(test::Gzip(UrlSet(i * 10, 10)));
     EXPECT_TRUE(r.ok()) << r.error_message;
     EXPECT_TRUE(r.gzipped);
     EXPECT_EQ(r.kind, SitemapKind::kUrlSet);
@@ -115,7 +98,7 @@ TEST(SitemapTest, ReadsPlainTextOneUrlPerLine) {
 
 TEST(SitemapTest, ReadsGzippedPlainText) {
   const SitemapResult r =
-      ParseSitemap(Gzip("http://a.test/1\nhttp://a.test/2\n"));
+      ParseSitemap(test::Gzip("http://a.test/1\nhttp://a.test/2\n"));
   EXPECT_TRUE(r.ok());
   EXPECT_EQ(r.kind, SitemapKind::kText);
   EXPECT_THAT(r.entries, SizeIs(2));
@@ -145,7 +128,7 @@ TEST(SitemapTest, CutsAGzipBombAtFiftyMebibytesOfOutput) {
                     "\"><url><loc>http://a.test/first</loc></url>";
   xml.append(size_t{64} << 20, ' ');
   xml += "<url><loc>http://a.test/never</loc></url></urlset>";
-  const std::string bomb = Gzip(xml);
+  const std::string bomb = test::Gzip(xml);
   ASSERT_LT(bomb.size(), size_t{1} << 20);
   const SitemapResult r = ParseSitemap(bomb);
   EXPECT_EQ(r.error, SitemapError::kTooLarge);
@@ -253,7 +236,7 @@ TEST(SitemapTest, IgnoresExtensionElementsAndSkipsNonWebLocs) {
 }
 
 TEST(SitemapTest, ReportsACorruptGzipStreamAfterWhatItRead) {
-  std::string gz = Gzip(UrlSet(0, 2000));
+  std::string gz = test::Gzip(UrlSet(0, 2000));
   gz[gz.size() / 2] ^= 0x55;
   gz[gz.size() / 2 + 1] ^= 0x55;
   const SitemapResult r = ParseSitemap(gz);

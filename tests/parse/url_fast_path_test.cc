@@ -27,6 +27,8 @@
 #include "parse/internal/url_canon.h"
 #include "parse/link_extractor.h"
 #include "parse/parse_arena.h"
+#include "tests/common/doc_sites.h"
+#include "tests/common/files.h"
 
 namespace sieve {
 namespace {
@@ -35,59 +37,20 @@ using url_internal::Resolver;
 
 constexpr size_t kSampleBytes = size_t{8} << 20;
 
-struct Site {
-  const char* package;
-  const char* root;  // HTML files under it, followed through symlinks
-};
-
-std::vector<std::filesystem::path> HtmlFiles(const std::string& root,
-                                             size_t* total_bytes) {
-  std::vector<std::filesystem::path> files;
-  *total_bytes = 0;
-  std::error_code error;
-  for (std::filesystem::recursive_directory_iterator it(
-           root, std::filesystem::directory_options::follow_directory_symlink,
-           error),
-       end;
-       !error && it != end; it.increment(error)) {
-    const std::string ext = it->path().extension().string();
-    if (it->is_regular_file(error) && (ext == ".html" || ext == ".htm")) {
-      files.push_back(it->path());
-      *total_bytes += it->file_size(error);
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in),
-                     std::istreambuf_iterator<char>());
-}
-
-class DocSiteTest : public ::testing::TestWithParam<Site> {};
+class DocSiteTest : public ::testing::TestWithParam<test::DocSite> {};
 
 TEST_P(DocSiteTest, FastPathGivesTheSameUrlsAsLibcurlOnEveryLink) {
-  const Site& site = GetParam();
-  size_t total_bytes = 0;
-  const std::vector<std::filesystem::path> files =
-      HtmlFiles(site.root, &total_bytes);
-  if (files.empty()) {
-    GTEST_SKIP() << site.package << " is not installed (no HTML under "
-                 << site.root << ")";
-  }
-  size_t stride = 1;
-  if (std::getenv("SIEVE_DOCS_FULL") == nullptr) {
-    stride =
-        std::max<size_t>(1, (total_bytes + kSampleBytes - 1) / kSampleBytes);
-  }
+  const test::DocSite& site = GetParam();
+  const test::DocSample sample = test::SampleDocSite(site, kSampleBytes);
+  if (sample.files.empty()) GTEST_SKIP() << sample.missing;
+  const std::vector<std::filesystem::path>& files = sample.files;
+  const size_t stride = sample.stride;
 
   ParseArena arena;
   ParseArena malloc_arena(ParseArena::Options{.use_malloc = true});
   size_t pages = 0, links = 0, skipped = 0, differing_pages = 0;
   for (size_t i = 0; i < files.size(); i += stride) {
-    const std::string html = ReadFile(files[i]);
+    const std::string html = test::ReadFile(files[i]);
     // Two base forms: a loopback IPv4 host with a port, as in the crawl
     // benchmark, and a DNS name.
     const std::string relative =
@@ -126,20 +89,9 @@ TEST_P(DocSiteTest, FastPathGivesTheSameUrlsAsLibcurlOnEveryLink) {
   EXPECT_GT(links, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    DebianDocs, DocSiteTest,
-    ::testing::Values(
-        Site{"postgresql-doc-15", "/usr/share/doc/postgresql-doc-15/html"},
-        Site{"python3-doc", "/usr/share/doc/python3-doc/html"},
-        Site{"openjdk-17-doc", "/usr/share/doc/openjdk-17-doc/api"},
-        // The second site of bench/crawler/crawl_bench.sh (the Rust standard
-        // library's rustdoc HTML); bench-only, not in the install script.
-        Site{"rust-doc", "/usr/share/doc/rust-doc/html"}),
-    [](const ::testing::TestParamInfo<Site>& param) {
-      std::string name = param.param.package;
-      std::erase_if(name, [](char c) { return !std::isalnum(c); });
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(DebianDocs, DocSiteTest,
+                         ::testing::ValuesIn(test::DocSites()),
+                         test::DocSiteName);
 
 struct Case {
   const char* base;

@@ -85,8 +85,9 @@ TEST(CrawlPolitenessTest, AUrlAlwaysAnswering429IsTriedItsRetriesPlusOneTimes) {
                 ::testing::HasSubstr("given up"));
   }
   EXPECT_EQ(busy_records, 1);
-  EXPECT_EQ(summary->counters.given_up, 1u);
-  EXPECT_EQ(summary->counters.throttled, static_cast<uint64_t>(kRetries));
+  EXPECT_EQ(summary->frontier.given_up, 1u);
+  // Every 429 answer (the last one, given up, too): the frontier's count.
+  EXPECT_EQ(summary->frontier.throttled, static_cast<uint64_t>(kRetries + 1));
 }
 
 TEST(CrawlPolitenessTest, AHostsOtherUrlsGoRightAfterTheFirstBackOff) {
@@ -142,7 +143,7 @@ TEST(CrawlPolitenessTest, RetryAfterHoldsTheWholeHostBack) {
   for (int i = 0; i < 10; ++i) {
     EXPECT_EQ(by_path[absl::StrCat("/throttle/503/ok/", i)], 1) << i;
   }
-  EXPECT_EQ(summary->counters.given_up, 1u);
+  EXPECT_EQ(summary->frontier.given_up, 1u);
 }
 
 }  // namespace

@@ -1,0 +1,327 @@
+// render/internal/tab.cc: one page in one tab: Fetch pauses, virtual time,
+// links read in an isolated world.
+#include "render/internal/tab.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "render/internal/link_script.h"
+
+namespace sieve::render_internal {
+namespace {
+
+using nlohmann::json;
+
+// A single protocol call waits at most this long (or until the render's
+// deadline, whichever is later: closing a tab must not be skipped).
+constexpr absl::Duration kCallTimeout = absl::Seconds(10);
+// Hides service workers from pages: a worker would fetch outside the tab's
+// Fetch domain and outlive the render.
+constexpr const char kNoServiceWorker[] =
+    "delete Navigator.prototype.serviceWorker;";
+
+// Headers never passed between the page and the handler: hop-by-hop ones
+// (RFC 9110 7.6.1), the browser's User-Agent, and those that describe the
+// wire encoding of a body the handler hands over decoded.
+bool DroppedHeader(std::string_view name) {
+  static constexpr std::string_view kDropped[] = {"connection",
+                                                  "keep-alive",
+                                                  "proxy-authenticate",
+                                                  "proxy-authorization",
+                                                  "te",
+                                                  "trailer",
+                                                  "transfer-encoding",
+                                                  "upgrade",
+                                                  "user-agent",
+                                                  "content-encoding",
+                                                  "content-length",
+                                                  "host"};
+  const std::string lower = absl::AsciiStrToLower(std::string(name));
+  return std::find(std::begin(kDropped), std::end(kDropped), lower) !=
+         std::end(kDropped);
+}
+
+json FulfillParams(const std::string& request_id, int status,
+                   const HttpHeaders& headers, const std::string& body) {
+  json header_list = json::array();
+  for (const auto& [name, value] : headers) {
+    if (!DroppedHeader(name)) {
+      header_list.push_back({{"name", name}, {"value", value}});
+    }
+  }
+  return {{"requestId", request_id},
+          {"responseCode", status > 0 ? status : 200},
+          {"responseHeaders", std::move(header_list)},
+          {"body", absl::Base64Escape(body)}};
+}
+
+bool Contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// The frames of Page.getFrameTree, depth first, main frame first.
+void CollectFrames(const json& tree, std::vector<std::string>& ids) {
+  if (!tree.is_object()) return;
+  if (auto frame = tree.find("frame"); frame != tree.end()) {
+    ids.push_back(frame->value("id", ""));
+  }
+  if (auto children = tree.find("childFrames"); children != tree.end()) {
+    for (const json& child : *children) CollectFrames(child, ids);
+  }
+}
+
+class Tab {
+ public:
+  Tab(DevToolsClient& client, const PageToRender& page, RenderHandler& handler,
+      const RenderOptions& options)
+      : client_(client),
+        page_(page),
+        handler_(handler),
+        options_(options),
+        start_(absl::Now()),
+        deadline_(start_ + options.timeout) {}
+
+  absl::StatusOr<RenderResult> Run(const std::string& context_id) {
+    absl::StatusOr<json> target =
+        client_.Call("Target.createTarget",
+                     {{"url", "about:blank"}, {"browserContextId", context_id}},
+                     "", CallTimeout());
+    if (!target.ok()) return target.status();
+    target_id_ = target->value("targetId", "");
+    absl::StatusOr<RenderResult> result = RunInTarget();
+    client_.Unsubscribe(session_);
+    // Closing the tab drops whatever it still waits for.
+    (void)client_.Call("Target.closeTarget", {{"targetId", target_id_}}, "",
+                       kCallTimeout);
+    return result;
+  }
+
+ private:
+  absl::Duration CallTimeout() const {
+    return std::max(kCallTimeout, deadline_ - absl::Now());
+  }
+  absl::StatusOr<json> Call(std::string_view method, json params = nullptr) {
+    return client_.Call(method, std::move(params), session_, CallTimeout());
+  }
+
+  absl::StatusOr<RenderResult> RunInTarget() {
+    absl::StatusOr<json> attached = client_.Call(
+        "Target.attachToTarget", {{"targetId", target_id_}, {"flatten", true}},
+        "", CallTimeout());
+    if (!attached.ok()) return attached.status();
+    session_ = attached->value("sessionId", "");
+    client_.Subscribe(session_);
+
+    const std::pair<std::string_view, json> setup[] = {
+        {"Page.enable", nullptr},
+        {"Page.addScriptToEvaluateOnNewDocument",
+         {{"source", kNoServiceWorker}}},
+        {"Fetch.enable",
+         {{"patterns",
+           json::array({{{"urlPattern", "*"}, {"requestStage", "Request"}}})}}},
+        // Virtual time stands still until the document is answered (the
+        // navigation's own fetch does not count as one the page waits for).
+        {"Emulation.setVirtualTimePolicy", {{"policy", "pause"}}},
+    };
+    for (const auto& [method, params] : setup) {
+      if (absl::StatusOr<json> done = Call(method, params); !done.ok()) {
+        return done.status();
+      }
+    }
+    if (!options_.user_agent.empty()) {
+      absl::StatusOr<json> done = Call("Emulation.setUserAgentOverride",
+                                       {{"userAgent", options_.user_agent}});
+      if (!done.ok()) return done.status();
+    }
+    // Page.navigate answers only once the document arrives, which is our
+    // job below: send it without waiting.
+    if (absl::Status sent =
+            client_.Post("Page.navigate", {{"url", page_.url}}, session_);
+        !sent.ok()) {
+      return sent;
+    }
+
+    RenderResult result;
+    while (true) {
+      absl::StatusOr<DevToolsEvent> event =
+          client_.NextEvent(session_, deadline_);
+      if (absl::IsDeadlineExceeded(event.status())) {
+        result.timed_out = true;
+        break;
+      }
+      if (!event.ok()) return event.status();
+      if (event->method == "Fetch.requestPaused") {
+        if (absl::Status answered = Answer(event->params, result);
+            !answered.ok()) {
+          return answered;
+        }
+      } else if (event->method == "Emulation.virtualTimeBudgetExpired") {
+        break;
+      } else if (event->method == "Inspector.targetCrashed") {
+        return absl::InternalError(
+            absl::StrCat("the tab rendering ", page_.url, " crashed"));
+      }
+    }
+    if (!document_served_) {
+      // Cut before the page had its document: nothing to read.
+      result.elapsed = absl::Now() - start_;
+      return result;
+    }
+    if (absl::Status read = ReadLinks(result); !read.ok()) return read;
+    result.elapsed = absl::Now() - start_;
+    return result;
+  }
+
+  // Answers one paused request: the page's document, the handler's bytes, or
+  // a failure saying blocked by client.
+  absl::Status Answer(const json& params, RenderResult& result) {
+    const std::string request_id = params.value("requestId", "");
+    const json& request = params["request"];
+    RenderedRequest seen;
+    seen.url = request.value("url", "");
+    seen.method = request.value("method", "GET");
+    seen.resource_type = params.value("resourceType", "");
+
+    if (!document_served_ && seen.resource_type == "Document" &&
+        params.value("frameId", "") == target_id_) {
+      document_served_ = true;
+      seen.fate = RequestFate::kDocument;
+      result.requests.push_back(seen);
+      if (absl::Status sent =
+              client_.Post("Fetch.fulfillRequest",
+                           FulfillParams(request_id, page_.status,
+                                         page_.headers, page_.body),
+                           session_);
+          !sent.ok()) {
+        return sent;
+      }
+      // From now on the page runs, its time standing still while it waits
+      // for a fetch (for the handler).
+      return Call("Emulation.setVirtualTimePolicy",
+                  {{"policy", "pauseIfNetworkFetchesPending"},
+                   {"budget",
+                    absl::ToDoubleMilliseconds(options_.virtual_time_budget)}})
+          .status();
+    }
+    if (!Contains(options_.methods, seen.method)) {
+      seen.fate = RequestFate::kMethod;
+    } else if (!Contains(options_.resource_types, seen.resource_type)) {
+      seen.fate = RequestFate::kType;
+    } else if (asked_ >= options_.max_requests || absl::Now() >= deadline_) {
+      seen.fate = RequestFate::kBudget;
+    } else {
+      ++asked_;
+      SubresourceRequest ask;
+      ask.url = seen.url;
+      ask.method = seen.method;
+      ask.resource_type = seen.resource_type;
+      ask.deadline = deadline_;
+      if (auto headers = request.find("headers");
+          headers != request.end() && headers->is_object()) {
+        for (const auto& [name, value] : headers->items()) {
+          if (!DroppedHeader(name) && value.is_string()) {
+            ask.headers.emplace_back(name, value.get<std::string>());
+          }
+        }
+      }
+      absl::StatusOr<SubresourceResponse> response = handler_.Fetch(ask);
+      if (response.ok()) {
+        seen.fate =
+            response->from_cache ? RequestFate::kCached : RequestFate::kFetched;
+        result.requests.push_back(std::move(seen));
+        return client_.Post("Fetch.fulfillRequest",
+                            FulfillParams(request_id, response->status,
+                                          response->headers, response->body),
+                            session_);
+      }
+      seen.fate = RequestFate::kRefused;
+      seen.detail = std::string(response.status().message());
+    }
+    result.requests.push_back(std::move(seen));
+    return client_.Post(
+        "Fetch.failRequest",
+        {{"requestId", request_id}, {"errorReason", "BlockedByClient"}},
+        session_);
+  }
+
+  // Reads links (and the main frame's DOM) from every frame, each in an
+  // isolated world of its own.
+  absl::Status ReadLinks(RenderResult& result) {
+    absl::StatusOr<json> tree = Call("Page.getFrameTree");
+    if (!tree.ok()) return tree.status();
+    std::vector<std::string> frames;
+    CollectFrames((*tree)["frameTree"], frames);
+    absl::flat_hash_set<std::string> seen;
+    for (size_t i = 0; i < frames.size(); ++i) {
+      const bool main = i == 0;
+      absl::StatusOr<json> world =
+          Call("Page.createIsolatedWorld",
+               {{"frameId", frames[i]}, {"worldName", "sieve-links"}});
+      if (!world.ok()) {
+        if (main) return world.status();
+        continue;  // a frame that went away meanwhile
+      }
+      absl::StatusOr<json> read =
+          Call("Runtime.evaluate",
+               {{"expression", absl::StrCat(kLinkScript, "(", main, ")")},
+                {"contextId", (*world)["executionContextId"]},
+                {"returnByValue", true}});
+      if (!read.ok()) {
+        if (main) return read.status();
+        continue;
+      }
+      const json value = (*read)["result"].value("value", json::object());
+      std::vector<std::string> found;
+      if (auto links = value.find("links");
+          links != value.end() && links->is_array()) {
+        for (const json& link : *links) {
+          if (link.is_string()) found.push_back(link.get<std::string>());
+        }
+      }
+      std::string url = value.value("url", "");
+      if (main) {
+        result.final_url = url;
+        result.dom = value.value("dom", "");
+      }
+      // A frame's address is a link too (an iframe's, or where a pushState
+      // router moved the page), the page's own address aside.
+      url = url.substr(0, url.find('#'));
+      if ((url.rfind("http:", 0) == 0 || url.rfind("https:", 0) == 0) &&
+          url != page_.url) {
+        found.push_back(url);
+      }
+      for (std::string& link : found) {
+        if (seen.insert(link).second) result.links.push_back(std::move(link));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  DevToolsClient& client_;
+  const PageToRender& page_;
+  RenderHandler& handler_;
+  const RenderOptions& options_;
+  const absl::Time start_;
+  const absl::Time deadline_;
+  std::string target_id_;
+  std::string session_;
+  bool document_served_ = false;
+  int asked_ = 0;  // requests passed to the handler
+};
+
+}  // namespace
+
+absl::StatusOr<RenderResult> RenderInNewTab(DevToolsClient& client,
+                                            const std::string& context_id,
+                                            const PageToRender& page,
+                                            RenderHandler& handler,
+                                            const RenderOptions& options) {
+  return Tab(client, page, handler, options).Run(context_id);
+}
+
+}  // namespace sieve::render_internal

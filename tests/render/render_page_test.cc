@@ -1,0 +1,230 @@
+// Renders pages with the real Chromium, every request answered from memory
+// (render_test_util.h): links made at parse time, from fetch() JSON, after a
+// timer, in an iframe, in an open shadow root, by a pushState router; <base>;
+// what the handler refuses never reaches the page. One browser for the suite.
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "render/browser.h"
+#include "tests/render/render_test_util.h"
+
+namespace sieve {
+namespace {
+
+using render_test::HtmlPage;
+using render_test::MemorySite;
+using ::testing::Contains;
+using ::testing::IsSupersetOf;
+using ::testing::Not;
+
+class RenderPageTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!BrowserProcess::Installed(BrowserOptions{})) return;
+    absl::StatusOr<std::unique_ptr<Browser>> launched =
+        Browser::Launch(BrowserOptions{});
+    ASSERT_TRUE(launched.ok()) << launched.status();
+    browser_ = std::move(*launched).release();
+  }
+  static void TearDownTestSuite() {
+    delete browser_;
+    browser_ = nullptr;
+  }
+  void SetUp() override { SIEVE_SKIP_WITHOUT_CHROMIUM(); }
+
+  static Browser* browser_;
+};
+Browser* RenderPageTest::browser_ = nullptr;
+
+// The script-built site: every link on it is made by JavaScript.
+constexpr char kIndex[] = R"(<!doctype html><html><head><title>app</title>
+<script>document.write('<a href="/parse-time">parsed</a>');</script>
+</head><body><div id="app"></div>
+<iframe src="/frame.html"></iframe>
+<img src="/logo.png">
+<script src="/app.js"></script>
+<script src="/disallowed.js"></script>
+</body></html>)";
+
+constexpr char kApp[] = R"(
+fetch('/nav.json').then(r => r.json()).then(list => {
+  for (const href of list) {
+    const a = document.createElement('a'); a.href = href; a.textContent = href;
+    document.body.appendChild(a);
+  }
+});
+setTimeout(() => {
+  const a = document.createElement('a'); a.href = '/after-timer';
+  document.body.appendChild(a);
+}, 200);
+const host = document.createElement('div');
+document.body.appendChild(host);
+host.attachShadow({mode: 'open'}).innerHTML = '<a href="/in-shadow">s</a>';
+// A router: moves to its own address and draws its navigation.
+history.pushState({}, '', '/app/home');
+document.getElementById('app').innerHTML = '<a href="/app/about">About</a>';
+// Pages redefine built-ins; the reading script runs in a world of its own.
+window.Array = function() { throw new Error('no'); };
+Element.prototype.querySelectorAll = function() { return []; };
+)";
+
+constexpr char kFrame[] = R"(<!doctype html><body><script>
+const a = document.createElement('a'); a.href = 'in-iframe';
+document.body.appendChild(a);
+</script></body>)";
+
+TEST_F(RenderPageTest, FindsTheLinksAScriptBuiltSiteMakes) {
+  MemorySite site;
+  site.Add("http://app.test/app.js", "text/javascript", kApp);
+  site.Add("http://app.test/nav.json", "application/json",
+           R"(["/from-fetch-1", "/from-fetch-2"])");
+  site.Add("http://app.test/frame.html", "text/html", kFrame);
+  site.Add("http://app.test/disallowed.js", "text/javascript",
+           "document.write('<a href=\"/must-not-appear\">x</a>');");
+  site.Refuse("http://app.test/disallowed.js");
+
+  absl::StatusOr<RenderResult> result = browser_->Render(
+      HtmlPage("http://app.test/", kIndex), site, RenderOptions{});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_FALSE(result->timed_out);
+  EXPECT_THAT(result->links,
+              IsSupersetOf(
+                  {"http://app.test/parse-time", "http://app.test/from-fetch-1",
+                   "http://app.test/from-fetch-2",
+                   "http://app.test/after-timer", "http://app.test/in-shadow",
+                   "http://app.test/app/about", "http://app.test/app/home",
+                   "http://app.test/frame.html", "http://app.test/in-iframe"}));
+  EXPECT_EQ(result->final_url, "http://app.test/app/home");
+  // Refused by the handler: asked, not loaded.
+  EXPECT_THAT(site.asked(), Contains("http://app.test/disallowed.js"));
+  EXPECT_THAT(result->links, Not(Contains("http://app.test/must-not-appear")));
+  EXPECT_EQ(result->dom.find("must-not-appear"), std::string::npos);
+  EXPECT_NE(result->dom.find("/after-timer"), std::string::npos);
+  // Images are not asked for; the document is not fetched again.
+  EXPECT_THAT(site.asked(), Not(Contains("http://app.test/logo.png")));
+  EXPECT_THAT(site.asked(), Not(Contains("http://app.test/")));
+  auto fate_of = [&](const std::string& url) {
+    for (const RenderedRequest& request : result->requests) {
+      if (request.url == url) return std::string(RequestFateName(request.fate));
+    }
+    return std::string("not requested");
+  };
+  EXPECT_EQ(fate_of("http://app.test/"), "document");
+  EXPECT_EQ(fate_of("http://app.test/app.js"), "fetched");
+  EXPECT_EQ(fate_of("http://app.test/disallowed.js"), "refused");
+  EXPECT_EQ(fate_of("http://app.test/logo.png"), "type");
+}
+
+TEST_F(RenderPageTest, ResolvesLinksAgainstTheBaseElement) {
+  MemorySite site;
+  absl::StatusOr<RenderResult> result = browser_->Render(
+      HtmlPage("http://app.test/docs/page.html",
+               R"(<!doctype html><base href="http://mirror.test/root/">
+                  <a href="child.html#top">c</a><map><area href="/area"></map>
+                  <a href="mailto:x@y.z">m</a>)"),
+      site, RenderOptions{});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_THAT(result->links, Contains("http://mirror.test/root/child.html"));
+  EXPECT_THAT(result->links, Contains("http://mirror.test/area"));
+  for (const std::string& link : result->links) {
+    EXPECT_EQ(link.rfind("http", 0), 0u) << link;
+  }
+}
+
+TEST_F(RenderPageTest, TheRequestBudgetRefusesWhatIsPastIt) {
+  MemorySite site;
+  std::string html = "<!doctype html>";
+  for (int i = 0; i < 5; ++i) {
+    const std::string url = "http://app.test/s" + std::to_string(i) + ".js";
+    site.Add(url, "text/javascript", "");
+    html += "<script src=\"" + url + "\"></script>";
+  }
+  RenderOptions options;
+  options.max_requests = 2;
+  absl::StatusOr<RenderResult> result =
+      browser_->Render(HtmlPage("http://app.test/", html), site, options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(site.asked().size(), 2u);
+  int budget = 0;
+  for (const RenderedRequest& request : result->requests) {
+    budget += request.fate == RequestFate::kBudget;
+  }
+  EXPECT_EQ(budget, 3);
+}
+
+TEST_F(RenderPageTest, AWallClockLimitKeepsWhatTheRenderFound) {
+  // The handler takes longer than the render may: the page keeps its static
+  // links, the render says it was cut.
+  class SlowSite : public RenderHandler {
+   public:
+    absl::StatusOr<SubresourceResponse> Fetch(
+        const SubresourceRequest& request) override {
+      absl::SleepFor(
+          std::min(absl::Seconds(5), request.deadline - absl::Now()));
+      return SubresourceResponse{};
+    }
+  } slow;
+  RenderOptions options;
+  options.timeout = absl::Seconds(1);
+  absl::StatusOr<RenderResult> result =
+      browser_->Render(HtmlPage("http://app.test/",
+                                "<!doctype html><a href=\"/static\">s</a>"
+                                "<script src=\"/slow.js\"></script>"),
+                       slow, options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(result->timed_out);
+  EXPECT_THAT(result->links, Contains("http://app.test/static"));
+}
+
+// The browser has no network of its own: a WebSocket, a preconnect, a DNS
+// prefetch, a service worker and an image (refused by type) aimed at a live
+// loopback port never reach it. Only the handler's answers reach the page.
+TEST_F(RenderPageTest, NothingLeavesTheBrowserExceptThroughTheHandler) {
+  int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(
+      bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof(address)),
+      0);
+  ASSERT_EQ(listen(listener, 16), 0);
+  socklen_t length = sizeof(address);
+  getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+  const std::string origin =
+      "127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+
+  MemorySite site;
+  site.Add("https://app.test/sw.js", "text/javascript", "");
+  const std::string html =
+      "<!doctype html><link rel=preconnect href=\"http://" + origin +
+      "\">"
+      "<link rel=dns-prefetch href=\"http://prefetch.example\">"
+      "<img src=\"http://" +
+      origin +
+      "/pixel.png\"><script>"
+      "try { new WebSocket('ws://" +
+      origin +
+      "/socket'); } catch (e) {}"
+      "if (navigator.serviceWorker) navigator.serviceWorker.register('/sw.js');"
+      "document.write('<a href=\"/sw-' + typeof navigator.serviceWorker + "
+      "'\">x</a>');</script>";
+  absl::StatusOr<RenderResult> result = browser_->Render(
+      HtmlPage("https://app.test/", html), site, RenderOptions{});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_THAT(result->links, Contains("https://app.test/sw-undefined"));
+  pollfd wait = {listener, POLLIN, 0};
+  EXPECT_EQ(poll(&wait, 1, 300), 0) << "the browser connected to " << origin;
+  close(listener);
+}
+
+}  // namespace
+}  // namespace sieve
