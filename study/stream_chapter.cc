@@ -54,6 +54,26 @@ double Share(uint64_t part, uint64_t whole) {
                     : static_cast<double>(part) / static_cast<double>(whole);
 }
 
+// Where each stretch ends: `points` positions log-spaced from
+// max(1000, positions / 10^4) to `positions`, the last exactly `positions`
+// (rounding the spacing's product instead left the last at positions - 1 and
+// a one-item stretch after it); fewer where two would round to one.
+std::vector<uint64_t> PointPositions(const StreamOptions& o) {
+  const double positions = static_cast<double>(o.positions);
+  const double first = std::min(positions, std::max(1000.0, positions / 1e4));
+  const double ratio = std::pow(positions / first, 1.0 / (o.points - 1));
+  std::vector<uint64_t> ends;
+  for (uint32_t k = 0; k < o.points; ++k) {
+    const uint64_t end =
+        k + 1 == o.points
+            ? o.positions
+            : static_cast<uint64_t>(std::llround(
+                  first * std::pow(ratio, static_cast<double>(k))));
+    if (ends.empty() || end > ends.back()) ends.push_back(end);
+  }
+  return ends;
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<StreamPoint>> MeasureStream(
@@ -88,10 +108,8 @@ absl::StatusOr<std::vector<StreamPoint>> MeasureStream(
   std::vector<uint64_t> last_seen(options.window);
   Stretch stretch[3];
   std::vector<StreamPoint> points;
-  const double first = std::max(1000.0, options.positions / 1e4);
-  const double ratio =
-      std::pow(options.positions / first, 1.0 / (options.points - 1));
-  double next_point = first;
+  const std::vector<uint64_t> ends = PointPositions(options);
+  size_t next_end = 0;
   uint64_t previous_point = 0;
   std::string url;
   for (uint64_t position = 1; position <= options.positions; ++position) {
@@ -106,10 +124,8 @@ absl::StatusOr<std::vector<StreamPoint>> MeasureStream(
     stretch[0].Count(fresh, stable->Add(url));
     stretch[1].Count(fresh, generational->Add(url));
     stretch[2].Count(fresh, scalable->Add(url));
-    if (position < static_cast<uint64_t>(next_point) &&
-        position != options.positions) {
-      continue;
-    }
+    if (position != ends[next_end]) continue;
+    ++next_end;
     const double middle = (previous_point + position) / 2.0;
     const double formulas[3][2] = {
         {BloomMath::StableFalsePositiveRate(stable->params(), middle),
@@ -139,7 +155,6 @@ absl::StatusOr<std::vector<StreamPoint>> MeasureStream(
     }
     if (progress != nullptr) progress->Advance(position - previous_point);
     previous_point = position;
-    while (static_cast<uint64_t>(next_point) <= position) next_point *= ratio;
   }
   return points;
 }

@@ -42,7 +42,8 @@ struct StreamOptions {
   double fp_rate = 0.01;
   // Seeds the stream. Default: 42.
   uint64_t seed = 42;
-  // Measurement points, log-spaced up to `positions`. REQUIRES: >= 2.
+  // Measurement points, log-spaced up to `positions` (the last exactly at
+  // `positions`; fewer where two would round to one). REQUIRES: >= 2.
   // Default: 24.
   uint32_t points = 24;
 };

@@ -148,6 +148,9 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateClusterFrontier(
   o.filter.max_key_bytes = static_cast<uint64_t>(c.max_key_mb) << 20;
   o.lease_ttl = absl::Seconds(c.lease_seconds);
   o.politeness = local.politeness;
+  // Crawl-wide across the workers: the cluster frontier holds the rate (each
+  // worker's loop would hold only its own share of it).
+  o.max_requests_per_second = config.politeness.max_requests_per_second;
   // A worker with fewer hosts than transfers is handed a busier one's shard.
   o.fetch_slots = static_cast<uint32_t>(config.fetch.concurrency);
   o.max_urls_per_host = local.max_urls_per_host;

@@ -31,6 +31,9 @@ std::string ClusterKeys::Workers() const {
 std::string ClusterKeys::Load() const {
   return absl::StrCat("sieve:{", id_, "}:load");
 }
+std::string ClusterKeys::Rate() const {
+  return absl::StrCat("sieve:{", id_, "}:rate");
+}
 std::string ClusterKeys::FilterBits(uint32_t shard, uint32_t key) const {
   return absl::StrCat("sieve:{", id_, ":s", shard, "}:f", key);
 }

@@ -8,6 +8,8 @@
 //   - sieve:{ID}:workers       sorted set: worker id -> last heartbeat (ms)
 //   - sieve:{ID}:stats         hash: worker id -> its counters (WorkerStats)
 //   - sieve:{ID}:load          sorted set: worker id -> its hosts with work
+//   - sieve:{ID}:rate          string: when the crawl's next request may
+//                              start (CrawlRate, crawl_rate.h)
 //   - sieve:{ID:s<j>}:f<i>     string: bits of shard j's filter key i
 //   - sieve:{ID:s<j>}:n        counter: URLs shard j's filter took as new
 //   - sieve:{ID:s<j>}:lease    string "WORKER/TOKEN": owner of shard j
@@ -44,6 +46,7 @@ class ClusterKeys {
   std::string Fence() const;
   std::string Workers() const;
   std::string Load() const;
+  std::string Rate() const;
   std::string FilterBits(uint32_t shard, uint32_t key) const;
   std::string FilterCount(uint32_t shard) const;
   std::string Lease(uint32_t shard) const;

@@ -55,6 +55,12 @@ absl::Status RedisFrontier::Open() {
   leases_ = std::make_unique<ShardLeases>(*client_, *keys_, options_.worker_id,
                                           *shards, options_.lease_ttl);
   queue_ = std::make_unique<ShardQueue>(*client_, *keys_);
+  if (options_.max_requests_per_second > 0) {
+    absl::StatusOr<CrawlRate> rate =
+        CrawlRate::Open(*client_, *keys_, options_.max_requests_per_second);
+    if (!rate.ok()) return rate.status();
+    rate_ = *std::move(rate);
+  }
   acks_ = std::make_unique<AckLedger>(*queue_, *leases_);
   owner_ = std::make_unique<ShardOwner>(
       *client_, *keys_, *leases_, *queue_, *acks_,
@@ -176,6 +182,17 @@ NextUrl RedisFrontier::Next(absl::Time now) {
       wait = std::min(wait.value_or(absl::InfiniteDuration()), peek.wait);
     }
     busy = busy || peek.state == NextUrl::kWaitForDone;
+  }
+  if (oldest != nullptr && rate_.has_value()) {
+    // The crawl-wide cap: the slot is the crawl's, whichever worker takes it.
+    absl::StatusOr<absl::Duration> until = rate_->TryTake();
+    if (!until.ok()) {
+      Note(until.status());
+      return wait_for_redis;
+    }
+    if (*until > absl::ZeroDuration()) {
+      return {.state = NextUrl::kWait, .wait = *until};
+    }
   }
   if (oldest != nullptr) {
     NextUrl next = oldest->local->Next(now);  // The URL peeked.

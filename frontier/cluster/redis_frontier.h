@@ -32,6 +32,10 @@
 //     with clearly more than the least loaded hands that one a shard
 //     (shard_handover.h), so the crawl is not as slow as its worker with most
 //     hosts.
+//   - Rate (with max_requests_per_second): before handing out a URL, Next
+//     takes the crawl's next request slot in Redis (CrawlRate); until it
+//     comes, Next answers kWait. So the workers together start no more
+//     requests per second than the crawl's cap.
 //   - Next returns kEmpty only when no shard of the crawl has an entry left
 //     (queued or pending, at any worker) and this worker has nothing in
 //     flight.
@@ -75,12 +79,14 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "frontier/cluster/ack_ledger.h"
+#include "frontier/cluster/crawl_rate.h"
 #include "frontier/cluster/keys.h"
 #include "frontier/cluster/redis_bloom_filter.h"
 #include "frontier/cluster/redis_client.h"
@@ -104,6 +110,11 @@ struct RedisFrontierOptions {
   absl::Duration lease_ttl = absl::Seconds(10);
   // Per-host rules of each shard's local frontier.
   PolitenessOptions politeness{};
+  // Requests per second of the whole crawl, every worker together: Next
+  // hands out no URL before the crawl's next slot (CrawlRate, crawl_rate.h;
+  // one more round trip per URL). 0: no crawl-wide cap. REQUIRES: 0 or
+  // (0, 10^6]. Default: 0.
+  double max_requests_per_second = 0;
   uint64_t max_urls_per_host = 0;
   // Refill a shard's local queue from its stream when it holds fewer URLs.
   uint32_t refill_below = 64;
@@ -210,6 +221,8 @@ class RedisFrontier final : public CrawlFrontier {
   std::unique_ptr<RedisBloomFilter> add_filter_;
   std::unique_ptr<ShardLeases> leases_;
   std::unique_ptr<ShardQueue> queue_;
+  // Set when options_.max_requests_per_second > 0.
+  std::optional<CrawlRate> rate_;
   // URLs handed out by Next: url -> shard.
   absl::flat_hash_map<std::string, uint32_t> in_flight_{};
   // Finished URLs waiting for RecordWritten; acknowledgements to send again.

@@ -116,12 +116,9 @@ int CloserThanAfterEnd(const std::vector<Request>& r, absl::Duration gap) {
 
 // The most requests that started within one second of each other.
 int MostStartsInASecond(const std::vector<Request>& r) {
-  int most = 0;
-  for (size_t i = 0, j = 0; i < r.size(); ++i) {
-    while (j < r.size() && r[j].start - r[i].start < absl::Seconds(1)) ++j;
-    most = std::max(most, static_cast<int>(j - i));
-  }
-  return most;
+  std::vector<absl::Time> starts;
+  for (const Request& request : r) starts.push_back(request.start);
+  return testing_util::MostStartsInASecond(std::move(starts));
 }
 
 // Crawls the 20 hosts with `flags` added; returns the server's requests.

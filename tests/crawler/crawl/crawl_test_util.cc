@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -132,6 +133,16 @@ int WaitFor(pid_t pid) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return -1;
+}
+
+int MostStartsInASecond(std::vector<absl::Time> starts) {
+  std::sort(starts.begin(), starts.end());
+  int most = 0;
+  for (size_t i = 0, j = 0; i < starts.size(); ++i) {
+    while (j < starts.size() && starts[j] - starts[i] < absl::Seconds(1)) ++j;
+    most = std::max(most, static_cast<int>(j - i));
+  }
+  return most;
 }
 
 }  // namespace sieve::testing_util

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "crawler/loop/crawler.h"
 #include "nlohmann/json.hpp"
 
@@ -48,6 +49,10 @@ pid_t StartSieveWithFileLimit(const std::vector<std::string>& args,
                               uint64_t max_file_bytes);
 // Waits for the child; returns its exit code, or 128+signal.
 int WaitFor(pid_t pid);
+
+// The most of `starts` (in any order) within one second of each other: what
+// a server saw of a requests-per-second cap over any sliding second.
+int MostStartsInASecond(std::vector<absl::Time> starts);
 
 }  // namespace sieve::testing_util
 
