@@ -43,10 +43,10 @@
 //                          (OnResponse, OnPage, ...)
 //   crawler_records.cc     what it writes: page records in answer order,
 //                          parsed pages and sitemaps, skipped URLs
-//   crawler_status.cc      what the crawl saves and reports: checkpoints, the
-//                          filter's capacity warning, progress, the summary
+//   crawler_status.cc      what the crawl saves: checkpoints
 // and these owners, each with its own state (its header says what it owns):
 //   crawl_archive.h        the WARC files (CrawlArchive)
+//   crawl_reporter.h       progress, metrics, capacity warning, summary
 //   record_sink.h          pages.jsonl, skipped.jsonl and their counts
 //   revisit_scheduler.h    revisits: histories, validators, next visits
 //   sitemap_queue.h        the sitemaps queued, capped per host
@@ -76,6 +76,7 @@
 #include "absl/time/time.h"
 #include "crawler/config/crawl_options.h"
 #include "crawler/loop/crawl_archive.h"
+#include "crawler/loop/crawl_reporter.h"
 #include "crawler/loop/crawl_state.h"
 #include "crawler/loop/crawler.h"
 #include "crawler/loop/record_sink.h"
@@ -177,8 +178,8 @@ class Crawler::Impl {
   // output directory's lock, the DNS cache and the politeness keys; the
   // frontier restored from the checkpoint (with the crawl's state and the
   // revisit history) or made new with the seeds; the archive, scope and
-  // record sink; the Fetcher; the link policy, sitemap queue, parser pool,
-  // progress and metrics.
+  // record sink; the Fetcher; the link policy, sitemap queue, parser pool
+  // and the reporter (progress, metrics).
   absl::Status InitOptions();
   absl::Status LockAndResolve();
   absl::Status ResumeFrontier(const std::filesystem::path& scratch);
@@ -290,15 +291,6 @@ class Crawler::Impl {
 
   // crawler_status.cc
   absl::Status WriteCheckpointNow();
-  void CheckCapacity();
-  ProgressSnapshot Snapshot(absl::Time now);
-  // Each memory budget's use now (CrawlSummary::budgets).
-  std::vector<BudgetUse> Budgets() const;
-  CrawlSummary MakeSummary(absl::Time now);
-  // With output.metrics: hands the server the metrics and summary so far.
-  void PublishMetrics(absl::Time now);
-  // User plus system CPU time of the process so far, all threads.
-  static double CpuSeconds();
 
   CrawlSetup setup_;
   const CrawlConfig& config_;
@@ -324,11 +316,7 @@ class Crawler::Impl {
   LinkPolicy policy_;
   std::unique_ptr<WorkerPool<ParsedPage>> pool_;
   size_t parser_threads_ = 1;
-  std::unique_ptr<Progress> progress_;
-  // output.metrics: the server, and what only it reports (this process's).
-  std::unique_ptr<MetricsServer> metrics_;
-  absl::Time next_metrics_ = absl::InfinitePast();
-  LatencyHistogram fetch_latency_;  // Page fetches, counted in OnPage.
+  std::unique_ptr<CrawlReporter> reporter_;
 
   std::unique_ptr<RevisitScheduler> revisits_;
 
@@ -338,11 +326,6 @@ class Crawler::Impl {
   uint64_t pages_started_ = 0;
   // politeness.max_requests_per_second: when the next request may start.
   absl::Time next_request_at_ = absl::InfinitePast();
-  uint64_t capacity_warned_at_ = 0;
-  double base_run_seconds_ = 0;
-  uint64_t base_pages_ = 0;  // counters_.pages when this run began.
-  absl::Time started_;
-  double cpu_at_start_ = 0;
   std::optional<StopReason> stop_reason_;
   std::atomic<bool> stop_requested_{false};
   absl::Status fatal_;

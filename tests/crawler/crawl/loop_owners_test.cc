@@ -1,8 +1,14 @@
 // The crawl loop's owners on their own (crawler/loop/record_sink.h,
-// crawler/policy/link_fate.h): what each counts and writes.
+// crawl_reporter.h, crawler/policy/link_fate.h): what each counts and
+// writes.
 #include <filesystem>
+#include <memory>
 #include <string>
 
+#include "absl/strings/str_cat.h"
+#include "crawler/config/crawl_options.h"
+#include "crawler/logging.h"
+#include "crawler/loop/crawl_reporter.h"
 #include "crawler/loop/record_sink.h"
 #include "crawler/policy/link_fate.h"
 #include "gtest/gtest.h"
@@ -72,6 +78,96 @@ TEST(RecordSinkTest, CountsWhatItWritesAndSkipsEachUrlOncePerReason) {
             std::filesystem::file_size(out / "pages.jsonl"));
   EXPECT_EQ(state.skipped_offset,
             std::filesystem::file_size(out / "skipped.jsonl"));
+}
+
+// A frontier of `config` holding `n` URLs of one host.
+std::unique_ptr<CrawlFrontier> FrontierWith(const CrawlConfig& config,
+                                            const std::filesystem::path& dir,
+                                            int n) {
+  absl::StatusOr<std::unique_ptr<CrawlFrontier>> frontier =
+      CreateFrontier(config, dir);
+  EXPECT_TRUE(frontier.ok()) << frontier.status();
+  for (int i = 0; i < n; ++i) {
+    (*frontier)->Add(absl::StrCat("http://a.test/", i), "a.test", 0, "");
+  }
+  return *std::move(frontier);
+}
+
+TEST(CrawlReporterTest, WarnsPastCapacityOnceAndAgainAtEachDoubling) {
+  CrawlConfig config;
+  config.sieve.expected_urls = 100;
+  config.sieve.on_capacity = CapacityPolicy::kWarn;
+  const std::filesystem::path dir = FreshDir("reporter-capacity");
+  std::unique_ptr<CrawlFrontier> frontier = FrontierWith(config, dir, 150);
+  CrawlCounters counters;
+  absl::StatusOr<std::unique_ptr<CrawlReporter>> reporter =
+      CrawlReporter::Create({.config = &config,
+                             .counters = &counters,
+                             .frontier = frontier.get()},
+                            *MakeStderrLogger("warn"), /*live=*/false);
+  ASSERT_TRUE(reporter.ok()) << reporter.status();
+  EXPECT_FALSE((*reporter)->CheckCapacity(/*stopping=*/false));
+  EXPECT_FALSE((*reporter)->CheckCapacity(/*stopping=*/false));
+  EXPECT_EQ(counters.capacity_warnings, 1u) << "about 150 of 100: once";
+  for (int i = 150; i < 300; ++i) {
+    frontier->Add(absl::StrCat("http://a.test/", i), "a.test", 0, "");
+  }
+  (*reporter)->CheckCapacity(/*stopping=*/false);
+  (*reporter)->CheckCapacity(/*stopping=*/false);
+  EXPECT_EQ(counters.capacity_warnings, 2u) << "about 300: past 200 only";
+}
+
+TEST(CrawlReporterTest, AsksToStopAtCapacityWithOnCapacityStop) {
+  CrawlConfig config;
+  config.sieve.expected_urls = 100;
+  config.sieve.on_capacity = CapacityPolicy::kStop;
+  const std::filesystem::path dir = FreshDir("reporter-stop");
+  std::unique_ptr<CrawlFrontier> frontier = FrontierWith(config, dir, 50);
+  CrawlCounters counters;
+  absl::StatusOr<std::unique_ptr<CrawlReporter>> reporter =
+      CrawlReporter::Create({.config = &config,
+                             .counters = &counters,
+                             .frontier = frontier.get()},
+                            *MakeStderrLogger("warn"), /*live=*/false);
+  ASSERT_TRUE(reporter.ok()) << reporter.status();
+  EXPECT_FALSE((*reporter)->CheckCapacity(/*stopping=*/false));
+  for (int i = 50; i < 150; ++i) {
+    frontier->Add(absl::StrCat("http://a.test/", i), "a.test", 0, "");
+  }
+  EXPECT_FALSE((*reporter)->CheckCapacity(/*stopping=*/true));
+  EXPECT_TRUE((*reporter)->CheckCapacity(/*stopping=*/false));
+}
+
+TEST(CrawlReporterTest, CountsThisRunApartFromTheRunsBefore) {
+  CrawlConfig config;
+  const std::filesystem::path dir = FreshDir("reporter-runs");
+  std::unique_ptr<CrawlFrontier> frontier = FrontierWith(config, dir, 3);
+  CrawlCounters counters;
+  counters.pages = 40;  // Earlier runs' (--resume).
+  counters.run_seconds = 100;
+  absl::StatusOr<std::unique_ptr<CrawlReporter>> reporter =
+      CrawlReporter::Create({.config = &config,
+                             .counters = &counters,
+                             .frontier = frontier.get()},
+                            *MakeStderrLogger("warn"), /*live=*/false);
+  ASSERT_TRUE(reporter.ok()) << reporter.status();
+  const absl::Time start = absl::FromUnixSeconds(1'000'000);
+  EXPECT_EQ((*reporter)->RunSeconds(start), 100) << "not started yet";
+  (*reporter)->Start(start);
+  counters.pages += 2;
+  (*reporter)->CountPage(/*error=*/false);
+  EXPECT_EQ((*reporter)->RunSeconds(start + absl::Seconds(5)), 105);
+  const CrawlSummary summary =
+      (*reporter)->Finish(start + absl::Seconds(5), StopReason::kMaxPages);
+  EXPECT_EQ(summary.stop_reason, StopReason::kMaxPages);
+  EXPECT_EQ(summary.counters.pages, 42u);
+  EXPECT_EQ(summary.pages_this_run, 2u);
+  EXPECT_EQ(summary.seconds, 5);
+  EXPECT_EQ(summary.frontier.queued, 3u);
+  ASSERT_EQ(summary.budgets.size(), 7u);
+  EXPECT_EQ(summary.budgets[0].name, "sieve_queue");
+  EXPECT_EQ((*reporter)->Summary(start, std::nullopt).stop_reason,
+            StopReason::kFinished);
 }
 
 }  // namespace
