@@ -57,7 +57,14 @@ absl::Status Crawler::Impl::Init() {
 absl::Status Crawler::Impl::InitOptions() {
   absl::StatusOr<std::string> token = RobotsToken(config_);
   if (!token.ok()) return token.status();
-  robots_token_ = *std::move(token);
+  robots_ = std::make_unique<RobotsGate>(
+      RobotsGate::Options{
+          .cache = {.max_entries =
+                        static_cast<size_t>(config_.robots.cache_entries),
+                    .max_bytes = static_cast<size_t>(config_.robots.cache_mb)
+                                 << 20},
+          .token = *token},
+      counters_, log_);
   revisits_ = std::make_unique<RevisitScheduler>(config_, log_, &fatal_);
   return absl::OkStatus();
 }
@@ -194,7 +201,7 @@ absl::Status Crawler::Impl::StartParsing() {
   if (absl::Status s = domains_->Load(state_.domain_budget); !s.ok()) return s;
   policy_ = LinkPolicy{
       .scope = scope_.get(),
-      .robots = &robots_,
+      .robots = &robots_->cache(),
       .frontier = frontier_.get(),
       .keys = keys_.get(),
       .url_options = MakeUrlOptions(config_),
@@ -204,7 +211,7 @@ absl::Status Crawler::Impl::StartParsing() {
       .traps = traps_.get(),
       .domains = domains_.get(),
       .session_id_params = config_.url.session_id_params,
-      .robots_name = absl::AsciiStrToLower(robots_token_),
+      .robots_name = absl::AsciiStrToLower(robots_->token()),
       .html_parser = config_.parse.html_parser,
       .record_skipped = sink_->records_skipped(),
       .page_requisites = config_.crawl.page_requisites};
@@ -227,7 +234,7 @@ absl::Status Crawler::Impl::StartParsing() {
                                                    .frontier = frontier_.get(),
                                                    .fetcher = fetcher_.get(),
                                                    .sink = sink_.get(),
-                                                   .robots = &robots_,
+                                                   .robots = &robots_->cache(),
                                                    .dns = dns_.get(),
                                                    .domains = domains_.get(),
                                                    .revisits = revisits_.get()},

@@ -12,15 +12,15 @@
 //            host's slots; `url` is what Next handed out.
 //   kRobots  the robots.txt of `origin`, fetched in the slot of the first
 //            URL of that origin Next handed out; the URLs handed out while it
-//            is in flight wait in robots_pending_[origin] (one entry per
-//            origin, so at most fetch.concurrency entries).
+//            is in flight are held by the robots gate (robots_gate.h, one
+//            entry per origin, so at most fetch.concurrency entries).
 //
 // A request's life:
 //   Dispatch: CrawlFrontier::Next -> HandleReady
 //     host unreachable      -> RecordUnreachable: record, Done(NotFetched)
 //     robots.txt forbids it -> link fate kDisallowed, Done(NotFetched)
 //     robots.txt allows it  -> SubmitPage: requests_[id] = kPage
-//     robots.txt unknown    -> waits in robots_pending_; the first waiter's
+//     robots.txt unknown    -> held by the robots gate; the first waiter's
 //                              slot fetches it: requests_[id] = kRobots
 //   Fetcher::Poll -> OnResponse: requests_ entry erased, exchange archived
 //     kRobots -> OnRobots: rules cached, sitemaps queued; the waiters go
@@ -49,6 +49,7 @@
 //   crawl_reporter.h       progress, metrics, capacity warning, summary
 //   record_sink.h          pages.jsonl, skipped.jsonl and their counts
 //   revisit_scheduler.h    revisits: histories, validators, next visits
+//   robots_gate.h          robots.txt rules and the URLs held for them
 //   sitemap_queue.h        the sitemaps queued, capped per host
 //
 // Surprises first:
@@ -81,6 +82,7 @@
 #include "crawler/loop/crawler.h"
 #include "crawler/loop/record_sink.h"
 #include "crawler/loop/revisit_scheduler.h"
+#include "crawler/loop/robots_gate.h"
 #include "crawler/loop/sitemap_queue.h"
 #include "crawler/loop/worker_pool.h"
 #include "crawler/output/metrics_server.h"
@@ -117,10 +119,7 @@ class Crawler::Impl {
   explicit Impl(CrawlSetup setup)
       : setup_(std::move(setup)),
         config_(setup_.config),
-        out_(config_.crawl.out),
-        robots_(RobotsCacheOptions{
-            .max_entries = static_cast<size_t>(config_.robots.cache_entries),
-            .max_bytes = static_cast<size_t>(config_.robots.cache_mb) << 20}) {}
+        out_(config_.crawl.out) {}
 
   ~Impl() {
     pool_.reset();  // Parser threads hold pointers into this object.
@@ -143,13 +142,6 @@ class Crawler::Impl {
     std::string authority;  // kRobots: host[:port] of the robots.txt URL.
     std::string origin;     // kRobots: RobotsCache::Key of the origin.
     absl::Time start;
-  };
-
-  // A host whose robots.txt is being fetched, with the URLs the frontier
-  // handed out meanwhile (they go back to it, deferred, when it arrives).
-  struct PendingRobots {
-    absl::Time start;
-    std::vector<FrontierUrl> waiting;
   };
 
   // A fetched page (or sitemap) coming back from a parser thread.
@@ -309,8 +301,7 @@ class Crawler::Impl {
   std::unique_ptr<CrawlArchive> archive_;
   std::unique_ptr<SitemapQueue> sitemaps_;
   std::unique_ptr<Scope> scope_;
-  RobotsCache robots_;
-  std::string robots_token_;  // RobotsToken(config_), set by Init.
+  std::unique_ptr<RobotsGate> robots_;  // Made by Init.
   std::unique_ptr<TrapGuard> traps_;
   std::unique_ptr<DomainBudget> domains_;  // Pages per registrable domain.
   LinkPolicy policy_;
@@ -322,7 +313,6 @@ class Crawler::Impl {
 
   uint64_t next_request_id_ = 1;
   absl::flat_hash_map<uint64_t, Request> requests_;
-  absl::flat_hash_map<std::string, PendingRobots> robots_pending_;
   uint64_t pages_started_ = 0;
   // politeness.max_requests_per_second: when the next request may start.
   absl::Time next_request_at_ = absl::InfinitePast();

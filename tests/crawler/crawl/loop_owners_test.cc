@@ -1,15 +1,17 @@
 // The crawl loop's owners on their own (crawler/loop/record_sink.h,
-// crawl_reporter.h, crawler/policy/link_fate.h): what each counts and
+// crawl_reporter.h, robots_gate.h, crawler/policy/link_fate.h): what each counts and
 // writes.
 #include <filesystem>
 #include <memory>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "crawler/config/crawl_options.h"
 #include "crawler/logging.h"
 #include "crawler/loop/crawl_reporter.h"
 #include "crawler/loop/record_sink.h"
+#include "crawler/loop/robots_gate.h"
 #include "crawler/policy/link_fate.h"
 #include "gtest/gtest.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
@@ -168,6 +170,77 @@ TEST(CrawlReporterTest, CountsThisRunApartFromTheRunsBefore) {
   EXPECT_EQ(summary.budgets[0].name, "sieve_queue");
   EXPECT_EQ((*reporter)->Summary(start, std::nullopt).stop_reason,
             StopReason::kFinished);
+}
+
+UrlParts PartsOf(const std::string& url) {
+  absl::StatusOr<UrlParts> parts = SplitUrl(url);
+  EXPECT_TRUE(parts.ok()) << url;
+  return *parts;
+}
+
+TEST(RobotsGateTest, HoldsUrlsUntilRobotsTxtAnswersThenAppliesItsRules) {
+  CrawlCounters counters;
+  RobotsGate::Options options;
+  options.token = "SieveBot";
+  RobotsGate gate(options, counters, *MakeStderrLogger("warn"));
+  const UrlParts a = PartsOf("http://a.test/private/x");
+  const UrlParts b = PartsOf("http://a.test/open");
+  EXPECT_EQ(gate.Allowed(a), std::nullopt);
+  EXPECT_TRUE(gate.Hold(a, FrontierUrl{.url = "http://a.test/private/x"}))
+      << "the first URL of an origin fetches robots.txt";
+  EXPECT_FALSE(gate.Hold(b, FrontierUrl{.url = "http://a.test/open"}));
+  EXPECT_TRUE(gate.Hold(PartsOf("https://a.test/"),
+                        FrontierUrl{.url = "https://a.test/"}))
+      << "https is another origin (RFC 9309 2.3)";
+  EXPECT_EQ(counters.robots_fetches, 2u);
+  EXPECT_EQ(RobotsGate::RobotsUrl(a), "http://a.test/robots.txt");
+  EXPECT_EQ(gate.holding(), 2u);
+
+  FetchResponse response;
+  response.url = "http://a.test/robots.txt";
+  response.status = 200;
+  response.body = "User-agent: *\nDisallow: /private\n";
+  EXPECT_FALSE(gate.Take("http://b.test:80", response).has_value());
+  std::optional<RobotsGate::Answer> answer =
+      gate.Take(RobotsGate::OriginOf(a), response);
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_FALSE(answer->cause.has_value());
+  ASSERT_EQ(answer->waiting.size(), 2u);
+  EXPECT_EQ(answer->waiting[0].url, "http://a.test/private/x");
+  EXPECT_EQ(gate.Allowed(a), false);
+  EXPECT_EQ(gate.Allowed(b), true);
+  EXPECT_EQ(gate.holding(), 1u);
+}
+
+TEST(RobotsGateTest, GivesHeldUrlsBackWithTheCauseWhenUnavailable) {
+  CrawlCounters counters;
+  RobotsGate gate(RobotsGate::Options(), counters, *MakeStderrLogger("warn"));
+  const UrlParts a = PartsOf("http://a.test/x");
+  ASSERT_TRUE(gate.Hold(a, FrontierUrl{.url = "http://a.test/x"}));
+  FetchResponse response;
+  response.url = "http://a.test/robots.txt";
+  response.status = 503;
+  std::optional<RobotsGate::Answer> answer =
+      gate.Take(RobotsGate::OriginOf(a), response);
+  ASSERT_TRUE(answer.has_value());
+  ASSERT_TRUE(answer->cause.has_value());
+  EXPECT_EQ(answer->cause->code, FailureCode::kRobotsUnavailable);
+  EXPECT_TRUE(absl::StartsWith(answer->cause->detail, "robots.txt: "))
+      << answer->cause->detail;
+  EXPECT_EQ(answer->waiting.size(), 1u);
+  EXPECT_EQ(counters.robots_unavailable, 1u);
+  EXPECT_EQ(gate.Allowed(a), std::nullopt) << "nothing stored (RFC 9309 "
+                                              "2.3.1.4: retried later)";
+
+  ASSERT_TRUE(gate.Hold(a, FrontierUrl{.url = "http://a.test/x"}));
+  FetchResponse blocked;
+  blocked.url = "http://a.test/robots.txt";
+  blocked.error = FetchError::kBlockedAddress;
+  answer = gate.Take(RobotsGate::OriginOf(a), blocked);
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_TRUE(answer->blocked);
+  EXPECT_FALSE(answer->cause.has_value()) << "no rules apply (2.3.1.3)";
+  EXPECT_EQ(gate.Allowed(a), true);
 }
 
 }  // namespace
