@@ -36,6 +36,8 @@
 
 namespace httplib {
 class Server;
+struct Request;
+struct Response;
 }  // namespace httplib
 
 namespace sieve {
@@ -71,6 +73,10 @@ class DemoSite {
 
  private:
   DemoSite() = default;
+  // The HTTP (or HTTPS) server, bound to a free port of 127.0.0.1.
+  absl::Status MakeServer(const SiteOptions& options);
+  // The catch-all route: the graph's answer, logged in requests_.
+  void Serve(const httplib::Request& req, httplib::Response& res);
 
   std::unique_ptr<httplib::Server> server_;
   std::unique_ptr<SiteGraph> graph_;

@@ -24,7 +24,12 @@ HostilePages::HostilePages() {
 }
 
 void HostilePages::Register(httplib::Server& server) {
-  using httplib::DataSink;
+  RegisterPages(server);
+  RegisterStreams(server);
+  RegisterBodies(server);
+}
+
+void HostilePages::RegisterPages(httplib::Server& server) {
   using httplib::Request;
   using httplib::Response;
   server.Get("/hostile/", [](const Request&, Response& res) {
@@ -42,6 +47,12 @@ void HostilePages::Register(httplib::Server& server) {
   server.Get("/hostile/ok2.html", [](const Request&, Response& res) {
     res.set_content("<html>fine</html>", "text/html");
   });
+}
+
+void HostilePages::RegisterStreams(httplib::Server& server) {
+  using httplib::DataSink;
+  using httplib::Request;
+  using httplib::Response;
   server.Get("/hostile/endless", [this](const Request&, Response& res) {
     res.set_chunked_content_provider(
         "application/octet-stream", [this](size_t, DataSink& sink) {
@@ -65,6 +76,12 @@ void HostilePages::Register(httplib::Server& server) {
                                return false;
                              });
   });
+}
+
+void HostilePages::RegisterBodies(httplib::Server& server) {
+  using httplib::DataSink;
+  using httplib::Request;
+  using httplib::Response;
   server.Get("/hostile/badgzip", [](const Request&, Response& res) {
     res.set_header("Content-Encoding", "gzip");
     res.set_content(

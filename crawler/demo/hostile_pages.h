@@ -37,6 +37,14 @@ class HostilePages {
   void Stop() { stopping_.store(true); }
 
  private:
+  // The index and the two well-behaved pages.
+  void RegisterPages(httplib::Server& server);
+  // Bodies that never end, trickle, or stop short (connection reset).
+  void RegisterStreams(httplib::Server& server);
+  // Bodies that lie (bad gzip, binary as HTML) or are huge (10 MB of links,
+  // 12 MB past the body cap), and the leaves they link.
+  void RegisterBodies(httplib::Server& server);
+
   std::atomic<bool> stopping_{false};
   std::string random_chunk_;
   std::string binary_;

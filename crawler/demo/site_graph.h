@@ -30,6 +30,7 @@
 #define SIEVE_CRAWLER_DEMO_SITE_GRAPH_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -166,6 +167,19 @@ class SiteGraph {
   SiteResponse RespondThrottling(std::string_view path) const;
   // The /req/ pages (SiteOptions::requisite_pages).
   SiteResponse RespondRequisites(std::string_view path) const;
+  // Respond's kinds of page, each nullopt for a path not its own (tried in
+  // this order): robots.txt and the feature pages (throttling, charsets,
+  // requisites); the home page, the mirrored pages and the sitemaps; (the
+  // graph's pages;) the traps; the index and the redirects; the rest (404
+  // when nothing knows the path).
+  std::optional<SiteResponse> RespondFeaturePages(std::string_view path) const;
+  std::optional<SiteResponse> RespondHomeAndSitemaps(
+      std::string_view path) const;
+  std::optional<SiteResponse> RespondTraps(std::string_view path,
+                                           std::string_view raw_path) const;
+  std::optional<SiteResponse> RespondIndexAndRedirects(
+      std::string_view path) const;
+  SiteResponse RespondOtherPages(std::string_view path) const;
   std::vector<OutLink> OutLinks(int page) const;
   std::string RenderPage(int page) const;
 

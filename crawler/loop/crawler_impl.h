@@ -151,11 +151,12 @@ class Crawler::Impl {
   struct ParsedPage {
     PageRecord record;
     FrontierUrl url;
-    absl::Duration response_time;
-    PageLinks links;
-    std::optional<SitemapLinks> sitemap;  // Set for a sitemap file.
+    absl::Duration response_time;  // Default: 0.
+    PageLinks links;               // Its links' fates. Default: none.
+    // Set for a sitemap file. Default: nullopt.
+    std::optional<SitemapLinks> sitemap;
     // A record of a page not parsed, sent through the pool only to keep its
-    // place behind the pages parsing (WriteRecord).
+    // place behind the pages parsing (WriteRecord). Default: false.
     bool record_only = false;
   };
 
@@ -288,7 +289,6 @@ class Crawler::Impl {
   // I/O error is fatal.
   std::optional<WarcLocation> Archive(FetchResponse& response,
                                       absl::Time start);
-
 
   // The setup (config, seeds, logger, the output directory's lock) and what
   // the checkpoint saves (counters, seeds' hosts, file offsets).

@@ -57,10 +57,11 @@ uint64_t LatencyHistogram::CumulativeCount(size_t i) const {
   return total;
 }
 
-std::string FormatPrometheusMetrics(const CrawlMetrics& m) {
-  const CrawlSummary& s = m.summary;
-  const CrawlCounters& c = s.counters;
-  std::string out;
+namespace {
+
+// Records written, their errors and bytes.
+void AppendRecordMetrics(std::string& out, const CrawlMetrics& m) {
+  const CrawlCounters& c = m.summary.counters;
   Family(out, "sieve_pages_total", "counter",
          "Records written to pages.jsonl by this process, by HTTP status "
          "class (none: no response).");
@@ -84,6 +85,11 @@ std::string FormatPrometheusMetrics(const CrawlMetrics& m) {
   }
   One(out, "sieve_body_bytes_total", "counter",
       "Body bytes fetched (decoded), all runs.", c.bytes);
+}
+
+// The frontier, the Sieve's filter and the robots.txt cache now.
+void AppendStateMetrics(std::string& out, const CrawlMetrics& m) {
+  const CrawlSummary& s = m.summary;
   One(out, "sieve_queued_urls", "gauge", "URLs queued in the frontier.",
       s.frontier.queued);
   One(out, "sieve_in_flight", "gauge", "Transfers in flight.", m.in_flight);
@@ -99,11 +105,16 @@ std::string FormatPrometheusMetrics(const CrawlMetrics& m) {
       "The filter's estimated false-positive rate now.",
       s.filter_estimated_fp_rate);
   One(out, "sieve_robots_fetches_total", "counter",
-      "robots.txt files fetched, all runs.", c.robots_fetches);
+      "robots.txt files fetched, all runs.", s.counters.robots_fetches);
   One(out, "sieve_robots_cache_entries", "gauge",
       "Origins whose robots.txt rules are cached.", m.robots_cache_entries);
   One(out, "sieve_robots_cache_bytes", "gauge",
       "Bytes of cached robots.txt rules.", m.robots_cache_bytes);
+}
+
+// The memory budgets, the URLs skipped and the revisit plan.
+void AppendBudgetMetrics(std::string& out, const CrawlMetrics& m) {
+  const CrawlSummary& s = m.summary;
   Family(out, "sieve_budget_used", "gauge",
          "Use of each memory budget now, in its unit (docs/architecture.md, "
          "Memory).");
@@ -127,6 +138,10 @@ std::string FormatPrometheusMetrics(const CrawlMetrics& m) {
       "Revisits per second the adaptive schedule plans, within the request "
       "caps.",
       m.revisit_planned_per_second);
+}
+
+// The page fetches' latency histogram and the process's memory and CPU.
+void AppendProcessMetrics(std::string& out, const CrawlMetrics& m) {
   const LatencyHistogram& h = m.fetch_latency;
   Family(out, "sieve_fetch_duration_seconds", "histogram",
          "Time of each page fetch, request to last byte, this process.");
@@ -140,7 +155,17 @@ std::string FormatPrometheusMetrics(const CrawlMetrics& m) {
   One(out, "process_resident_memory_bytes", "gauge",
       "Resident memory size in bytes.", m.resident_bytes);
   One(out, "process_cpu_seconds_total", "counter",
-      "User and system CPU time of this run, seconds.", s.cpu_seconds);
+      "User and system CPU time of this run, seconds.", m.summary.cpu_seconds);
+}
+
+}  // namespace
+
+std::string FormatPrometheusMetrics(const CrawlMetrics& m) {
+  std::string out;
+  AppendRecordMetrics(out, m);
+  AppendStateMetrics(out, m);
+  AppendBudgetMetrics(out, m);
+  AppendProcessMetrics(out, m);
   return out;
 }
 

@@ -14,89 +14,102 @@
 
 namespace sieve {
 
-void AppendPageRecordJson(std::string& out, const PageRecord& r) {
-  const size_t start = out.size();
-  out.push_back('{');
-  const auto key = [&](std::string_view name) {
-    if (out.size() != start + 1) out.push_back(',');
-    out.push_back('"');
-    out.append(name);
-    out.append("\":");
-  };
-  key("url");
-  AppendJsonString(out, r.url);
-  if (r.fetched_at != absl::InfinitePast()) {
-    key("fetched_at");
-    AppendJsonString(out, FormatRfc3339Ms(r.fetched_at));
+namespace {
+
+// Appends the members of one JSON object to `out`, a comma between each two.
+class JsonMembers {
+ public:
+  explicit JsonMembers(std::string& out) : out_(out), start_(out.size()) {
+    out_.push_back('{');
   }
-  key("status");
-  absl::StrAppend(&out, r.status);
-  key("content_type");
-  AppendJsonStringOrNull(out, r.content_type);
-  key("bytes");
-  absl::StrAppend(&out, r.bytes);
-  key("fetch_ms");
-  // Two decimals, as a number ("12.5", "3", never an exponent).
+  void Close() { out_.push_back('}'); }
+
+  // `"name":`, after a comma unless it is the first member.
+  std::string& Key(std::string_view name) {
+    if (out_.size() != start_ + 1) out_.push_back(',');
+    out_.push_back('"');
+    out_.append(name);
+    out_.append("\":");
+    return out_;
+  }
+  void String(std::string_view name, std::string_view value) {
+    AppendJsonString(Key(name), value);
+  }
+  void StringOrNull(std::string_view name, std::string_view value) {
+    AppendJsonStringOrNull(Key(name), value);
+  }
+  // Left out when empty.
+  void StringIfAny(std::string_view name, std::string_view value) {
+    if (!value.empty()) String(name, value);
+  }
+  template <typename Int>
+  void Number(std::string_view name, Int value) {
+    absl::StrAppend(&Key(name), value);
+  }
+  // Left out when false.
+  void TrueIf(std::string_view name, bool value) {
+    if (value) Key(name).append("true");
+  }
+
+ private:
+  std::string& out_;
+  const size_t start_;
+};
+
+// Two decimals, as a number ("12.5", "3", never an exponent).
+void AppendMilliseconds(std::string& out, double value) {
   char ms[32];
   const int n = absl::SNPrintF(ms, sizeof(ms), "%.2f",
-                               std::isfinite(r.fetch_ms) ? r.fetch_ms : 0.0);
+                               std::isfinite(value) ? value : 0.0);
   std::string_view digits(ms, n > 0 ? std::min<size_t>(n, sizeof(ms) - 1) : 0);
   while (digits.ends_with('0')) digits.remove_suffix(1);
   if (digits.ends_with('.')) digits.remove_suffix(1);
   out.append(digits);
-  key("depth");
-  absl::StrAppend(&out, r.depth);
-  key("discovered_from");
-  AppendJsonStringOrNull(out, r.discovered_from);
-  key("links_found");
-  absl::StrAppend(&out, r.links_found);
-  key("links_new");
-  absl::StrAppend(&out, r.links_new);
-  key("error");
-  AppendJsonStringOrNull(out, r.error);
-  if (!r.error_detail.empty()) {
-    key("error_detail");
-    AppendJsonString(out, r.error_detail);
+}
+
+// What every record has: the fetch and where the URL came from.
+void AppendFetchMembers(JsonMembers& json, const PageRecord& r) {
+  json.String("url", r.url);
+  if (r.fetched_at != absl::InfinitePast()) {
+    json.String("fetched_at", FormatRfc3339Ms(r.fetched_at));
   }
-  if (!r.redirect_to.empty()) {
-    key("redirect_to");
-    AppendJsonString(out, r.redirect_to);
-  }
-  if (r.truncated) {
-    key("truncated");
-    out.append("true");
-  }
-  if (r.sitemap) {
-    key("sitemap");
-    out.append("true");
-  }
-  if (r.requisite) {
-    key("requisite");
-    out.append("true");
-  }
+  json.Number("status", r.status);
+  json.StringOrNull("content_type", r.content_type);
+  json.Number("bytes", r.bytes);
+  AppendMilliseconds(json.Key("fetch_ms"), r.fetch_ms);
+  json.Number("depth", r.depth);
+  json.StringOrNull("discovered_from", r.discovered_from);
+  json.Number("links_found", r.links_found);
+  json.Number("links_new", r.links_new);
+  json.StringOrNull("error", r.error);
+}
+
+// What only some records have, left out when unset.
+void AppendOptionalMembers(JsonMembers& json, const PageRecord& r) {
+  json.StringIfAny("error_detail", r.error_detail);
+  json.StringIfAny("redirect_to", r.redirect_to);
+  json.TrueIf("truncated", r.truncated);
+  json.TrueIf("sitemap", r.sitemap);
+  json.TrueIf("requisite", r.requisite);
   if (r.changed.has_value()) {
-    key("changed");
-    out.append(*r.changed ? "true" : "false");
+    json.Key("changed").append(*r.changed ? "true" : "false");
   }
   if (!r.warc_file.empty()) {
-    key("warc_file");
-    AppendJsonString(out, r.warc_file);
-    key("warc_offset");
-    absl::StrAppend(&out, r.warc_offset);
+    json.String("warc_file", r.warc_file);
+    json.Number("warc_offset", r.warc_offset);
   }
-  if (!r.ip.empty()) {
-    key("ip");
-    AppendJsonString(out, r.ip);
-  }
-  if (!r.http_version.empty()) {
-    key("http_version");
-    AppendJsonString(out, r.http_version);
-  }
-  if (!r.digest.empty()) {
-    key("digest");
-    AppendJsonString(out, r.digest);
-  }
-  out.push_back('}');
+  json.StringIfAny("ip", r.ip);
+  json.StringIfAny("http_version", r.http_version);
+  json.StringIfAny("digest", r.digest);
+}
+
+}  // namespace
+
+void AppendPageRecordJson(std::string& out, const PageRecord& r) {
+  JsonMembers json(out);
+  AppendFetchMembers(json, r);
+  AppendOptionalMembers(json, r);
+  json.Close();
 }
 
 std::string FormatRfc3339Ms(absl::Time t) {

@@ -147,124 +147,140 @@ absl::Status WarcWriter::Append(std::string_view bytes) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<WarcLocation> WarcWriter::WriteExchange(const WarcExchange& ex) {
-  const std::string uri = OneLine(ex.target_uri);
-  const std::string date = WarcDate(ex.date);
-  const std::string request_id = NewWarcRecordId(gen_);
-  const std::string response_id = NewWarcRecordId(gen_);
-  const std::string head = HeadForArchive(ex.response_head);
-  const std::string payload_digest = Sha1Digest(ex.payload);
-
+WarcWriter::Plan WarcWriter::PlanExchange(const WarcExchange& ex) {
+  Plan plan{.uri = OneLine(ex.target_uri),
+            .date = WarcDate(ex.date),
+            .request_id = NewWarcRecordId(gen_),
+            .response_id = NewWarcRecordId(gen_),
+            .head = HeadForArchive(ex.response_head),
+            .payload_digest = Sha1Digest(ex.payload),
+            .record_digest = {},
+            .status = HttpStatusOf(ex.response_head),
+            .full = ex.cut == BodyCut::kNone && !ex.payload.empty(),
+            .not_modified = false,
+            .original = std::nullopt};
   // Revisit when the same full payload was written before (and remembered),
   // or when the exchange's own earlier copy is unchanged (a 304 to its
   // conditional request, or the same payload).
-  const bool full = ex.cut == BodyCut::kNone && !ex.payload.empty();
-  const int status = HttpStatusOf(ex.response_head);
-  const bool not_modified = ex.original.has_value() && status == 304;
-  Original own;
-  const Original* original = nullptr;
+  plan.not_modified = ex.original.has_value() && plan.status == 304;
   if (ex.original.has_value() &&
-      (not_modified ||
-       (full && payload_digest == ex.original->payload_digest))) {
-    own = {OneLine(ex.original->target_uri), ex.original->date,
-           OneLine(ex.original->record_id)};
-    original = &own;
-  } else if (full && options_.max_digests > 0) {
-    auto it = digests_.find(payload_digest);
-    if (it != digests_.end()) original = &it->second;
+      (plan.not_modified ||
+       (plan.full && plan.payload_digest == ex.original->payload_digest))) {
+    plan.original =
+        Original{OneLine(ex.original->target_uri), ex.original->date,
+                 OneLine(ex.original->record_id)};
+  } else if (plan.full && options_.max_digests > 0) {
+    auto it = digests_.find(plan.payload_digest);
+    if (it != digests_.end()) plan.original = it->second;
   }
+  // A 304 carries no payload: the digest is the unchanged original's.
+  plan.record_digest = plan.not_modified && !ex.original->payload_digest.empty()
+                           ? ex.original->payload_digest
+                           : plan.payload_digest;
+  return plan;
+}
 
+std::string WarcWriter::ResponseRecord(const WarcExchange& ex,
+                                       const Plan& plan) const {
+  const std::optional<Original>& original = plan.original;
   WarcFields fields = {{"WARC-Type", original ? "revisit" : "response"},
-                       {"WARC-Record-ID", response_id},
-                       {"WARC-Date", date},
-                       {"WARC-Target-URI", uri},
-                       {"WARC-Concurrent-To", request_id}};
+                       {"WARC-Record-ID", plan.response_id},
+                       {"WARC-Date", plan.date},
+                       {"WARC-Target-URI", plan.uri},
+                       {"WARC-Concurrent-To", plan.request_id}};
   if (!ex.ip_address.empty()) {
     fields.push_back({"WARC-IP-Address", OneLine(ex.ip_address)});
   }
   fields.push_back({"Content-Type", "application/http;msgtype=response"});
   std::string block;
-  if (original != nullptr) {
-    block = head;  // Headers only; the payload is the original's.
-    fields.push_back(
-        {"WARC-Profile", not_modified ? kNotModifiedProfile : kRevisitProfile});
+  if (original.has_value()) {
+    block = plan.head;  // Headers only; the payload is the original's.
+    fields.push_back({"WARC-Profile", plan.not_modified ? kNotModifiedProfile
+                                                        : kRevisitProfile});
     if (!original->record_id.empty()) {
       fields.push_back({"WARC-Refers-To", original->record_id});
     }
     fields.push_back({"WARC-Refers-To-Target-URI", original->uri});
     fields.push_back({"WARC-Refers-To-Date", WarcDate(original->date)});
   } else {
-    block = absl::StrCat(head, ex.payload);
+    block = absl::StrCat(plan.head, ex.payload);
   }
-  // A 304 carries no payload: the digest is the unchanged original's.
-  const std::string& record_digest =
-      not_modified && !ex.original->payload_digest.empty()
-          ? ex.original->payload_digest
-          : payload_digest;
   fields.push_back({"WARC-Block-Digest", Sha1Digest(block)});
-  fields.push_back({"WARC-Payload-Digest", record_digest});
-  if (original == nullptr && ex.cut != BodyCut::kNone) {
+  fields.push_back({"WARC-Payload-Digest", plan.record_digest});
+  if (!original.has_value() && ex.cut != BodyCut::kNone) {
     fields.push_back(
         {"WARC-Truncated", ex.cut == BodyCut::kLength ? "length" : "time"});
   }
-  const std::string response =
-      GzipMember(FormatWarcRecord(fields, block), options_.gzip_level);
+  return GzipMember(FormatWarcRecord(fields, block), options_.gzip_level);
+}
+
+absl::Status WarcWriter::MakeRoom(int64_t need) {
+  if (fd_ >= 0 && file_exchanges_ > 0 &&
+      file_bytes_ + need > options_.max_bytes) {
+    if (absl::Status s = Close(); !s.ok()) return s;
+  }
+  if (fd_ < 0) return OpenNextFile();
+  return absl::OkStatus();
+}
+
+void WarcWriter::CountWritten(const WarcExchange& ex, const Plan& plan) {
+  files_.back().length = file_bytes_;  // Written, not yet durable: see Sync.
+  ++file_exchanges_;
+  stats_.records += 2;
+  if (plan.original.has_value()) {
+    ++stats_.revisits;
+    return;
+  }
+  ++stats_.responses;
+  stats_.payload_bytes += static_cast<int64_t>(ex.payload.size());
+  if (ex.cut != BodyCut::kNone) ++stats_.truncated;
+  if (plan.full && options_.max_digests > 0) {
+    if (static_cast<int64_t>(digests_.size()) < options_.max_digests) {
+      digests_.emplace(plan.payload_digest,
+                       Original{plan.uri, ex.date, plan.response_id});
+    } else {
+      ++stats_.digests_dropped;
+    }
+  }
+}
+
+absl::StatusOr<WarcLocation> WarcWriter::WriteExchange(const WarcExchange& ex) {
+  const Plan plan = PlanExchange(ex);
+  const std::string response = ResponseRecord(ex, plan);
   const std::string request = GzipMember(
       FormatWarcRecord({{"WARC-Type", "request"},
-                        {"WARC-Record-ID", request_id},
-                        {"WARC-Date", date},
-                        {"WARC-Target-URI", uri},
-                        {"WARC-Concurrent-To", response_id},
+                        {"WARC-Record-ID", plan.request_id},
+                        {"WARC-Date", plan.date},
+                        {"WARC-Target-URI", plan.uri},
+                        {"WARC-Concurrent-To", plan.response_id},
                         {"Content-Type", "application/http;msgtype=request"},
                         {"WARC-Block-Digest", Sha1Digest(ex.request_head)}},
                        ex.request_head));
-
-  const int64_t need = static_cast<int64_t>(request.size() + response.size());
-  if (fd_ >= 0 && file_exchanges_ > 0 &&
-      file_bytes_ + need > options_.max_bytes) {
-    absl::Status s = Close();
-    if (!s.ok()) return s;
-  }
-  if (fd_ < 0) {
-    absl::Status s = OpenNextFile();
-    if (!s.ok()) return s;
+  if (absl::Status s =
+          MakeRoom(static_cast<int64_t>(request.size() + response.size()));
+      !s.ok()) {
+    return s;
   }
   absl::Status s = Append(request);
   WarcLocation at{
       file_name_,
       file_bytes_,
       static_cast<int64_t>(response.size()),
-      original ? WarcRecordKind::kRevisit : WarcRecordKind::kResponse,
-      record_digest,
-      response_id};
+      plan.original ? WarcRecordKind::kRevisit : WarcRecordKind::kResponse,
+      plan.record_digest,
+      plan.response_id};
   if (s.ok()) s = Append(response);
   if (!s.ok()) return s;
-  files_.back().length = file_bytes_;  // Written, not yet durable: see Sync.
-  ++file_exchanges_;
-  stats_.records += 2;
-  if (original != nullptr) {
-    ++stats_.revisits;
-  } else {
-    ++stats_.responses;
-    stats_.payload_bytes += static_cast<int64_t>(ex.payload.size());
-    if (ex.cut != BodyCut::kNone) ++stats_.truncated;
-    if (full && options_.max_digests > 0) {
-      if (static_cast<int64_t>(digests_.size()) < options_.max_digests) {
-        digests_.emplace(payload_digest, Original{uri, ex.date, response_id});
-      } else {
-        ++stats_.digests_dropped;
-      }
-    }
-  }
-  cdxj_lines_.push_back(
-      CdxjLine({.url = uri,
-                .date = ex.date,
-                .mime = original ? "warc/revisit" : MimeOf(ex.response_head),
-                .status = status,
-                .digest = record_digest,
-                .length = at.length,
-                .offset = at.offset,
-                .filename = file_name_}));
+  CountWritten(ex, plan);
+  cdxj_lines_.push_back(CdxjLine(
+      {.url = plan.uri,
+       .date = ex.date,
+       .mime = plan.original ? "warc/revisit" : MimeOf(ex.response_head),
+       .status = plan.status,
+       .digest = plan.record_digest,
+       .length = at.length,
+       .offset = at.offset,
+       .filename = file_name_}));
   return at;
 }
 

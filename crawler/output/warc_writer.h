@@ -61,6 +61,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -176,7 +177,31 @@ class WarcWriter {
     std::string record_id;  // WARC-Refers-To; "" leaves it out.
   };
 
+  // What WriteExchange works out of an exchange before writing it.
+  struct Plan {
+    std::string uri;  // WARC-Target-URI, on one line.
+    std::string date;
+    std::string request_id;
+    std::string response_id;
+    std::string head;  // The response head as archived.
+    std::string payload_digest;
+    std::string record_digest;  // A 304's: its original's payload digest.
+    int status = 0;
+    bool full = false;                 // The whole payload, not empty.
+    bool not_modified = false;         // A 304 to the exchange's own original.
+    std::optional<Original> original;  // Set for a revisit record.
+  };
+
   explicit WarcWriter(WarcWriterOptions options);
+  Plan PlanExchange(const WarcExchange& ex);
+  // The response (or revisit) record, gzipped.
+  std::string ResponseRecord(const WarcExchange& ex, const Plan& plan) const;
+  // Closes a file that `need` more bytes would take past max_bytes (unless
+  // it holds no exchange yet) and opens the next when none is open.
+  absl::Status MakeRoom(int64_t need);
+  // The stats and file length of an exchange written; a full payload's
+  // digest remembered for later revisits.
+  void CountWritten(const WarcExchange& ex, const Plan& plan);
   absl::Status OpenNextFile();
   absl::Status Append(std::string_view bytes);
   std::string WarcinfoRecord(const std::string& file_name);

@@ -1,3 +1,6 @@
+// crawler/policy/link_policy.cc: the rules a discovered URL meets (Vet) and
+// its way into the frontier (AddDiscovered, requisites); a page's and a
+// stylesheet's links are page_links.cc's.
 #include "crawler/policy/link_policy.h"
 
 #include <algorithm>
@@ -11,27 +14,21 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
-#include "parse/css_urls.h"
-#include "parse/link_extractor.h"
+#include "crawler/policy/internal/link_vet.h"
 
 namespace sieve {
+
+using policy_internal::AddCandidate;
+using policy_internal::Candidate;
+using policy_internal::LinkSource;
+using policy_internal::OutlinkCap;
+using policy_internal::Vet;
+
 namespace {
 
 absl::string_view AV(std::string_view s) {
   return absl::string_view(s.data(), s.size());
 }
-
-// Links that lead to pages: not stylesheets, icons, preloads or requisites.
-bool IsFollowable(const Link& link) {
-  if (link.requisite) return false;
-  if (link.kind != LinkKind::kLink) return true;
-  return link.HasRel("canonical") || link.HasRel("alternate") ||
-         link.HasRel("next") || link.HasRel("prev");
-}
-
-}  // namespace
-
-namespace {
 
 // The media type of a Content-Type, lower-case, without parameters.
 std::string MediaType(std::string_view content_type) {
@@ -52,27 +49,6 @@ bool IsCss(std::string_view content_type) {
 }
 
 namespace {
-
-// The links one page may still add: the distinct in-scope URLs seen so far.
-struct OutlinkCap {
-  size_t limit = 0;  // 0 = no limit.
-  absl::flat_hash_set<std::string> taken;
-};
-
-// A link that passed every rule but the Sieve's: what goes to the Frontier.
-struct Candidate {
-  std::string url;   // Normalised.
-  std::string host;  // Authority, for the trap guard.
-  std::string key;   // The frontier's host key (politeness.key).
-  std::string path_and_query;
-  bool trap_counted = false;  // TrapGuard::Queued must see it once queued.
-  // Its registrable domain when the domain budget reserved a page for it
-  // (given back when the frontier refuses it as seen); else empty.
-  std::string budget_domain;
-  // The link as the page wrote it when a session ID was cut from it (a
-  // repeat then is skipped as trap_session).
-  std::string session_url;
-};
 
 // robots.txt, when the origin's file is known (else the crawl loop checks it
 // before the fetch).
@@ -103,14 +79,6 @@ absl::StatusOr<UrlParts> NormalizePageLink(const LinkPolicy& policy,
   return NormalizeDiscovered(policy, url, session_id);
 }
 
-// The page a link was found on, for the domain budget: its host and its
-// registrable domain (empty when not a page's link, e.g. a redirect).
-struct LinkSource {
-  std::string_view host;
-  std::string_view domain;
-  bool seed_domain = false;  // `domain` is a seed's (exempt).
-};
-
 // The domain budget's verdict on `parts`: notes the source's domain as a
 // referrer of the link's, then reserves a page of it. `*reserved` is the
 // domain a page was reserved of (left empty for a seed's domain).
@@ -130,9 +98,10 @@ bool DomainAdmits(const LinkPolicy& policy, const UrlParts& parts,
   return true;
 }
 
-// Every rule of the policy but the Sieve's: the outcome when one refuses the
-// link, else kQueued with `*out` filled in.
-// `page_link`: `raw_url` is a link ProcessHtmlPage took from ExtractLinks.
+}  // namespace
+
+namespace policy_internal {
+
 AddOutcome Vet(const LinkPolicy& policy, std::string_view raw_url,
                bool page_link, uint32_t depth, OutlinkCap* cap,
                bool* session_id, const LinkSource& source, Candidate* out) {
@@ -180,6 +149,10 @@ AddOutcome Vet(const LinkPolicy& policy, std::string_view raw_url,
   return AddOutcome::kQueued;
 }
 
+}  // namespace policy_internal
+
+namespace {
+
 // A page requisite: the deny patterns, the URL trap rules and robots.txt,
 // then the Sieve; marked in its metadata (Origin::requisite).
 AddOutcome AddRequisite(const LinkPolicy& policy, std::string_view raw_url,
@@ -198,7 +171,10 @@ AddOutcome AddRequisite(const LinkPolicy& policy, std::string_view raw_url,
              : AddOutcome::kSeen;
 }
 
-// Sends each requisite URL through AddRequisite, into `out`.
+}  // namespace
+
+namespace policy_internal {
+
 void AddRequisites(const LinkPolicy& policy,
                    const std::vector<std::string>& urls, uint32_t depth,
                    std::string_view referrer, PageLinks& out) {
@@ -216,12 +192,10 @@ void AddRequisites(const LinkPolicy& policy,
   }
 }
 
-// A vetted link the frontier refused as seen: its domain's page back.
 void Unreserve(const LinkPolicy& policy, const Candidate& c) {
   if (!c.budget_domain.empty()) policy.domains->Release(c.budget_domain);
 }
 
-// Hands one vetted link to the Frontier.
 AddOutcome AddCandidate(const LinkPolicy& policy, const Candidate& c,
                         uint32_t depth, std::string_view metadata) {
   if (!policy.frontier->Add(c.url, c.key, depth, metadata)) {
@@ -231,6 +205,10 @@ AddOutcome AddCandidate(const LinkPolicy& policy, const Candidate& c,
   if (c.trap_counted) policy.traps->Queued(c.host, c.path_and_query);
   return AddOutcome::kQueued;
 }
+
+}  // namespace policy_internal
+
+namespace {
 
 AddOutcome AddCapped(const LinkPolicy& policy, std::string_view raw_url,
                      uint32_t depth, const Origin& origin, OutlinkCap* cap,
@@ -263,149 +241,6 @@ AddOutcome AddDiscovered(const LinkPolicy& policy, std::string_view url,
     return AddRequisite(policy, url, depth, origin.Encode());
   }
   return AddCapped(policy, url, depth, origin, nullptr, nullptr);
-}
-
-PageLinks ProcessHtmlPage(const LinkPolicy& policy,
-                          const FetchResponse& response, uint32_t depth) {
-  PageLinks out;
-  const std::string& base =
-      response.effective_url.empty() ? response.url : response.effective_url;
-  // Links are resolved keeping session-ID parameters, so Vet can count
-  // them before its SplitUrl (with policy.url_options) drops them.
-  UrlOptions resolve = policy.url_options;
-  std::erase_if(resolve.drop_query_params, [&](const std::string& pattern) {
-    return std::find(policy.session_id_params.begin(),
-                     policy.session_id_params.end(),
-                     pattern) != policy.session_id_params.end();
-  });
-  const LinkOptions options{.html_parser = policy.html_parser,
-                            .url = std::move(resolve),
-                            .robots_name = policy.robots_name,
-                            .requisites = policy.page_requisites};
-  ExtractedLinks page =
-      ExtractLinks(response.body, base, response.headers.content_type,
-                   response.headers.x_robots_tag, options);
-  out.nofollow_page = page.nofollow;
-  out.noindex_page = page.noindex;
-  const std::string metadata =
-      Origin{.redirect_hops = 0, .referrer = response.url}.Encode();
-  OutlinkCap cap{.limit = policy.max_outlinks, .taken = {}};
-  // The page's own host and domain: its links to other domains raise their
-  // budgets (domain_budget.h).
-  std::string page_host;
-  std::string page_domain;
-  bool page_seed_domain = false;
-  if (policy.domains != nullptr && policy.domains->enabled()) {
-    if (absl::StatusOr<UrlParts> parts = SplitNormalizedUrl(response.url);
-        parts.ok()) {
-      page_host = parts->host;
-      page_domain = Scope::RegistrableDomain(page_host);
-      page_seed_domain = policy.scope->IsSeedDomain(page_domain);
-    }
-  }
-  const LinkSource source{.host = page_host,
-                          .domain = page_domain,
-                          .seed_domain = page_seed_domain};
-  // The page's links go to the Frontier in one AddMany (one lock, one filter
-  // batch), but for those the trap guard counts: each of those is added at
-  // once, so a page's own variants count against the cap as they come.
-  std::vector<Candidate> batch;
-  std::vector<std::string> requisites;
-  Candidate candidate;
-  // A link whose session ID was cut, found again: the session trap.
-  const auto seen = [&](const Candidate& c) {
-    if (policy.record_skipped && !c.session_url.empty()) {
-      out.skipped.push_back(
-          {.url = c.session_url, .reason = SkipReason::kTrapSession});
-    }
-  };
-  // A link the page repeats (an API index links each class many times: half
-  // of openjdk-17-doc's links are repeats on their page) is judged once; a
-  // repeat of one that went to the frontier is its duplicate, as AddMany
-  // would say, and a refused one is counted again but not kept again.
-  struct Judged {
-    AddOutcome outcome;
-    bool session_id;
-  };
-  absl::flat_hash_map<std::string_view, Judged> judged;
-  for (const Link& link : page.links) {
-    if (link.requisite) {
-      requisites.push_back(link.url);
-      continue;
-    }
-    if (!IsFollowable(link)) continue;
-    ++out.found;
-    if (policy.obey_nofollow && (page.nofollow || link.nofollow)) {
-      ++out.nofollow_links;
-      if (policy.record_skipped) {
-        out.skipped.push_back(
-            {.url = link.url, .reason = SkipReason::kNofollow});
-      }
-      continue;
-    }
-    if (auto it = judged.find(link.url); it != judged.end()) {
-      const Judged& first = it->second;
-      if (first.session_id) ++out.session_ids;
-      if (first.outcome == AddOutcome::kQueued ||
-          first.outcome == AddOutcome::kSeen) {
-        out.Count(AddOutcome::kSeen);
-        if (first.session_id && policy.record_skipped) {
-          out.skipped.push_back(
-              {.url = link.url, .reason = SkipReason::kTrapSession});
-        }
-      } else {
-        out.Count(first.outcome);
-      }
-      continue;
-    }
-    bool session_id = false;
-    AddOutcome outcome = Vet(policy, link.url, /*page_link=*/true, depth + 1,
-                             &cap, &session_id, source, &candidate);
-    judged.emplace(link.url,
-                   Judged{.outcome = outcome, .session_id = session_id});
-    if (session_id) ++out.session_ids;
-    if (outcome == AddOutcome::kQueued) {
-      if (session_id) candidate.session_url = link.url;
-      if (!candidate.trap_counted) {
-        batch.push_back(std::move(candidate));
-        continue;
-      }
-      outcome = AddCandidate(policy, candidate, depth + 1, metadata);
-      judged[link.url].outcome = outcome;
-      if (outcome == AddOutcome::kSeen) seen(candidate);
-    }
-    out.Note(policy, link.url, outcome);
-  }
-  std::vector<FrontierAdd> adds;
-  adds.reserve(batch.size());
-  for (const Candidate& c : batch) {
-    adds.push_back({.url = c.url,
-                    .host = c.key,
-                    .depth = depth + 1,
-                    .metadata = metadata});
-  }
-  std::unique_ptr<bool[]> queued(new bool[adds.size()]);
-  policy.frontier->AddMany(adds, std::span<bool>(queued.get(), adds.size()));
-  for (size_t i = 0; i < adds.size(); ++i) {
-    out.Count(queued[i] ? AddOutcome::kQueued : AddOutcome::kSeen);
-    if (!queued[i]) {
-      Unreserve(policy, batch[i]);
-      seen(batch[i]);
-    }
-  }
-  // Requisites last: the page's own links take the Sieve first.
-  AddRequisites(policy, requisites, depth + 1, response.url, out);
-  return out;
-}
-
-PageLinks ProcessStylesheet(const LinkPolicy& policy,
-                            const FetchResponse& response, uint32_t depth) {
-  PageLinks out;
-  const std::string& base =
-      response.effective_url.empty() ? response.url : response.effective_url;
-  const CssLinks css = ExtractCssLinks(response.body, base, policy.url_options);
-  AddRequisites(policy, css.urls, depth + 1, response.url, out);
-  return out;
 }
 
 }  // namespace sieve
