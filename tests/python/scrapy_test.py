@@ -100,5 +100,31 @@ class ScrapySchedulerTest(unittest.TestCase):
         self.assertLess(twice, before)
 
 
+class SchedulerSettingsTest(unittest.TestCase):
+    def open_scheduler(self, **settings):
+        import scrapy
+        from scrapy.utils.test import get_crawler
+        from sieve.scrapy import Scheduler
+        crawler = get_crawler(scrapy.Spider, settings_dict=settings)
+        scheduler = Scheduler.from_crawler(crawler)
+        scheduler.open(scrapy.Spider("s"))
+        return scheduler
+
+    def test_open_needs_the_frontier_middleware(self):
+        with self.assertRaisesRegex(RuntimeError, "sieve.scrapy.FrontierMiddleware"):
+            self.open_scheduler()
+
+    def test_open_warns_about_settings_the_frontier_owns(self):
+        with self.assertLogs("sieve.scrapy", "WARNING") as logs:
+            scheduler = self.open_scheduler(
+                DOWNLOADER_MIDDLEWARES={"sieve.scrapy.FrontierMiddleware": 950},
+                AUTOTHROTTLE_ENABLED=True, DOWNLOAD_DELAY=2.5, DUPEFILTER_CLASS="my.DupeFilter")
+        text = "\n".join(logs.output)
+        for name in ("AUTOTHROTTLE_ENABLED", "DOWNLOAD_DELAY", "DUPEFILTER_CLASS"):
+            self.assertIn(name, text)
+        self.assertEqual(scheduler.delay, 2.5)  # DOWNLOAD_DELAY taken over
+        scheduler.close("finished")
+
+
 if __name__ == "__main__":
     unittest.main()
