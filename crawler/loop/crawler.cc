@@ -76,6 +76,7 @@ absl::Status Crawler::Impl::LockAndResolve() {
       DnsCache::Create(fetch_options.dns);
   if (!dns.ok()) return dns.status();
   dns_ = std::move(*dns);
+<<<<<<< Updated upstream
   keys_ = std::make_unique<PolitenessKeys>(
       config_.politeness.key, dns_.get(),
       absl::Seconds(config_.fetch.connect_timeout));
@@ -115,6 +116,11 @@ absl::Status Crawler::Impl::ResumeFrontier(const fs::path& scratch) {
 
 absl::Status Crawler::Impl::StartFrontier(const fs::path& scratch) {
   std::error_code ec;
+=======
+  keys_ =
+      std::make_unique<PolitenessKeys>(MakePolitenessKeys(config_, dns_.get()));
+  const fs::path scratch = out_ / ".scratch";
+>>>>>>> Stashed changes
   const fs::path pages = out_ / "pages.jsonl";
   if (fs::exists(out_ / "checkpoint" / "CURRENT", ec) ||
       (fs::exists(pages, ec) && fs::file_size(pages, ec) > 0)) {
