@@ -76,10 +76,8 @@ absl::Status Crawler::Impl::LockAndResolve() {
       DnsCache::Create(fetch_options.dns);
   if (!dns.ok()) return dns.status();
   dns_ = std::move(*dns);
-<<<<<<< Updated upstream
   keys_ = std::make_unique<PolitenessKeys>(
-      config_.politeness.key, dns_.get(),
-      absl::Seconds(config_.fetch.connect_timeout));
+      MakePolitenessKeys(config_, dns_.get()));
   return absl::OkStatus();
 }
 
@@ -116,11 +114,6 @@ absl::Status Crawler::Impl::ResumeFrontier(const fs::path& scratch) {
 
 absl::Status Crawler::Impl::StartFrontier(const fs::path& scratch) {
   std::error_code ec;
-=======
-  keys_ =
-      std::make_unique<PolitenessKeys>(MakePolitenessKeys(config_, dns_.get()));
-  const fs::path scratch = out_ / ".scratch";
->>>>>>> Stashed changes
   const fs::path pages = out_ / "pages.jsonl";
   if (fs::exists(out_ / "checkpoint" / "CURRENT", ec) ||
       (fs::exists(pages, ec) && fs::file_size(pages, ec) > 0)) {
@@ -194,6 +187,12 @@ absl::Status Crawler::Impl::StartParsing() {
           static_cast<size_t>(config_.crawl.max_query_variants_per_path),
       .max_date_variants =
           static_cast<size_t>(config_.crawl.max_date_variants_per_path)});
+  domains_ = std::make_unique<DomainBudget>(DomainBudgetOptions{
+      .base = static_cast<uint64_t>(config_.crawl.domain_budget),
+      .per_referrer =
+          static_cast<uint64_t>(config_.crawl.domain_budget_per_referrer),
+      .table_slots = static_cast<size_t>(config_.crawl.domain_budget_domains)});
+  if (absl::Status s = domains_->Load(state_.domain_budget); !s.ok()) return s;
   policy_ = LinkPolicy{
       .scope = scope_.get(),
       .robots = &robots_,
@@ -204,6 +203,7 @@ absl::Status Crawler::Impl::StartParsing() {
       .max_outlinks = static_cast<size_t>(config_.crawl.max_outlinks_per_page),
       .obey_nofollow = config_.crawl.obey_nofollow,
       .traps = traps_.get(),
+      .domains = domains_.get(),
       .session_id_params = config_.url.session_id_params,
       .robots_name = absl::AsciiStrToLower(robots_token_),
       .html_parser = config_.parse.html_parser,
