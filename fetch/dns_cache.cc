@@ -133,16 +133,33 @@ DnsStats DnsCache::stats() const {
   return stats_;
 }
 
-void DnsCache::MakeRoom(absl::Time now) {
-  if (entries_.size() < options_.max_entries) return;
-  absl::erase_if(entries_, [now](const auto& kv) {
-    return kv.second.answer.state != DnsAnswer::kPending &&
-           kv.second.expires <= now;
-  });
-  if (entries_.size() < options_.max_entries) return;
-  absl::erase_if(entries_, [](const auto& kv) {
-    return kv.second.answer.state != DnsAnswer::kPending;
-  });
+size_t DnsCache::size() const {
+  std::lock_guard lock(mu_);
+  return lru_.size();
+}
+
+DnsCache::Entry& DnsCache::Use(const std::string& name) {
+  auto it = index_.find(name);
+  if (it != index_.end()) {
+    lru_.splice(lru_.begin(), lru_, it->second);
+    return lru_.front();
+  }
+  // Past the budget, drop the least recently used answers; a lookup under
+  // way goes to the front instead (there are at most as many as transfers
+  // wait on names), so this loop ends within one pass.
+  for (size_t turns = lru_.size();
+       lru_.size() >= options_.max_entries && turns > 0; --turns) {
+    auto last = std::prev(lru_.end());
+    if (last->answer.state == DnsAnswer::kPending) {
+      lru_.splice(lru_.begin(), lru_, last);
+      continue;
+    }
+    index_.erase(last->name);
+    lru_.erase(last);
+  }
+  lru_.push_front(Entry{.name = name, .answer = {}});
+  index_.emplace(lru_.front().name, lru_.begin());
+  return lru_.front();
 }
 
 DnsAnswer DnsCache::Lookup(std::string_view host) {
@@ -156,19 +173,19 @@ DnsAnswer DnsCache::Lookup(std::string_view host) {
   const absl::Time now = absl::Now();
   {
     std::lock_guard lock(mu_);
-    auto it = entries_.find(name);
-    if (it != entries_.end()) {
-      const Entry& entry = it->second;
-      if (entry.answer.state == DnsAnswer::kPending) return entry.answer;
-      if (now < entry.expires) {
-        ++stats_.hits;
-        if (entry.answer.state == DnsAnswer::kFailed) ++stats_.negative_hits;
-        return entry.answer;
-      }
-    } else {
-      MakeRoom(now);
+    Entry& entry = Use(name);
+    if (entry.answer.state == DnsAnswer::kPending &&
+        entry.expires != absl::InfinitePast()) {
+      return entry.answer;  // Its lookup is under way.
     }
-    entries_[name] = Entry{};  // kPending until the answer is stored.
+    if (entry.answer.state != DnsAnswer::kPending && now < entry.expires) {
+      ++stats_.hits;
+      if (entry.answer.state == DnsAnswer::kFailed) ++stats_.negative_hits;
+      return entry.answer;
+    }
+    // New or expired: look it up.
+    entry.answer = DnsAnswer{};
+    entry.expires = absl::InfiniteFuture();  // Marks the lookup under way.
     ++stats_.lookups;
     to_start_.push_back(std::move(name));
   }
@@ -180,8 +197,8 @@ DnsAnswer DnsCache::Lookup(std::string_view host) {
 DnsAnswer DnsCache::Peek(std::string_view host) const {
   const std::string name = NameKey(host);
   std::lock_guard lock(mu_);
-  auto it = entries_.find(name);
-  return it == entries_.end() ? DnsAnswer{} : it->second.answer;
+  auto it = index_.find(name);
+  return it == index_.end() ? DnsAnswer{} : it->second->answer;
 }
 
 DnsAnswer DnsCache::Resolve(std::string_view host, absl::Duration max_wait) {
@@ -191,12 +208,13 @@ DnsAnswer DnsCache::Resolve(std::string_view host, absl::Duration max_wait) {
   const auto deadline = absl::ToChronoTime(absl::Now() + max_wait);
   std::unique_lock lock(mu_);
   while (true) {
-    auto it = entries_.find(name);
-    if (it == entries_.end()) return DnsAnswer{};  // Dropped by MakeRoom.
-    if (it->second.answer.state != DnsAnswer::kPending) {
+    auto it = index_.find(name);
+    if (it == index_.end()) return DnsAnswer{};  // Dropped: never, pending.
+    const DnsAnswer& stored = it->second->answer;
+    if (stored.state != DnsAnswer::kPending) {
       ++stats_.hits;
-      if (it->second.answer.state == DnsAnswer::kFailed) ++stats_.negative_hits;
-      return it->second.answer;
+      if (stored.state == DnsAnswer::kFailed) ++stats_.negative_hits;
+      return stored;
     }
     if (answered_.wait_until(lock, deadline) == std::cv_status::timeout) {
       return DnsAnswer{};
@@ -209,8 +227,9 @@ void DnsCache::Store(const std::string& name, DnsAnswer answer,
   {
     std::lock_guard lock(mu_);
     if (answer.state == DnsAnswer::kFailed) ++stats_.failures;
-    entries_[name] =
-        Entry{.answer = std::move(answer), .expires = absl::Now() + ttl};
+    Entry& entry = Use(name);
+    entry.answer = std::move(answer);
+    entry.expires = absl::Now() + ttl;
   }
   answered_.notify_all();
   std::lock_guard lock(listener_mu_);

@@ -21,8 +21,10 @@
 //     names a full host). /etc/hosts is read first, as the system resolver
 //     does; its answers carry no TTL and are kept min_ttl.
 //   - IP literals ("127.0.0.1", "[::1]") are answered at once, never cached.
-//   - Memory: about 100 bytes per name kept; past max_entries, expired
-//     answers are dropped, then all answers (names are asked again).
+//   - Memory: about 250 bytes per name kept (the name, its addresses, a list
+//     node and an index slot; docs/architecture.md, "Memory"); past
+//     max_entries the least recently used answer is dropped (its name is
+//     asked again when next used). Lookups under way are never dropped.
 //
 // Example:
 //   absl::StatusOr<std::unique_ptr<sieve::DnsCache>> dns =
@@ -36,6 +38,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -71,8 +74,13 @@ struct DnsOptions {
   // Servers asked instead of /etc/resolv.conf's, each "IP" or "IP:port"
   // ("127.0.0.1:5353", "[::1]:53"). Default: none (resolv.conf).
   std::vector<std::string> servers{};
-  // Names kept. REQUIRES: >= 1. Default: 2^20.
-  size_t max_entries = size_t{1} << 20;
+  // Names kept; past it the least recently used answer is dropped. The
+  // crawler sets it from fetch.dns_cache_entries, sized to the frontier's
+  // active hosts (a host's name is used again at each of its fetches). Keep
+  // it well above the transfers that may wait on names at once: an answer
+  // dropped before its waiting transfers took it (Peek) leaves them waiting
+  // for the next lookup of the name. REQUIRES: >= 1. Default: 65,536.
+  size_t max_entries = size_t{1} << 16;
 };
 
 // OK, or InvalidArgument naming the first option that breaks its REQUIRES.
@@ -124,22 +132,30 @@ class DnsCache {
   void SetListener(std::function<void()> listener);
 
   DnsStats stats() const;
+  // Names held now (answers and lookups under way); at most max_entries once
+  // a lookup has made room. O(1).
+  size_t size() const;
 
   // True for an IPv4 or IPv6 address literal, with or without brackets.
   static bool IsIpLiteral(std::string_view host);
 
  private:
   struct Entry {
+    std::string name;
     DnsAnswer answer;
     absl::Time expires = absl::InfinitePast();
   };
+  using Lru = std::list<Entry>;  // Most recently used first.
   struct Query;
 
   DnsCache(DnsOptions options, void* channel, int wake_read, int wake_write);
   void Run();  // The resolver thread.
   static void OnAnswer(void* arg, int status, int timeouts, void* result);
   void Store(const std::string& name, DnsAnswer answer, absl::Duration ttl);
-  void MakeRoom(absl::Time now);  // REQUIRES: mu_ held.
+  // `name`'s entry, made the most recently used; a new kPending one (after
+  // dropping the least recently used answer past max_entries) when it has
+  // none. REQUIRES: mu_ held. O(1) amortised.
+  Entry& Use(const std::string& name);
 
   const DnsOptions options_;
   void* const channel_;  // ares_channel; only the resolver thread uses it.
@@ -148,10 +164,12 @@ class DnsCache {
 
   mutable std::mutex mu_;
   std::condition_variable answered_;
-  absl::flat_hash_map<std::string, Entry> entries_;  // Guarded by mu_.
-  std::vector<std::string> to_start_;                // Guarded by mu_.
-  DnsStats stats_;                                   // Guarded by mu_.
-  bool stopping_ = false;                            // Guarded by mu_.
+  Lru lru_;  // Guarded by mu_.
+  // Guarded by mu_; keys view the names in lru_.
+  absl::flat_hash_map<std::string_view, Lru::iterator> index_;
+  std::vector<std::string> to_start_;  // Guarded by mu_.
+  DnsStats stats_;                     // Guarded by mu_.
+  bool stopping_ = false;              // Guarded by mu_.
 
   std::mutex listener_mu_;
   std::function<void()> listener_;  // Guarded by listener_mu_.

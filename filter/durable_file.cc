@@ -100,6 +100,20 @@ absl::Status WriteFileAtomically(const fs::path& path, std::string_view bytes) {
   return (*writer)->Commit();
 }
 
+absl::Status WriteFileAtomically(
+    const fs::path& path,
+    absl::FunctionRef<void(absl::FunctionRef<void(std::string_view)>)> write) {
+  absl::StatusOr<std::unique_ptr<AtomicFileWriter>> writer =
+      AtomicFileWriter::Open(path);
+  if (!writer.ok()) return writer.status();
+  absl::Status status;
+  write([&](std::string_view piece) {
+    if (status.ok()) status = (*writer)->Append(piece);
+  });
+  if (!status.ok()) return status;
+  return (*writer)->Commit();
+}
+
 absl::Status WriteFileAndSync(const fs::path& path, std::string_view bytes) {
   const int fd =
       ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -1,6 +1,7 @@
 // filter/durable_file.h: the one place Sieve makes files survive a crash.
 // Every module that saves state (the filter's SaveToFile, the frontier's and
-// the crawl's checkpoints, the crawl's config) writes through these calls, so
+// the crawl's checkpoints, the crawl's config, summary.json, the CDXJ index)
+// writes through these calls, so
 // the write, fsync, rename, directory-fsync protocol exists once. It lives in
 // filter/ because filter is the module every other one may depend on.
 //
@@ -24,6 +25,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
@@ -57,6 +59,14 @@ class AtomicFileWriter {
 // Replaces `path` with `bytes` atomically and durably (AtomicFileWriter).
 [[nodiscard]] absl::Status WriteFileAtomically(
     const std::filesystem::path& path, std::string_view bytes);
+
+// The same for bytes made piece by piece (a filter image too large to build
+// in memory first): `write` is called once with a sink that appends each
+// piece to the file. The first failed write is the error returned; the pieces
+// after it are dropped.
+[[nodiscard]] absl::Status WriteFileAtomically(
+    const std::filesystem::path& path,
+    absl::FunctionRef<void(absl::FunctionRef<void(std::string_view)>)> write);
 
 // Creates or truncates `path`, writes `bytes`, fsyncs the file (not its
 // directory: for files inside a directory that is itself published later).

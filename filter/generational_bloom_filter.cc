@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "filter/bloom_math.h"
+#include "filter/durable_file.h"
 #include "filter/internal/batch.h"
 #include "filter/internal/bit_filter_core.h"
 #include "filter/internal/file_io.h"
@@ -243,80 +244,63 @@ void GenerationalBloomFilter::WriteImage(filter_internal::ByteSink sink) const {
 
 std::string GenerationalBloomFilter::Serialize() const {
   ReaderGuard lock(mu_.get(), concurrent_);
-  std::string bytes;
-  bytes.reserve(filter_internal::ImageBytes(PayloadBytes()));
-  WriteImage([&](std::string_view part) { bytes.append(part); });
-  return bytes;
+  return filter_internal::ImageString(
+      PayloadBytes(),
+      [&](filter_internal::ByteSink sink) { WriteImage(sink); });
 }
 
 absl::Status GenerationalBloomFilter::SaveToFile(
     const std::string& path) const {
   ReaderGuard lock(mu_.get(), concurrent_);
-  return filter_internal::WriteFileAtomically(
+  return WriteFileAtomically(
       path, [&](filter_internal::ByteSink sink) { WriteImage(sink); });
 }
 
 absl::StatusOr<GenerationalBloomFilter> GenerationalBloomFilter::FromSource(
     const ImageSource& source) {
-  absl::StatusOr<filter_internal::DecodedImage> image =
-      filter_internal::DecodeOwnImage(source, kKind);
-  if (!image.ok()) return image.status();
-  const filter_internal::ImageHeader& h = image->header;
-  auto corrupt = [](std::string_view what) {
-    return absl::DataLossError(
-        absl::StrCat("generational filter image corrupt: ", std::string(what)));
-  };
-  std::string_view payload = image->payload;
-  if (payload.size() < kPrefixBytes) return corrupt("no rotation state");
+  absl::StatusOr<filter_internal::OwnPayload> in =
+      filter_internal::OwnPayload::Open(source, kKind, kPrefixBytes,
+                                        "no rotation state");
+  if (!in.ok()) return in.status();
+  const filter_internal::ImageHeader& h = in->header();
   GenerationalBloomFilter filter;
-  uint64_t g;
-  std::memcpy(&g, payload.data(), 8);
-  std::memcpy(&filter.generation_capacity_, payload.data() + 8, 8);
-  std::memcpy(&filter.generation_seconds_, payload.data() + 16, 8);
-  std::memcpy(&filter.newest_, payload.data() + 24, 4);
-  std::memcpy(&filter.newest_started_ms_, payload.data() + 32, 8);
-  std::memcpy(&filter.rotations_, payload.data() + 40, 8);
-  payload.remove_prefix(kPrefixBytes);
-  if (g < 2 || g > kMaxGenerations) return corrupt("bad generation count");
-  if (filter.newest_ >= g) return corrupt("newest generation out of range");
-  if (filter.generation_capacity_ == 0) return corrupt("generation holds 0");
-  if (!(filter.generation_seconds_ >= 0)) return corrupt("bad period");
-  if (!(h.fp_rate > 0 && h.fp_rate < 1)) return corrupt("bad fp_rate");
+  const uint64_t g = in->Field<uint64_t>(0);
+  filter.generation_capacity_ = in->Field<uint64_t>(8);
+  filter.generation_seconds_ = in->Field<double>(16);
+  filter.newest_ = in->Field<uint32_t>(24);
+  filter.newest_started_ms_ = in->Field<int64_t>(32);
+  filter.rotations_ = in->Field<uint64_t>(40);
+  if (g < 2 || g > kMaxGenerations) return in->Corrupt("bad generation count");
+  if (filter.newest_ >= g) return in->Corrupt("newest generation out of range");
+  if (filter.generation_capacity_ == 0)
+    return in->Corrupt("generation holds 0");
+  if (!(filter.generation_seconds_ >= 0)) return in->Corrupt("bad period");
+  if (!(h.fp_rate > 0 && h.fp_rate < 1)) return in->Corrupt("bad fp_rate");
   filter.fp_rate_ = h.fp_rate;
   filter.seed_ = h.seed;
   filter.concurrent_ = source.concurrent;
   uint64_t added = 0;
   for (uint64_t i = 0; i < g; ++i) {
-    if (payload.size() < kGenerationPrefixBytes)
-      return corrupt("generations cut short");
-    uint64_t count;
-    std::memcpy(&count, payload.data(), 8);
-    payload.remove_prefix(kGenerationPrefixBytes);
-    // The outer checksum covered the generations' bytes already.
-    ImageSource inner{.bytes = payload,
-                      .owner = source.owner,
-                      .verify_checksum = false,
-                      .concurrent = false};
-    uint64_t consumed = 0;
+    uint64_t count = 0;
     absl::StatusOr<BlockedBloomFilter> f =
-        BlockedBloomFilter::FromImage(inner, &consumed);
+        in->NextPart<BlockedBloomFilter>(&count, "generations cut short");
     if (!f.ok()) return f.status();
-    if (f->seed() != h.seed) return corrupt("generation seed differs");
+    if (f->seed() != h.seed) return in->Corrupt("generation seed differs");
     if (!filter.generations_.empty() &&
         (f->bit_count() != filter.generations_[0].filter.bit_count() ||
          f->hash_count() != filter.generations_[0].filter.hash_count())) {
-      return corrupt("generations differ in size");
+      return in->Corrupt("generations differ in size");
     }
     if (count > filter.generation_capacity_)
-      return corrupt("generation holds more than its share");
+      return in->Corrupt("generation holds more than its share");
     added += count;
     filter.generations_.push_back({.filter = *std::move(f), .added = count});
-    payload.remove_prefix(consumed);
   }
-  if (!payload.empty()) return corrupt("bytes after the last generation");
-  if (added != h.count) return corrupt("add counts disagree");
+  if (!in->rest().empty())
+    return in->Corrupt("bytes after the last generation");
+  if (added != h.count) return in->Corrupt("add counts disagree");
   if (h.capacity != filter.capacity() || h.bit_count != filter.bit_count())
-    return corrupt("header sizes disagree with the generations");
+    return in->Corrupt("header sizes disagree with the generations");
   return filter;
 }
 

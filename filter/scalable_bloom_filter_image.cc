@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "filter/durable_file.h"
 #include "filter/internal/batch.h"
 #include "filter/internal/bit_filter_core.h"
 #include "filter/internal/file_io.h"
@@ -62,73 +63,54 @@ void ScalableBloomFilter::WriteImage(filter_internal::ByteSink sink) const {
 
 std::string ScalableBloomFilter::Serialize() const {
   ReaderGuard lock(mu_.get(), concurrent_);
-  std::string bytes;
-  bytes.reserve(filter_internal::ImageBytes(PayloadBytes()));
-  WriteImage([&](std::string_view part) { bytes.append(part); });
-  return bytes;
+  return filter_internal::ImageString(
+      PayloadBytes(),
+      [&](filter_internal::ByteSink sink) { WriteImage(sink); });
 }
 
 absl::Status ScalableBloomFilter::SaveToFile(const std::string& path) const {
   ReaderGuard lock(mu_.get(), concurrent_);
-  return filter_internal::WriteFileAtomically(
+  return WriteFileAtomically(
       path, [&](filter_internal::ByteSink sink) { WriteImage(sink); });
 }
 
 absl::StatusOr<ScalableBloomFilter> ScalableBloomFilter::FromSource(
     const ImageSource& source) {
-  absl::StatusOr<filter_internal::DecodedImage> image =
-      filter_internal::DecodeOwnImage(source, kKind);
-  if (!image.ok()) return image.status();
-  const filter_internal::ImageHeader& h = image->header;
-  auto corrupt = [](std::string_view what) {
-    return absl::DataLossError(
-        absl::StrCat("scalable filter image corrupt: ", std::string(what)));
-  };
-  std::string_view payload = image->payload;
-  if (payload.size() < kPrefixBytes) return corrupt("no stage table");
-  uint64_t stage_count;
-  double ratio;
-  std::memcpy(&stage_count, payload.data(), 8);
-  std::memcpy(&ratio, payload.data() + 8, 8);
+  absl::StatusOr<filter_internal::OwnPayload> in =
+      filter_internal::OwnPayload::Open(source, kKind, kPrefixBytes,
+                                        "no stage table");
+  if (!in.ok()) return in.status();
+  const filter_internal::ImageHeader& h = in->header();
+  const uint64_t stage_count = in->Field<uint64_t>(0);
+  const double ratio = in->Field<double>(8);
   if (stage_count == 0 || stage_count > kMaxStages)
-    return corrupt("bad stage count");
-  if (ratio != kTighteningRatio) return corrupt("unsupported tightening ratio");
+    return in->Corrupt("bad stage count");
+  if (ratio != kTighteningRatio)
+    return in->Corrupt("unsupported tightening ratio");
   if (absl::Status s = BloomMath::ValidateSizing(h.capacity, h.fp_rate);
       !s.ok()) {
-    return corrupt(std::string(s.message()));
+    return in->Corrupt(std::string(s.message()));
   }
-  payload.remove_prefix(kPrefixBytes);
   ScalableBloomFilter filter;
   filter.capacity_ = h.capacity;
   filter.fp_rate_ = h.fp_rate;
   filter.seed_ = h.seed;
   filter.concurrent_ = source.concurrent;
   for (uint64_t i = 0; i < stage_count; ++i) {
-    if (payload.size() < kStagePrefixBytes)
-      return corrupt("stage table cut short");
-    uint64_t inserted;
-    std::memcpy(&inserted, payload.data(), 8);
-    payload.remove_prefix(kStagePrefixBytes);
-    // The outer checksum covered the stages' bytes already.
-    ImageSource stage_source{.bytes = payload,
-                             .owner = source.owner,
-                             .verify_checksum = false,
-                             .concurrent = false};
-    uint64_t consumed = 0;
+    uint64_t inserted = 0;
     absl::StatusOr<BloomFilter> stage =
-        BloomFilter::FromImage(stage_source, &consumed);
+        in->NextPart<BloomFilter>(&inserted, "stage table cut short");
     if (!stage.ok()) return stage.status();
-    if (stage->seed() != h.seed) return corrupt("stage seed differs");
+    if (stage->seed() != h.seed) return in->Corrupt("stage seed differs");
     const double capacity =
         static_cast<double>(h.capacity) * std::pow(kGrowthFactor, i);
     filter.stages_.push_back(Stage{.filter = *std::move(stage),
                                    .capacity = static_cast<uint64_t>(capacity),
                                    .inserted = inserted});
     filter.inserted_ += inserted;
-    payload.remove_prefix(consumed);
   }
-  if (!payload.empty()) return corrupt("bytes after the last stage");
-  if (filter.inserted_ != h.count) return corrupt("insert counts disagree");
+  if (!in->rest().empty()) return in->Corrupt("bytes after the last stage");
+  if (filter.inserted_ != h.count) return in->Corrupt("insert counts disagree");
   return filter;
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "filter/durable_file.h"
 #include "filter/internal/batch.h"
 #include "filter/internal/bit_filter_core.h"
 #include "filter/internal/file_io.h"
@@ -242,45 +243,37 @@ void StableBloomFilter::WriteImage(filter_internal::ByteSink sink) const {
 
 std::string StableBloomFilter::Serialize() const {
   ReaderGuard lock(mu_.get(), concurrent_);
-  std::string bytes;
-  bytes.reserve(filter_internal::ImageBytes(kPrefixBytes + words_.bytes()));
-  WriteImage([&](std::string_view part) { bytes.append(part); });
-  return bytes;
+  return filter_internal::ImageString(
+      kPrefixBytes + words_.bytes(),
+      [&](filter_internal::ByteSink sink) { WriteImage(sink); });
 }
 
 absl::Status StableBloomFilter::SaveToFile(const std::string& path) const {
   ReaderGuard lock(mu_.get(), concurrent_);
-  return filter_internal::WriteFileAtomically(
+  return WriteFileAtomically(
       path, [&](filter_internal::ByteSink sink) { WriteImage(sink); });
 }
 
 absl::StatusOr<StableBloomFilter> StableBloomFilter::FromSource(
     const ImageSource& source) {
-  absl::StatusOr<filter_internal::DecodedImage> image =
-      filter_internal::DecodeOwnImage(source, kKind);
-  if (!image.ok()) return image.status();
-  const filter_internal::ImageHeader& h = image->header;
-  auto corrupt = [](std::string_view what) {
-    return absl::DataLossError(
-        absl::StrCat("stable filter image corrupt: ", std::string(what)));
-  };
-  std::string_view payload = image->payload;
-  if (payload.size() < kPrefixBytes) return corrupt("no parameters");
+  absl::StatusOr<filter_internal::OwnPayload> in =
+      filter_internal::OwnPayload::Open(source, kKind, kPrefixBytes,
+                                        "no parameters");
+  if (!in.ok()) return in.status();
+  const filter_internal::ImageHeader& h = in->header();
   StableParams params{.cells = h.bit_count, .hashes = h.hash_count};
-  uint64_t rng;
-  uint64_t fresh;
-  std::memcpy(&params.cell_bits, payload.data(), 4);
-  std::memcpy(&params.decrements, payload.data() + 8, 8);
-  std::memcpy(&rng, payload.data() + 16, 8);
-  std::memcpy(&fresh, payload.data() + 24, 8);
-  payload.remove_prefix(kPrefixBytes);
+  params.cell_bits = in->Field<decltype(params.cell_bits)>(0);
+  params.decrements = in->Field<decltype(params.decrements)>(8);
+  const uint64_t rng = in->Field<uint64_t>(16);
+  const uint64_t fresh = in->Field<uint64_t>(24);
+  const std::string_view payload = in->rest();
   if (absl::Status s = CheckParams(params); !s.ok())
-    return corrupt(std::string(s.message()));
+    return in->Corrupt(std::string(s.message()));
   if (params.cells % CellsPerWord(params.cell_bits) != 0)
-    return corrupt("cell count is not whole words");
+    return in->Corrupt("cell count is not whole words");
   if (payload.size() != params.cells / CellsPerWord(params.cell_bits) * 8)
-    return corrupt("cell words do not match the cell count");
-  if (fresh > h.count) return corrupt("more fresh adds than adds");
+    return in->Corrupt("cell words do not match the cell count");
+  if (fresh > h.count) return in->Corrupt("more fresh adds than adds");
   absl::StatusOr<StableBloomFilter> filter = CreateWithParams(
       params, FilterOptions{.concurrent = source.concurrent, .seed = h.seed});
   if (!filter.ok()) return filter.status();
@@ -288,7 +281,7 @@ absl::StatusOr<StableBloomFilter> StableBloomFilter::FromSource(
   uint64_t* words = filter->words_.data();
   std::memcpy(words, payload.data(), payload.size());
   for (uint64_t i = 0; i < filter->words_.size(); ++i) {
-    if ((words[i] & unused) != 0) return corrupt("padding bits set");
+    if ((words[i] & unused) != 0) return in->Corrupt("padding bits set");
     for (uint64_t c = 0; c < filter->cells_per_word_; ++c) {
       if (((words[i] >> (c * params.cell_bits)) & filter->cell_mask_) != 0)
         ++filter->nonzero_;

@@ -177,6 +177,7 @@ struct FrontierStats {
   uint64_t queued_in_hosts = 0;       // In per-host queues in RAM.
   uint64_t queued_on_disk_hosts = 0;  // In per-host queues on disk.
   uint64_t host_queue_bytes = 0;      // Estimated RAM of per-host queues.
+  uint64_t queue_bytes_in_sieve = 0;  // Budgeted RAM of the Sieve's FIFO.
   uint64_t in_flight = 0;             // Handed out by Next, not yet Done.
   uint64_t hosts_active = 0;  // Hosts with URLs queued (RAM/disk) or in flight.
   uint64_t hosts_known = 0;   // Hosts the frontier holds state for.
@@ -230,6 +231,7 @@ struct FrontierStats {
   X(queued_in_hosts, kNow)           \
   X(queued_on_disk_hosts, kNow)      \
   X(host_queue_bytes, kNow)          \
+  X(queue_bytes_in_sieve, kNow)      \
   X(in_flight, kNow)                 \
   X(hosts_active, kNow)              \
   X(hosts_known, kNow)               \

@@ -55,6 +55,10 @@ absl::Status Frontier::Validate(const FrontierOptions& options) {
   return absl::OkStatus();
 }
 
+uint64_t MaxActiveHosts(const FrontierOptions& options) {
+  return options.host_queue_memory_bytes / kHostStateBytes;
+}
+
 absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Create(
     FrontierOptions options) {
   if (absl::Status s = Validate(options); !s.ok()) return s;
@@ -269,6 +273,7 @@ FrontierStats Frontier::stats() const {
   std::lock_guard lock(mu_);
   FrontierStats out = counters_;
   out.queued_in_sieve = sieve.size;
+  out.queue_bytes_in_sieve = sieve.queue_bytes_in_memory;
   out.queued_in_hosts = hosts_->table.queued_urls();
   out.queued_on_disk_hosts = hosts_->overflow.size();
   out.queued =

@@ -116,6 +116,12 @@ struct FrontierOptions {
   uint64_t seed = 0x5eed;
 };
 
+// Most hosts `options` keep active at once (URLs queued or in flight): the
+// host queue budget over the bytes each active host is counted at
+// (host_queue_memory_bytes / 1 KiB; 65,536 by default). Caches kept per host
+// (robots.txt rules, DNS answers) are sized from it. O(1).
+uint64_t MaxActiveHosts(const FrontierOptions& options);
+
 class Frontier final : public CrawlFrontier {
  public:
   // InvalidArgument names a bad option (the Sieve's or the Frontier's).

@@ -31,7 +31,13 @@ struct CrawlConfig {
     int64_t max_pages = 0;               // 0 = no limit.
     int64_t max_depth = 0;               // 0 = no limit; seeds have depth 0.
     int64_t max_pages_per_host = 0;      // 0 = no limit.
-    double max_run_seconds = 0;          // 0 = no limit.
+    // Pages queued per registrable domain (crawler/policy/domain_budget.h):
+    // domain_budget, plus domain_budget_per_referrer per other domain linking
+    // to it; the seeds' domains exempt. 0 = no limit.
+    int64_t domain_budget = 10000;
+    int64_t domain_budget_per_referrer = 1000;
+    int64_t domain_budget_domains = 1 << 18;  // Domains tracked, 32 B each.
+    double max_run_seconds = 0;               // 0 = no limit.
     std::vector<std::string>
         allow;  // RE2 patterns; when non-empty a URL must match one.
     std::vector<std::string>
@@ -102,8 +108,10 @@ struct CrawlConfig {
     // Product token robots.txt groups are matched against; "" = from
     // fetch.user_agent (crawler/config/crawl_options.h, RobotsToken).
     std::string token;
-    int64_t cache_entries = 20000;  // Origins whose robots.txt is kept.
-    int64_t cache_mb = 256;         // MiB of compiled rules kept.
+    // Origins whose robots.txt is kept: the frontier's active hosts
+    // (MaxActiveHosts, 65,536), so an active host's rules are never evicted.
+    int64_t cache_entries = 65536;
+    int64_t cache_mb = 256;  // MiB of compiled rules kept.
   } robots;
 
   struct Fetch {
@@ -124,6 +132,12 @@ struct CrawlConfig {
     double dns_min_ttl = 300;
     double dns_max_ttl = 3600;
     double dns_negative_ttl = 60;
+    // Host names whose answers are kept (least recently used dropped): the
+    // frontier's active hosts (MaxActiveHosts, 65,536).
+    int64_t dns_cache_entries = 65536;
+    // DNS servers asked instead of /etc/resolv.conf's, each "IP" or
+    // "IP:port" (curl's --dns-servers); empty = resolv.conf.
+    std::vector<std::string> dns_servers;
     int64_t max_idle_connections = 0;  // 0 = from the open-file limit.
     bool verify_tls = true;
     // PEM file of trusted CAs; empty: CURL_CA_BUNDLE, SSL_CERT_FILE, or the

@@ -30,6 +30,8 @@ FetchOptions MakeFetchOptions(const CrawlConfig& config,
   o.dns.min_ttl = absl::Seconds(f.dns_min_ttl);
   o.dns.max_ttl = absl::Seconds(std::max(f.dns_max_ttl, f.dns_min_ttl));
   o.dns.negative_ttl = absl::Seconds(f.dns_negative_ttl);
+  o.dns.max_entries = static_cast<size_t>(f.dns_cache_entries);
+  o.dns.servers = f.dns_servers;
   o.max_idle_connections = f.max_idle_connections;
   o.verify_tls = f.verify_tls;
   o.ca_bundle = ChooseCaBundleFromEnvironment(f.ca_bundle).path;

@@ -1,7 +1,5 @@
 #include "crawler/demo/site_graph.h"
 
-#include <zlib.h>
-
 #include <functional>
 
 #include "absl/container/flat_hash_map.h"
@@ -10,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "crawler/output/warc_format.h"
 
 namespace sieve {
 namespace {
@@ -64,25 +63,6 @@ constexpr int kPagesPerPart = 5;
 // The body both /same/ URLs serve, byte for byte.
 std::string SamePage() {
   return Html("Mirrored page", "", "<p>The same bytes at two URLs.</p>\n");
-}
-
-// A whole gzip stream of `data` (RFC 1952, zlib's deflate; header mtime 0, so
-// the bytes are the same on every run).
-std::string Gzip(const std::string& data) {
-  z_stream z{};
-  std::string out;
-  if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-                   Z_DEFAULT_STRATEGY) != Z_OK)
-    return out;
-  out.resize(deflateBound(&z, data.size()) + 32);
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
 }
 
 std::string UrlSet(const std::string& authority,
@@ -362,7 +342,7 @@ SiteResponse SiteGraph::Respond(std::string_view raw_path) const {
                           "</urlset>\n");
     if (absl::EndsWith(AV(path), ".gz")) {
       r.content_type = "application/gzip";
-      r.body = Gzip(r.body);
+      r.body = GzipMember(r.body, /*level=*/9);  // zlib's best
     }
   } else if (absl::StartsWith(AV(path), "/s/") ||
              absl::StartsWith(AV(path), "/g/")) {

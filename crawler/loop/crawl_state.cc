@@ -48,6 +48,8 @@ void CountersFromJson(const nlohmann::json& j, CrawlCounters& c) {
 }
 
 constexpr std::string_view kStateFile = "crawl.state";
+// The domain budget's table (DomainBudget::Save), when it tracks a domain.
+constexpr std::string_view kDomainBudgetFile = "domains.budget";
 constexpr int kStateFormat = 1;
 
 }  // namespace
@@ -90,6 +92,12 @@ absl::Status WriteCheckpoint(const fs::path& dir, const CrawlState& state,
   j["warc_files"] = WarcFileStatesToJson(state.warc_files);
   if (absl::Status s = snapshot->AddFile(kStateFile, j.dump()); !s.ok()) {
     return s;
+  }
+  if (!state.domain_budget.empty()) {
+    if (absl::Status s =
+            snapshot->AddFile(kDomainBudgetFile, state.domain_budget);
+        !s.ok())
+      return s;
   }
   if (absl::Status s = frontier.Checkpoint(*snapshot); !s.ok()) return s;
   return snapshot->Commit();
@@ -141,7 +149,14 @@ absl::StatusOr<CrawlState> ReadCrawlState(const SnapshotReader& snapshot) {
   }
   absl::StatusOr<std::string> text = snapshot.ReadFile(kStateFile);
   if (!text.ok()) return text.status();
-  return DecodeCrawlState(*text, snapshot.PathOf(kStateFile).string());
+  absl::StatusOr<CrawlState> state =
+      DecodeCrawlState(*text, snapshot.PathOf(kStateFile).string());
+  if (state.ok() && snapshot.Contains(kDomainBudgetFile)) {
+    absl::StatusOr<std::string> budget = snapshot.ReadFile(kDomainBudgetFile);
+    if (!budget.ok()) return budget.status();
+    state->domain_budget = *std::move(budget);
+  }
+  return state;
 }
 
 }  // namespace sieve

@@ -109,6 +109,9 @@ struct CrawlState {
   uint64_t sequence = 0;  // Snapshot number.
   CrawlCounters counters;
   std::vector<std::string> seed_hosts;
+  // The domain budget's table (DomainBudget::Save), kept in the snapshot as
+  // the file domains.budget; empty when it tracks no domain.
+  std::string domain_budget;
 };
 
 nlohmann::json CountersToJson(const CrawlCounters& counters);

@@ -88,6 +88,15 @@ enum class StopReason {
 // summary.json and the exit message use.
 std::string_view StopReasonName(StopReason reason);
 
+// One memory budget and its use now (docs/architecture.md, "Memory"):
+// summary.json's "budgets" and /metrics' sieve_budget_used/_limit.
+struct BudgetUse {
+  std::string name;  // "sieve_queue", "dns_cache", ...
+  std::string unit;  // "bytes", "hosts", "names", "origins", "domains".
+  uint64_t used = 0;
+  uint64_t limit = 0;
+};
+
 struct CrawlSummary {
   StopReason stop_reason = StopReason::kFinished;
   CrawlCounters counters;  // All runs of this output directory together.
@@ -103,6 +112,7 @@ struct CrawlSummary {
   double filter_estimated_fp_rate = 0;
   // This run's connections, TLS handshakes and DNS lookups (the Fetcher's).
   FetchCounters fetch;
+  std::vector<BudgetUse> budgets;  // Every budget of the crawl's RAM.
 };
 
 class Crawler {

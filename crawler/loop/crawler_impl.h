@@ -292,6 +292,8 @@ class Crawler::Impl {
   absl::Status WriteCheckpointNow();
   void CheckCapacity();
   ProgressSnapshot Snapshot(absl::Time now);
+  // Each memory budget's use now (CrawlSummary::budgets).
+  std::vector<BudgetUse> Budgets() const;
   CrawlSummary MakeSummary(absl::Time now);
   // With output.metrics: hands the server the metrics and summary so far.
   void PublishMetrics(absl::Time now);
@@ -318,6 +320,7 @@ class Crawler::Impl {
   RobotsCache robots_;
   std::string robots_token_;  // RobotsToken(config_), set by Init.
   std::unique_ptr<TrapGuard> traps_;
+  std::unique_ptr<DomainBudget> domains_;  // Pages per registrable domain.
   LinkPolicy policy_;
   std::unique_ptr<WorkerPool<ParsedPage>> pool_;
   size_t parser_threads_ = 1;

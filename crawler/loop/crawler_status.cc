@@ -39,6 +39,7 @@ absl::Status Crawler::Impl::WriteCheckpointNow() {
   if (!warc_files.ok()) return warc_files.status();
   state_.warc_files = *std::move(warc_files);
   ++state_.sequence;
+  state_.domain_budget = domains_->Save();
   counters_.run_seconds =
       base_run_seconds_ + (started_ == absl::Time()
                                ? 0
@@ -139,7 +140,30 @@ CrawlSummary Crawler::Impl::MakeSummary(absl::Time now) {
       .filter_capacity = filter.capacity,
       .filter_estimated_count = filter.estimated_count,
       .filter_estimated_fp_rate = filter.estimated_fp_rate,
-      .fetch = fetcher_ != nullptr ? fetcher_->counters() : FetchCounters{}};
+      .fetch = fetcher_ != nullptr ? fetcher_->counters() : FetchCounters{},
+      .budgets = Budgets()};
+}
+
+std::vector<BudgetUse> Crawler::Impl::Budgets() const {
+  const FrontierStats stats = frontier_->stats();
+  const FrontierOptions
+      frontier{};  // The crawl sets no host budget of its own.
+  const DomainBudgetStats domains = domains_->stats();
+  auto mib = [](int64_t n) { return static_cast<uint64_t>(n) << 20; };
+  return {
+      {"sieve_queue", "bytes", stats.queue_bytes_in_sieve,
+       mib(config_.sieve.memory_budget_mb)},
+      {"host_queues", "bytes", stats.host_queue_bytes,
+       frontier.host_queue_memory_bytes},
+      {"active_hosts", "hosts", stats.hosts_active, MaxActiveHosts(frontier)},
+      {"robots_cache", "origins", robots_.size(),
+       static_cast<uint64_t>(config_.robots.cache_entries)},
+      {"robots_cache_bytes", "bytes", robots_.bytes(),
+       mib(config_.robots.cache_mb)},
+      {"dns_cache", "names", dns_->size(),
+       static_cast<uint64_t>(config_.fetch.dns_cache_entries)},
+      {"domain_budget", "domains", domains.domains, domains.slots},
+  };
 }
 
 }  // namespace sieve

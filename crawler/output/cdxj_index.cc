@@ -1,11 +1,6 @@
 #include "crawler/output/cdxj_index.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <string_view>
 #include <utility>
 
@@ -14,6 +9,7 @@
 #include "crawler/output/warc_exchange.h"
 #include "crawler/output/warc_format.h"
 #include "crawler/output/warc_reader.h"
+#include "filter/durable_file.h"
 #include "nlohmann/json.hpp"
 #include "parse/surt.h"
 
@@ -57,35 +53,7 @@ absl::Status WriteCdxjFile(const std::filesystem::path& path,
   std::sort(lines.begin(), lines.end());
   std::string text;
   for (const std::string& line : lines) absl::StrAppend(&text, line, "\n");
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  const int fd =
-      open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    return absl::InternalError(
-        absl::StrCat("open ", tmp.string(), ": ", std::strerror(errno)));
-  }
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      close(fd);
-      return absl::InternalError(
-          absl::StrCat("write ", tmp.string(), ": ", std::strerror(err)));
-    }
-    done += static_cast<size_t>(n);
-  }
-  const bool synced = fsync(fd) == 0;
-  close(fd);
-  if (!synced) return absl::InternalError("fsync " + tmp.string());
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    return absl::InternalError(
-        absl::StrCat("rename ", tmp.string(), ": ", ec.message()));
-  }
-  return absl::OkStatus();
+  return WriteFileAtomically(path, text);
 }
 
 absl::Status IndexWarcFile(const std::filesystem::path& warc, int64_t length) {

@@ -104,6 +104,19 @@ std::string FormatPrometheusMetrics(const CrawlMetrics& m) {
       "Origins whose robots.txt rules are cached.", m.robots_cache_entries);
   One(out, "sieve_robots_cache_bytes", "gauge",
       "Bytes of cached robots.txt rules.", m.robots_cache_bytes);
+  Family(out, "sieve_budget_used", "gauge",
+         "Use of each memory budget now, in its unit (docs/architecture.md, "
+         "Memory).");
+  for (const BudgetUse& b : s.budgets) {
+    Sample(out, "sieve_budget_used", b.used,
+           absl::StrCat("budget=\"", b.name, "\",unit=\"", b.unit, "\""));
+  }
+  Family(out, "sieve_budget_limit", "gauge",
+         "Each memory budget's limit, in its unit.");
+  for (const BudgetUse& b : s.budgets) {
+    Sample(out, "sieve_budget_limit", b.limit,
+           absl::StrCat("budget=\"", b.name, "\",unit=\"", b.unit, "\""));
+  }
   Family(out, "sieve_skipped_total", "counter",
          "URLs found and not fetched, by reason, all runs.");
   for (const auto& [reason, count] : m.skipped) {

@@ -1,11 +1,9 @@
 #include "crawler/output/summary.h"
 
-#include <cstdio>
-#include <fstream>
-
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "crawler/output/page_record.h"
+#include "filter/durable_file.h"
 #include "nlohmann/json.hpp"
 
 namespace sieve {
@@ -40,22 +38,17 @@ std::string SummaryToJson(const CrawlSummary& s) {
   j["filter"] = {{"capacity", s.filter_capacity},
                  {"estimated_count", s.filter_estimated_count},
                  {"estimated_fp_rate", s.filter_estimated_fp_rate}};
+  nlohmann::ordered_json& budgets = j["budgets"];
+  budgets = nlohmann::ordered_json::object();
+  for (const BudgetUse& b : s.budgets) {
+    budgets[b.name] = {{"used", b.used}, {"limit", b.limit}, {"unit", b.unit}};
+  }
   return j.dump(2);
 }
 
 absl::Status WriteSummaryJson(const std::filesystem::path& path,
                               const CrawlSummary& summary) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << SummaryToJson(summary) << "\n";
-    if (!out)
-      return absl::InternalError(absl::StrCat("cannot write ", tmp.string()));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    return absl::InternalError(absl::StrCat("cannot write ", path.string()));
-  }
-  return absl::OkStatus();
+  return WriteFileAtomically(path, SummaryToJson(summary) + "\n");
 }
 
 std::string FormatSummaryTable(const CrawlSummary& s,

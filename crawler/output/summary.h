@@ -27,7 +27,8 @@ namespace sieve {
 
 std::string SummaryToJson(const CrawlSummary& summary);
 
-// Writes SummaryToJson to `path` (replacing it atomically).
+// Writes SummaryToJson to `path`, replacing it atomically and durably
+// (filter/durable_file.h: fsync of the file and its directory).
 [[nodiscard]] absl::Status WriteSummaryJson(const std::filesystem::path& path,
                                             const CrawlSummary& summary);
 

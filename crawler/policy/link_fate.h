@@ -51,7 +51,8 @@ namespace sieve {
   X(kDisallowed,     kRobots,         robots_disallowed, none)                \
   X(kOverOutlinkCap, kOutlinkCap,     traps,             none)                \
   X(kQueryVariants,  kTrapQuery,      traps,             query_variant_traps) \
-  X(kCalendar,       kTrapCalendar,   traps,             calendar_traps)
+  X(kCalendar,       kTrapCalendar,   traps,             calendar_traps) \
+  X(kDomainBudget,   kDomainBudget,   traps,             none)  /* domain */
 // clang-format on
 
 enum class AddOutcome {

@@ -66,6 +66,9 @@ struct Candidate {
   std::string key;   // The frontier's host key (politeness.key).
   std::string path_and_query;
   bool trap_counted = false;  // TrapGuard::Queued must see it once queued.
+  // Its registrable domain when the domain budget reserved a page for it
+  // (given back when the frontier refuses it as seen); else empty.
+  std::string budget_domain;
   // The link as the page wrote it when a session ID was cut from it (a
   // repeat then is skipped as trap_session).
   std::string session_url;
@@ -100,12 +103,39 @@ absl::StatusOr<UrlParts> NormalizePageLink(const LinkPolicy& policy,
   return NormalizeDiscovered(policy, url, session_id);
 }
 
+// The page a link was found on, for the domain budget: its host and its
+// registrable domain (empty when not a page's link, e.g. a redirect).
+struct LinkSource {
+  std::string_view host;
+  std::string_view domain;
+  bool seed_domain = false;  // `domain` is a seed's (exempt).
+};
+
+// The domain budget's verdict on `parts`: notes the source's domain as a
+// referrer of the link's, then reserves a page of it. `*reserved` is the
+// domain a page was reserved of (left empty for a seed's domain).
+bool DomainAdmits(const LinkPolicy& policy, const UrlParts& parts,
+                  const LinkSource& source, std::string* reserved) {
+  if (policy.domains == nullptr || !policy.domains->enabled()) return true;
+  // A link within its page's host (most links) costs one comparison.
+  const bool same_host = !source.host.empty() && parts.host == source.host;
+  if (same_host && source.seed_domain) return true;
+  std::string domain = same_host ? std::string(source.domain)
+                                 : Scope::RegistrableDomain(parts.host);
+  if (!source.domain.empty()) policy.domains->NoteLink(source.domain, domain);
+  if (same_host ? source.seed_domain : policy.scope->IsSeedDomain(domain))
+    return true;
+  if (!policy.domains->Admit(domain)) return false;
+  *reserved = std::move(domain);
+  return true;
+}
+
 // Every rule of the policy but the Sieve's: the outcome when one refuses the
 // link, else kQueued with `*out` filled in.
 // `page_link`: `raw_url` is a link ProcessHtmlPage took from ExtractLinks.
 AddOutcome Vet(const LinkPolicy& policy, std::string_view raw_url,
                bool page_link, uint32_t depth, OutlinkCap* cap,
-               bool* session_id, Candidate* out) {
+               bool* session_id, const LinkSource& source, Candidate* out) {
   if (policy.max_depth > 0 && depth > policy.max_depth)
     return AddOutcome::kBeyondDepth;
   absl::StatusOr<UrlParts> parts =
@@ -136,12 +166,16 @@ AddOutcome Vet(const LinkPolicy& policy, std::string_view raw_url,
     }
   }
   if (RobotsDisallow(policy, *parts)) return AddOutcome::kDisallowed;
+  std::string budget_domain;
+  if (!DomainAdmits(policy, *parts, source, &budget_domain))
+    return AddOutcome::kDomainBudget;
   std::string key = policy.keys != nullptr ? policy.keys->KeyOf(*parts) : host;
   *out = Candidate{.url = std::move(parts->normalized_url),
                    .host = std::move(host),
                    .key = std::move(key),
                    .path_and_query = std::move(parts->path_and_query),
                    .trap_counted = trap_counted,
+                   .budget_domain = std::move(budget_domain),
                    .session_url = {}};
   return AddOutcome::kQueued;
 }
@@ -182,10 +216,16 @@ void AddRequisites(const LinkPolicy& policy,
   }
 }
 
+// A vetted link the frontier refused as seen: its domain's page back.
+void Unreserve(const LinkPolicy& policy, const Candidate& c) {
+  if (!c.budget_domain.empty()) policy.domains->Release(c.budget_domain);
+}
+
 // Hands one vetted link to the Frontier.
 AddOutcome AddCandidate(const LinkPolicy& policy, const Candidate& c,
                         uint32_t depth, std::string_view metadata) {
   if (!policy.frontier->Add(c.url, c.key, depth, metadata)) {
+    Unreserve(policy, c);
     return AddOutcome::kSeen;
   }
   if (c.trap_counted) policy.traps->Queued(c.host, c.path_and_query);
@@ -197,7 +237,7 @@ AddOutcome AddCapped(const LinkPolicy& policy, std::string_view raw_url,
                      bool* session_id) {
   Candidate candidate;
   const AddOutcome vetted = Vet(policy, raw_url, /*page_link=*/false, depth,
-                                cap, session_id, &candidate);
+                                cap, session_id, LinkSource{}, &candidate);
   if (vetted != AddOutcome::kQueued) return vetted;
   return AddCandidate(policy, candidate, depth, origin.Encode());
 }
@@ -250,6 +290,22 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
   const std::string metadata =
       Origin{.redirect_hops = 0, .referrer = response.url}.Encode();
   OutlinkCap cap{.limit = policy.max_outlinks, .taken = {}};
+  // The page's own host and domain: its links to other domains raise their
+  // budgets (domain_budget.h).
+  std::string page_host;
+  std::string page_domain;
+  bool page_seed_domain = false;
+  if (policy.domains != nullptr && policy.domains->enabled()) {
+    if (absl::StatusOr<UrlParts> parts = SplitNormalizedUrl(response.url);
+        parts.ok()) {
+      page_host = parts->host;
+      page_domain = Scope::RegistrableDomain(page_host);
+      page_seed_domain = policy.scope->IsSeedDomain(page_domain);
+    }
+  }
+  const LinkSource source{.host = page_host,
+                          .domain = page_domain,
+                          .seed_domain = page_seed_domain};
   // The page's links go to the Frontier in one AddMany (one lock, one filter
   // batch), but for those the trap guard counts: each of those is added at
   // once, so a page's own variants count against the cap as they come.
@@ -304,7 +360,7 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
     }
     bool session_id = false;
     AddOutcome outcome = Vet(policy, link.url, /*page_link=*/true, depth + 1,
-                             &cap, &session_id, &candidate);
+                             &cap, &session_id, source, &candidate);
     judged.emplace(link.url,
                    Judged{.outcome = outcome, .session_id = session_id});
     if (session_id) ++out.session_ids;
@@ -332,7 +388,10 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
   policy.frontier->AddMany(adds, std::span<bool>(queued.get(), adds.size()));
   for (size_t i = 0; i < adds.size(); ++i) {
     out.Count(queued[i] ? AddOutcome::kQueued : AddOutcome::kSeen);
-    if (!queued[i]) seen(batch[i]);
+    if (!queued[i]) {
+      Unreserve(policy, batch[i]);
+      seen(batch[i]);
+    }
   }
   // Requisites last: the page's own links take the Sieve first.
   AddRequisites(policy, requisites, depth + 1, response.url, out);

@@ -30,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "crawler/policy/domain_budget.h"
 #include "crawler/policy/link_fate.h"
 #include "crawler/policy/politeness_key.h"
 #include "crawler/policy/robots_cache.h"
@@ -81,6 +82,10 @@ struct LinkPolicy {
   bool obey_nofollow = true;
   // Query variants and calendars (trap_guard.h); null = not checked.
   TrapGuard* traps = nullptr;
+  // Pages per registrable domain (domain_budget.h), the seeds' domains
+  // exempt; null = not checked. Checked after every other rule but the
+  // Sieve's, so a page reserved and refused as seen is given back.
+  DomainBudget* domains = nullptr;
   // Session-ID parameter names (globs), counted when a link carries one (the
   // URL normaliser drops them: they are also in url_options).
   std::vector<std::string> session_id_params;

@@ -99,6 +99,11 @@ bool Scope::IsSeedHost(std::string_view authority) const {
   return hosts_.contains(AbslView(authority));
 }
 
+bool Scope::IsSeedDomain(std::string_view domain) const {
+  std::shared_lock lock(*mu_);
+  return domains_.contains(AbslView(domain));
+}
+
 Scope::Scope(Scope&&) noexcept = default;
 Scope& Scope::operator=(Scope&&) noexcept = default;
 Scope::~Scope() = default;

@@ -81,6 +81,8 @@ class Scope {
   bool AddSeedHost(std::string_view authority);
   // Whether `authority` is a seed's host. Thread-safe.
   bool IsSeedHost(std::string_view authority) const;
+  // Whether `domain` (a RegistrableDomain) is a seed's host's. Thread-safe.
+  bool IsSeedDomain(std::string_view domain) const;
 
   // Registrable domain of `host` (without port) by the public suffix list;
   // `host` itself when it has none (IP address, single label, a public suffix).

@@ -34,6 +34,7 @@ namespace sieve {
   X(kTrapLength, "trap_length")          /* past crawl.max_url_length */    \
   X(kOutlinkCap, "outlink_cap")          /* past max_outlinks_per_page */   \
   X(kHostPageCap, "host_page_cap")       /* its host reached its cap */     \
+  X(kDomainBudget, "domain_budget")      /* its domain's budget is used */ \
   X(kSitemapLocation, "sitemap_location") /* strict sitemap location */     \
   X(kBlockedAddress, "blocked_address")  /* private address, refused */
 // clang-format on

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "filter/durable_file.h"
 #include "filter/internal/file_io.h"
 
 namespace sieve::filter_internal {
@@ -135,10 +136,7 @@ void BitFilterCore::WriteImage(ByteSink sink) const {
 }
 
 std::string BitFilterCore::Serialize() const {
-  std::string bytes;
-  bytes.reserve(ImageBytes());
-  WriteImage([&](std::string_view part) { bytes.append(part); });
-  return bytes;
+  return ImageString(words_.bytes(), [&](ByteSink sink) { WriteImage(sink); });
 }
 
 absl::Status BitFilterCore::SaveToFile(const std::string& path) const {

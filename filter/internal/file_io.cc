@@ -11,18 +11,10 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "filter/durable_file.h"
 
 namespace sieve::filter_internal {
 namespace {
-
-absl::Status ErrnoError(const char* what, const std::string& path, int error) {
-  std::string message =
-      absl::StrCat(what, " ", path, ": ", std::strerror(error));
-  if (error == ENOENT) return absl::NotFoundError(message);
-  if (error == EACCES || error == EPERM)
-    return absl::PermissionDeniedError(message);
-  return absl::InternalError(message);
-}
 
 class Fd {
  public:
@@ -33,11 +25,6 @@ class Fd {
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
   int get() const { return fd_; }
-  int Release() {
-    const int fd = fd_;
-    fd_ = -1;
-    return fd;
-  }
 
  private:
   int fd_;
@@ -45,40 +32,12 @@ class Fd {
 
 }  // namespace
 
-absl::Status WriteFileAtomically(const std::string& path,
-                                 absl::FunctionRef<void(ByteSink)> write) {
-  const std::string tmp = path + ".tmp";
-  Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (fd.get() < 0) return ErrnoError("cannot create", tmp, errno);
-  int error = 0;  // first write error; later writes are skipped
-  write([&](std::string_view bytes) {
-    while (error == 0 && !bytes.empty()) {
-      const ssize_t n = ::write(fd.get(), bytes.data(), bytes.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        error = errno;
-        break;
-      }
-      bytes.remove_prefix(static_cast<size_t>(n));
-    }
-  });
-  if (error == 0 && ::fsync(fd.get()) != 0) error = errno;
-  if (error == 0 && ::close(fd.Release()) != 0) error = errno;
-  if (error == 0 && std::rename(tmp.c_str(), path.c_str()) != 0) error = errno;
-  if (error != 0) {
-    ::unlink(tmp.c_str());
-    return ErrnoError("cannot write filter file", path, error);
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<FileBytes> ReadWholeFile(const std::string& path,
                                         bool memory_map) {
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) return ErrnoError("cannot open filter file", path, errno);
+  if (fd.get() < 0) return FileError("open filter file", path, errno);
   struct stat st;
-  if (::fstat(fd.get(), &st) != 0)
-    return ErrnoError("cannot stat", path, errno);
+  if (::fstat(fd.get(), &st) != 0) return FileError("stat", path, errno);
   const size_t size = static_cast<size_t>(st.st_size);
   FileBytes file;
   if (size == 0) return file;
@@ -87,7 +46,7 @@ absl::StatusOr<FileBytes> ReadWholeFile(const std::string& path,
     // this process.
     void* base =
         ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd.get(), 0);
-    if (base == MAP_FAILED) return ErrnoError("cannot mmap", path, errno);
+    if (base == MAP_FAILED) return FileError("mmap", path, errno);
     file.owner =
         std::shared_ptr<void>(base, [size](void* p) { ::munmap(p, size); });
     file.bytes = std::string_view(static_cast<const char*>(base), size);
@@ -104,7 +63,7 @@ absl::StatusOr<FileBytes> ReadWholeFile(const std::string& path,
   while (done < size) {
     const ssize_t n = ::read(fd.get(), data + done, size - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return ErrnoError("cannot read", path, errno);
+    if (n < 0) return FileError("read", path, errno);
     if (n == 0) break;  // file shrank under us: decoding reports truncation
     done += static_cast<size_t>(n);
   }

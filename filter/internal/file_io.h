@@ -1,5 +1,6 @@
-// filter/internal/file_io.h: writing a filter image to disk atomically and
-// reading one back, copied into aligned memory or memory-mapped.
+// filter/internal/file_io.h: reading a filter image back, copied into aligned
+// memory or memory-mapped (images are written by filter/durable_file.h's
+// WriteFileAtomically).
 #ifndef SIEVE_FILTER_INTERNAL_FILE_IO_H_
 #define SIEVE_FILTER_INTERNAL_FILE_IO_H_
 
@@ -12,11 +13,6 @@
 #include "filter/internal/image_format.h"
 
 namespace sieve::filter_internal {
-
-// Calls `write` with a sink into `path`.tmp, fsyncs it, then renames it over
-// `path`, so a crash leaves either the old file or the new one.
-absl::Status WriteFileAtomically(const std::string& path,
-                                 absl::FunctionRef<void(ByteSink)> write);
 
 // The bytes of a whole file, 64-byte aligned, kept alive by `owner`: a private
 // copy-on-write mapping when `memory_map`, else a heap buffer.

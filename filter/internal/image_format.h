@@ -87,6 +87,16 @@ inline uint64_t ImageBytes(uint64_t payload_bytes) {
   return kHeaderBytes + payload_bytes + kTrailerBytes;
 }
 
+// The whole image `write` gives its sink, in one string (a kind's
+// Serialize()); `payload_bytes` sizes the string up front.
+inline std::string ImageString(uint64_t payload_bytes,
+                               absl::FunctionRef<void(ByteSink)> write) {
+  std::string bytes;
+  bytes.reserve(ImageBytes(payload_bytes));
+  write([&](std::string_view part) { bytes.append(part); });
+  return bytes;
+}
+
 // Bytes an image decoder reads from; `owner`, when set, keeps `bytes` alive and
 // lets the decoder use the bit array in place instead of copying it.
 struct ImageSource {

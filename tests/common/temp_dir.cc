@@ -1,6 +1,7 @@
 #include "tests/common/temp_dir.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cstdlib>
@@ -41,12 +42,31 @@ ScopedTempDir::ScopedTempDir(std::string_view name) {
     return;
   }
   path_ = templ;
+  owner_pid_ = ::getpid();
 }
 
 ScopedTempDir::~ScopedTempDir() {
-  if (path_.empty() || std::getenv("SIEVE_KEEP_TEST_DIRS") != nullptr) return;
+  if (path_.empty() || owner_pid_ != ::getpid() ||
+      std::getenv("SIEVE_KEEP_TEST_DIRS") != nullptr) {
+    return;
+  }
   std::error_code ignored;
   std::filesystem::remove_all(path_, ignored);
+}
+
+const std::filesystem::path& ProcessTempDir() {
+  // Destroyed at exit, which removes it (in this process only).
+  static const ScopedTempDir root("sieve-test");
+  return root.path();
+}
+
+std::filesystem::path FreshDir(std::string_view name) {
+  const std::filesystem::path dir = ProcessTempDir() / name;
+  std::error_code error;
+  std::filesystem::remove_all(dir, error);
+  std::filesystem::create_directories(dir, error);
+  if (error) ADD_FAILURE() << "cannot make " << dir << ": " << error.message();
+  return dir;
 }
 
 }  // namespace sieve::test

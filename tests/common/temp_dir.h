@@ -40,7 +40,18 @@ class ScopedTempDir {
 
  private:
   std::filesystem::path path_;
+  int owner_pid_ = 0;  // The process that made it, the one to remove it.
 };
+
+// A fresh, empty directory `name` (it may hold '/') under this process's own
+// scratch root, a ScopedTempDir made on first use and removed when the process
+// exits. For a directory that must outlive a scope: a suite's shared fixture,
+// a helper that returns a path, a server restarted on the same data. Calling
+// it again with the same name empties the directory.
+std::filesystem::path FreshDir(std::string_view name);
+
+// That scratch root (made on first use).
+const std::filesystem::path& ProcessTempDir();
 
 // The running test's "Suite.Name" with every character but letters, digits,
 // '-' and '_' made '_' ("" outside a test).

@@ -171,6 +171,36 @@ TEST(DnsCacheTest, BadOptionsAreRefused) {
   EXPECT_FALSE(DnsCache::Create({.servers = {"not an address"}}).ok());
 }
 
+// Past max_entries the least recently used name is dropped, one at a time:
+// the names still in use keep their answers (before, a full cache dropped
+// every answer at once, and a crawl over more hosts than the budget asked
+// them all again).
+TEST(DnsCacheTest, PastItsBudgetTheLeastRecentlyUsedNameIsEvicted) {
+  if (!HaveDnsmasq()) GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
+  Dnsmasq dns("lru", {"--address=/test/127.0.0.5"});
+  ASSERT_TRUE(dns.ok());
+  DnsOptions options;
+  options.servers = {dns.server()};
+  options.max_entries = 4;
+  absl::StatusOr<std::unique_ptr<DnsCache>> cache = DnsCache::Create(options);
+  ASSERT_TRUE(cache.ok()) << cache.status();
+  auto resolve = [&](const std::string& name) {
+    return (*cache)->Resolve(name, absl::Seconds(5)).state;
+  };
+  for (const char* name : {"n0.test", "n1.test", "n2.test", "n3.test"})
+    ASSERT_EQ(resolve(name), DnsAnswer::kResolved) << name;
+  ASSERT_EQ(resolve("n0.test"), DnsAnswer::kResolved);  // n1 is now oldest.
+  ASSERT_EQ(resolve("n4.test"), DnsAnswer::kResolved);
+  EXPECT_EQ((*cache)->Peek("n1.test").state, DnsAnswer::kPending);  // Gone.
+  for (const char* name : {"n0.test", "n2.test", "n3.test", "n4.test"})
+    EXPECT_EQ((*cache)->Peek(name).state, DnsAnswer::kResolved) << name;
+  EXPECT_EQ(dns.Asked("A", "n0.test"), 1);
+  // 100 more names: the cache never holds more than its budget.
+  for (int i = 5; i < 105; ++i)
+    ASSERT_EQ(resolve(absl::StrCat("n", i, ".test")), DnsAnswer::kResolved);
+  EXPECT_EQ((*cache)->size(), 4u);
+}
+
 TEST(FetcherDnsTest, ASlowLookupHoldsUpNoOtherHostAndDeadNamesAreAskedOnce) {
   if (!HaveDnsmasq()) GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
   SilentUdp silent;  // slow.test's server: dnsmasq forwards and waits.

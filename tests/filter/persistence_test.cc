@@ -1,9 +1,7 @@
 // Save → load is bit-identical for every kind; damaged or foreign input is an
 // error that says what is wrong. Includes the schema test pinning the saved
 // image.
-#include <cstdio>
-#include <fstream>
-#include <sstream>
+#include <filesystem>
 #include <string>
 
 #include "filter/blocked_bloom_filter.h"
@@ -14,6 +12,8 @@
 #include "filter/scalable_bloom_filter.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/files.h"
+#include "tests/common/temp_dir.h"
 #include "tests/filter/test_keys.h"
 
 namespace sieve {
@@ -21,23 +21,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using testing_keys::KeySet;
-
-std::string TempPath(const std::string& name) {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return std::string(dir != nullptr ? dir : "/tmp") + "/sieve_filter_" + name +
-         "_" + std::to_string(::getpid());
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-void WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
 
 std::string Message(const absl::Status& status) {
   return std::string(status.message());
@@ -76,9 +59,10 @@ TEST_P(PersistenceTest, SerializeThenDeserializeIsBitIdentical) {
 
 TEST_P(PersistenceTest, SaveThenLoadIsBitIdenticalCopiedOrMapped) {
   std::unique_ptr<Filter> f = MakeFilled();
-  const std::string path = TempPath(std::string(FilterKindName(GetParam())));
+  const test::ScopedTempDir dir;
+  const std::string path = (dir / "filter").string();
   ASSERT_TRUE(f->SaveToFile(path).ok());
-  const std::string saved = ReadFile(path);
+  const std::string saved = test::ReadFile(path);
   EXPECT_TRUE(saved == f->Serialize());
   for (bool map : {false, true}) {
     absl::StatusOr<std::unique_ptr<Filter>> g =
@@ -89,8 +73,7 @@ TEST_P(PersistenceTest, SaveThenLoadIsBitIdenticalCopiedOrMapped) {
     (*g)->Add("added after loading");
     EXPECT_TRUE((*g)->MayContain("added after loading"));
   }
-  EXPECT_TRUE(ReadFile(path) == saved);
-  std::remove(path.c_str());
+  EXPECT_TRUE(test::ReadFile(path) == saved);
 }
 
 TEST_P(PersistenceTest, TruncatedImagesAreRejected) {
@@ -129,17 +112,31 @@ TEST_P(PersistenceTest, WrongMagicAndForeignFilesAreRejected) {
   std::string bytes = MakeFilled()->Serialize();
   bytes[0] = 'X';
   EXPECT_THAT(Message(DeserializeFilter(bytes).status()), HasSubstr("magic"));
-  const std::string path = TempPath("foreign");
-  WriteFile(path,
-            "<html><body>not a filter at all, just a web page</body></html>\n");
+  const test::ScopedTempDir dir;
+  const std::string path = (dir / "foreign").string();
+  test::WriteFile(
+      path, "<html><body>not a filter at all, just a web page</body></html>\n");
   absl::StatusOr<std::unique_ptr<Filter>> g = LoadFilterFromFile(path);
   EXPECT_THAT(Message(g.status()), HasSubstr("magic"));
-  std::remove(path.c_str());
 }
 
 TEST_P(PersistenceTest, TrailingBytesAreRejected) {
   const std::string bytes = MakeFilled()->Serialize() + std::string(8, '\0');
   EXPECT_FALSE(DeserializeFilter(bytes).ok());
+}
+
+// A full disk while the image is written (its temporary file is a link to
+// /dev/full, which fails every write with ENOSPC) is ResourceExhausted, and
+// neither the temporary file nor a partial image is left.
+TEST_P(PersistenceTest, AFullDiskIsResourceExhaustedAndLeavesNothing) {
+  std::unique_ptr<Filter> f = MakeFilled();
+  const test::ScopedTempDir dir;
+  const std::filesystem::path path = dir / "filter";
+  std::filesystem::create_symlink("/dev/full", dir / "filter.tmp");
+  const absl::Status saved = f->SaveToFile(path.string());
+  EXPECT_EQ(saved.code(), absl::StatusCode::kResourceExhausted) << saved;
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_FALSE(std::filesystem::is_symlink(dir / "filter.tmp"));
 }
 
 INSTANTIATE_TEST_SUITE_P(

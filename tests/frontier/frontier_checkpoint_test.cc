@@ -13,6 +13,7 @@
 #include "frontier/frontier.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve {
 namespace {
@@ -25,16 +26,7 @@ const absl::Time kStart = absl::FromUnixSeconds(1'700'000'000);
 
 class FrontierCheckpointTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    root_ =
-        fs::path(::testing::TempDir()) /
-        absl::StrCat(
-            "frontier_checkpoint_",
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "work");
-  }
-  void TearDown() override { fs::remove_all(root_); }
+  FrontierCheckpointTest() { fs::create_directories(root_ / "work"); }
 
   FrontierOptions Options() const {
     return {.sieve = {.expected_urls = 100'000,
@@ -47,7 +39,7 @@ class FrontierCheckpointTest : public ::testing::Test {
                            .max_in_flight_per_host = 2}};
   }
 
-  fs::path root_;
+  const test::ScopedTempDir root_;
 };
 
 std::string UrlOf(int i) {

@@ -1,15 +1,11 @@
 // Pinned formats: tests/testdata/frontier_format_v2/ is a Frontier checkpoint
 // written by the code of 26 Nov 2026 (snapshot MANIFEST format 2,
-// frontier.state format 2, Sieve state format 2) from Workload below. Every
-// later version must resume it, or refuse it with "format N is too old" and
-// then change this test along with the format (and check in a new image).
-// SIEVE_WRITE_PINNED_FORMATS=1 writes the image into the source tree instead
-// of testing (only when a format changes on purpose).
-#include <cstdlib>
+// frontier.state format 2, Sieve state format 2) from the workload of
+// frontier_format_workload.h. Every later version must resume it, or refuse
+// it with "format N is too old" and then change this test along with the
+// format (and check in a new image with scripts/write-pinned-formats.sh).
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,6 +21,9 @@
 #include "frontier/snapshot.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/files.h"
+#include "tests/common/temp_dir.h"
+#include "tests/frontier/frontier_format_workload.h"
 
 namespace sieve {
 namespace {
@@ -32,62 +31,18 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-const absl::Time kStart = absl::FromUnixSeconds(1'700'000'000);
+using testing_format::kStart;
 const fs::path kImage = fs::path(SIEVE_TESTDATA) / "frontier_format_v2";
-
-std::string Slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 class FrontierFormatTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    root_ =
-        fs::path(::testing::TempDir()) /
-        absl::StrCat(
-            "frontier_format_",
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "work");
-  }
-  void TearDown() override { fs::remove_all(root_); }
+  FrontierFormatTest() { fs::create_directories(root_ / "work"); }
 
   FrontierOptions Options() const {
-    return {.sieve = {.expected_urls = 1000,
-                      .fp_rate = 1e-4,
-                      .work_dir = root_ / "work"},
-            .politeness = {.min_delay = absl::ZeroDuration(),
-                           .max_crawl_delay = absl::Seconds(30),
-                           .max_in_flight_per_host = 2}};
+    return testing_format::Options(root_ / "work");
   }
-
-  // 30 URLs over 3 hosts; 6 handed out, 4 of them done, 2 in flight; a
-  // Crawl-delay above the cap recorded; then a checkpoint into `dir`.
   void Workload(const fs::path& dir) {
-    absl::StatusOr<std::unique_ptr<Frontier>> f = Frontier::Create(Options());
-    ASSERT_TRUE(f.ok()) << f.status();
-    for (int i = 0; i < 30; ++i) {
-      ASSERT_TRUE((*f)->Add(absl::StrCat("http://h", i % 3, ".test/", i),
-                            absl::StrCat("h", i % 3, ".test"), i % 4,
-                            absl::StrCat("m", i)));
-    }
-    std::vector<std::string> taken;
-    for (int i = 0; i < 6; ++i) {
-      NextUrl next = (*f)->Next(kStart);
-      ASSERT_EQ(next.state, NextUrl::kReady);
-      taken.push_back(next.url.url);
-    }
-    for (int i = 0; i < 4; ++i) {
-      ASSERT_TRUE((*f)->Done(taken[i],
-                             FetchOutcome::Success(absl::Milliseconds(5)),
-                             kStart)
-                      .ok());
-    }
-    (*f)->SetCrawlDelay("h1.test", absl::Seconds(90));
-    ASSERT_TRUE((*f)->Checkpoint(dir).ok());
+    ASSERT_TRUE(testing_format::Workload(dir, root_ / "work").ok());
   }
 
   // Restores the checkpoint under `dir` (copied first: a restore may open
@@ -120,21 +75,13 @@ class FrontierFormatTest : public ::testing::Test {
 
   // The live snapshot directory of the image (CURRENT names it).
   static fs::path Live(const fs::path& dir) {
-    std::string current = Slurp(dir / "CURRENT");
+    std::string current = test::ReadFile(dir / "CURRENT");
     while (!current.empty() && current.back() == '\n') current.pop_back();
     return dir / current;
   }
 
-  fs::path root_;
+  const test::ScopedTempDir root_;
 };
-
-TEST_F(FrontierFormatTest, WritesThePinnedImageWhenAsked) {
-  if (std::getenv("SIEVE_WRITE_PINNED_FORMATS") == nullptr) {
-    GTEST_SKIP() << "set SIEVE_WRITE_PINNED_FORMATS=1 to rewrite " << kImage;
-  }
-  fs::remove_all(kImage);
-  Workload(kImage);
-}
 
 TEST_F(FrontierFormatTest,
        ResumesThePinnedCheckpointAsTodaysCodeResumesItsOwn) {
@@ -156,7 +103,7 @@ TEST_F(FrontierFormatTest,
 // Each saved format, rewritten as version 1 with a correct checksum, is
 // refused by name.
 TEST_F(FrontierFormatTest, ASnapshotManifestOfAnOlderFormatIsRefusedByName) {
-  const std::string text = Slurp(Live(kImage) / "MANIFEST");
+  const std::string text = test::ReadFile(Live(kImage) / "MANIFEST");
   ASSERT_FALSE(text.empty());
   ASSERT_TRUE(ParseSnapshotManifest(text, "MANIFEST").ok());
   std::string body = text.substr(0, text.rfind("checksum "));
@@ -170,7 +117,7 @@ TEST_F(FrontierFormatTest, ASnapshotManifestOfAnOlderFormatIsRefusedByName) {
 }
 
 TEST_F(FrontierFormatTest, AFrontierStateOfAnOlderFormatIsRefusedByName) {
-  const std::string bytes = Slurp(Live(kImage) / "frontier.state");
+  const std::string bytes = test::ReadFile(Live(kImage) / "frontier.state");
   ASSERT_GT(bytes.size(), 20u);
   ASSERT_TRUE(DecodeHostSnapshot(bytes).ok());
   // "SIEVEFRS" | u32 version (little-endian) | ... | u64 XXH3-64.
@@ -186,7 +133,7 @@ TEST_F(FrontierFormatTest, AFrontierStateOfAnOlderFormatIsRefusedByName) {
 }
 
 TEST_F(FrontierFormatTest, ASieveStateOfAnOlderFormatIsRefusedByName) {
-  const std::string text = Slurp(Live(kImage) / "sieve" / "state");
+  const std::string text = test::ReadFile(Live(kImage) / "sieve" / "state");
   ASSERT_TRUE(internal::DecodeManifest(text).ok());
   // "sieve-snapshot", then "format 2", then the other keys.
   const size_t at = text.find("\nformat 2\n");

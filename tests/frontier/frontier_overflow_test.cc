@@ -12,6 +12,7 @@
 #include "frontier/internal/host_overflow.h"
 #include "frontier/internal/scratch_db.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve {
 namespace {
@@ -23,16 +24,7 @@ constexpr uint64_t kBudget = 16 << 10;  // About 130 URL records.
 
 class FrontierOverflowTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    root_ =
-        fs::path(::testing::TempDir()) /
-        absl::StrCat(
-            "frontier_overflow_",
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "work");
-  }
-  void TearDown() override { fs::remove_all(root_); }
+  FrontierOverflowTest() { fs::create_directories(root_ / "work"); }
 
   FrontierOptions Options() const {
     return {.sieve = {.expected_urls = 100'000,
@@ -43,7 +35,7 @@ class FrontierOverflowTest : public ::testing::Test {
             .max_pulls_past_budget = 100'000};
   }
 
-  fs::path root_;
+  const test::ScopedTempDir root_;
 };
 
 // Completes each URL at once, jumping the clock over waits; returns the URLs.
@@ -68,8 +60,8 @@ std::vector<std::string> Drain(Frontier& f, absl::Time now) {
 }
 
 TEST(HostOverflowTest, KeepsEachHostsRecordsInOrder) {
-  const fs::path dir = fs::path(::testing::TempDir()) / "host_overflow_test";
-  fs::remove_all(dir);
+  const test::ScopedTempDir scratch;
+  const fs::path dir = scratch / "store";
   {
     std::unique_ptr<internal::ScratchDb> store;
     HostOverflow overflow([&]() -> absl::StatusOr<internal::ScratchDb*> {
@@ -108,7 +100,6 @@ TEST(HostOverflowTest, KeepsEachHostsRecordsInOrder) {
     EXPECT_EQ(overflow.size(), 0u);
   }
   EXPECT_TRUE(fs::is_empty(dir)) << "the scratch store is deleted with it";
-  fs::remove_all(dir);
 }
 
 TEST_F(FrontierOverflowTest, AHugeWaitingHostNeitherFillsRamNorHidesOthers) {

@@ -11,6 +11,7 @@
 #include "frontier/frontier.h"
 #include "frontier/internal/host_table.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve {
 namespace {
@@ -80,11 +81,11 @@ TEST(FrontierParkedHostsTest, AParkedHostKeepsItsCrawlDelay) {
 }
 
 TEST(FrontierParkedHostsTest, ACheckpointKeepsParkedHosts) {
-  const std::string dir = ::testing::TempDir() + "/frontier-parked-hosts";
-  std::filesystem::remove_all(dir);
+  const test::ScopedTempDir scratch;
+  const std::string dir = (scratch / "checkpoint").string();
   FrontierOptions options = Options();
   options.max_urls_per_host = 3;
-  options.sieve.work_dir = dir + "-work";
+  options.sieve.work_dir = scratch / "work";
   {
     std::unique_ptr<Frontier> f = Make(options);
     ASSERT_NE(f, nullptr);
@@ -114,8 +115,6 @@ TEST(FrontierParkedHostsTest, ACheckpointKeepsParkedHosts) {
   NextUrl next = f.Next(later + absl::Seconds(1));
   ASSERT_EQ(next.state, NextUrl::kWait);
   EXPECT_EQ(next.wait, absl::Seconds(4));
-  std::filesystem::remove_all(dir);
-  std::filesystem::remove_all(dir + "-work");
 }
 
 // 1,000 hosts whose second URL waits out a 1 s delay: without the host

@@ -10,6 +10,7 @@
 #include "absl/time/time.h"
 #include "frontier/frontier.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve {
 namespace {
@@ -151,9 +152,8 @@ TEST(FrontierRevisitTest, ACheckpointLeavesRevisitsToTheirOwner) {
   FetchNow(*f, "http://a/x", kStart);
   ASSERT_TRUE(f->Revisit({.url = "http://a/x", .host = "a"}, kStart).ok());
   ASSERT_EQ(f->Next(kStart).state, NextUrl::kReady);  // In flight.
-  const std::filesystem::path dir =
-      std::filesystem::path(::testing::TempDir()) / "frontier-revisit-ckpt";
-  std::filesystem::remove_all(dir);
+  const test::ScopedTempDir scratch;
+  const std::filesystem::path dir = scratch / "checkpoint";
   ASSERT_TRUE(f->Checkpoint(dir).ok());
   absl::StatusOr<std::unique_ptr<Frontier>> back = Frontier::Restore(
       dir, {.sieve = {.expected_urls = 10'000, .fp_rate = 1e-6}});

@@ -7,6 +7,7 @@
 #include "frontier/sieve.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve {
 namespace {
@@ -18,13 +19,6 @@ std::string Url(int i) {
   return "http://h" + std::to_string(i % 11) + ".test/x/" + std::to_string(i);
 }
 
-fs::path FreshDir(const std::string& name) {
-  fs::path dir = fs::path(::testing::TempDir()) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
 struct Layout {
   std::string name;
   size_t budget;
@@ -33,17 +27,22 @@ struct Layout {
 
 class SieveCheckpointTest : public ::testing::TestWithParam<Layout> {
  protected:
-  SieveOptions Options() const {
-    return SieveOptions{
-        .expected_urls = 10'000,
-        .memory_budget_bytes = GetParam().budget,
-        .verify_positives = GetParam().verify,
-        .work_dir = FreshDir("sieve_checkpoint_work_" + GetParam().name)};
+  // Each call's work directory is a new, empty one.
+  SieveOptions Options() {
+    const fs::path work = scratch_ / ("work" + std::to_string(++work_dirs_));
+    fs::create_directories(work);
+    return SieveOptions{.expected_urls = 10'000,
+                        .memory_budget_bytes = GetParam().budget,
+                        .verify_positives = GetParam().verify,
+                        .work_dir = work};
   }
+  const test::ScopedTempDir scratch_;
+  int work_dirs_ = 0;
 };
 
 TEST_P(SieveCheckpointTest, RestoreBringsBackQueueFilterAndCounters) {
-  const fs::path dir = FreshDir("sieve_checkpoint_" + GetParam().name);
+  const fs::path dir = scratch_ / "checkpoint";
+  fs::create_directories(dir);
   Sieve s(Options());
   for (int i = 0; i < 3000; ++i)
     ASSERT_TRUE(s.Push(Url(i), "d" + std::to_string(i)));
@@ -85,7 +84,8 @@ TEST_P(SieveCheckpointTest, RestoreBringsBackQueueFilterAndCounters) {
 }
 
 TEST_P(SieveCheckpointTest, OnlyTheLatestSnapshotIsKept) {
-  const fs::path dir = FreshDir("sieve_checkpoint_latest_" + GetParam().name);
+  const fs::path dir = scratch_ / "checkpoint";
+  fs::create_directories(dir);
   Sieve s(Options());
   for (int round = 0; round < 3; ++round) {
     s.Push(Url(round));
@@ -112,7 +112,7 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(SieveCheckpointErrorsTest, AnUnpublishedSnapshotIsIgnored) {
-  const fs::path dir = FreshDir("sieve_checkpoint_unpublished");
+  const test::ScopedTempDir dir;
   Sieve s(SieveOptions{.expected_urls = 100});
   s.Push("http://a/");
   ASSERT_TRUE(s.Checkpoint(dir).ok());
@@ -131,7 +131,7 @@ TEST(SieveCheckpointErrorsTest, AnUnpublishedSnapshotIsIgnored) {
 }
 
 TEST(SieveCheckpointErrorsTest, RestoreReportsWhatIsWrong) {
-  const fs::path dir = FreshDir("sieve_checkpoint_errors");
+  const test::ScopedTempDir dir;
   EXPECT_EQ(Sieve::Restore(dir / "missing", {}).status().code(),
             absl::StatusCode::kNotFound);
 

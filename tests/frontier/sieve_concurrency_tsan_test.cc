@@ -14,6 +14,7 @@
 
 #include "frontier/sieve.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve {
 namespace {
@@ -109,9 +110,7 @@ TEST(SieveConcurrencyTest,
 }
 
 TEST(SieveConcurrencyTest, LosslessModeLosesNothingUnderConcurrentPushes) {
-  const fs::path work =
-      fs::path(::testing::TempDir()) / "sieve_concurrency_lossless";
-  fs::remove_all(work);
+  const test::ScopedTempDir work;
   // A filter too small on purpose (capacity 1/3 of the URLs): many false
   // positives to catch, and the capacity warning fires at 1x and 2x from
   // whichever thread crosses the threshold.

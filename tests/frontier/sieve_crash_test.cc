@@ -16,6 +16,7 @@
 
 #include "frontier/sieve.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 #include "tests/frontier/sieve_crash_workload.h"
 
 #ifndef SIEVE_CRASH_CHILD
@@ -66,8 +67,7 @@ void RunAndKillChild(const fs::path& snapshot_dir, const fs::path& work_dir,
 }
 
 TEST(SieveCrashTest, EveryUrlQueuedAtTheLastCheckpointSurvivesSigkill) {
-  const fs::path base = fs::path(::testing::TempDir()) / "sieve_crash_test";
-  fs::remove_all(base);
+  const test::ScopedTempDir base;
   const fs::path snapshot_dir = base / "snapshot";
   const fs::path child_work = base / "child_work";
   const fs::path parent_work = base / "parent_work";

@@ -8,6 +8,7 @@
 
 #include "frontier/sieve.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve {
 namespace {
@@ -19,21 +20,15 @@ std::string Url(int i) {
          ".test/p?id=" + std::to_string(i);
 }
 
-fs::path FreshDir(const std::string& name) {
-  fs::path dir = fs::path(::testing::TempDir()) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
 TEST(SieveLosslessTest, ATinyFilterStillQueuesEveryDistinctUrlExactlyOnce) {
   constexpr int kUrls = 100'000;
   // Sized for fp_rate 0.5 at kUrls: one hash, 1.44 bits per URL; wrong about
   // half the time at the end.
+  const test::ScopedTempDir work;
   Sieve s(SieveOptions{.expected_urls = kUrls,
                        .fp_rate = 0.5,
                        .verify_positives = true,
-                       .work_dir = FreshDir("sieve_lossless_tiny")});
+                       .work_dir = work});
   for (int i = 0; i < kUrls; ++i)
     ASSERT_TRUE(s.Push(Url(i))) << "lost URL " << i;
   // Every repeat is dropped: the store knows them all.
@@ -66,10 +61,11 @@ TEST(SieveLosslessTest, ATinyFilterStillQueuesEveryDistinctUrlExactlyOnce) {
 
 TEST(SieveLosslessTest, PushManyLosesNothingEither) {
   constexpr int kUrls = 20'000;
+  const test::ScopedTempDir work;
   Sieve s(SieveOptions{.expected_urls = kUrls,
                        .fp_rate = 0.5,
                        .verify_positives = true,
-                       .work_dir = FreshDir("sieve_lossless_many")});
+                       .work_dir = work});
   // Batches of 100 in which every URL comes twice.
   for (int first = 0; first < kUrls; first += 50) {
     std::vector<std::string> urls;
@@ -89,10 +85,11 @@ TEST(SieveLosslessTest, PushManyLosesNothingEither) {
 }
 
 TEST(SieveLosslessTest, MaybeSeenIsExactInLosslessMode) {
+  const test::ScopedTempDir work;
   Sieve s(SieveOptions{.expected_urls = 1000,
                        .fp_rate = 0.5,
                        .verify_positives = true,
-                       .work_dir = FreshDir("sieve_lossless_maybe_seen")});
+                       .work_dir = work});
   for (int i = 0; i < 5000; ++i) s.Push(Url(i));
   int filter_says_maybe = 0;
   for (int i = 5000; i < 10'000; ++i) {

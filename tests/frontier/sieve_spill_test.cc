@@ -9,6 +9,7 @@
 #include "frontier/sieve.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve {
 namespace {
@@ -45,13 +46,6 @@ constexpr bool kSanitized =
 constexpr bool kSanitized = false;
 #endif
 
-fs::path FreshDir(const std::string& name) {
-  fs::path dir = fs::path(::testing::TempDir()) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
 uint64_t BytesUnder(const fs::path& dir) {
   uint64_t total = 0;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
@@ -63,7 +57,7 @@ uint64_t BytesUnder(const fs::path& dir) {
 TEST(SieveSpillTest, TwoMillionUrlsComeBackInOrderWithinTheMemoryBound) {
   constexpr uint64_t kUrls = 2'000'000;
   constexpr size_t kBudget = size_t{1} << 20;
-  const fs::path work_dir = FreshDir("sieve_spill_two_million");
+  const test::ScopedTempDir work_dir;
   Sieve s(SieveOptions{.expected_urls = kUrls,
                        .fp_rate = 0.01,
                        .memory_budget_bytes = kBudget,
@@ -109,10 +103,11 @@ TEST(SieveSpillTest, TwoMillionUrlsComeBackInOrderWithinTheMemoryBound) {
 // the RAM head, the disk segment and the RAM tail is crossed many times; the
 // order must match a plain deque.
 TEST(SieveSpillTest, InterleavedPushAndPopKeepFifoOrderAcrossSpills) {
+  const test::ScopedTempDir work;
   Sieve s(SieveOptions{.expected_urls = 100'000,
                        .memory_budget_bytes = 4096,
                        .verify_positives = true,
-                       .work_dir = FreshDir("sieve_spill_interleaved")});
+                       .work_dir = work});
   std::deque<std::string> model;
   std::mt19937_64 rng(42);
   uint64_t next = 0;

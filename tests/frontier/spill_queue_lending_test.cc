@@ -10,6 +10,7 @@
 #include "frontier/internal/scratch_db.h"
 #include "frontier/internal/spill_queue.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve::internal {
 namespace {
@@ -18,14 +19,6 @@ namespace fs = std::filesystem;
 
 class SpillQueueLendingTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) / "spill_queue_lending";
-    fs::remove_all(dir_);
-  }
-  void TearDown() override {
-    store_.reset();
-    fs::remove_all(dir_);
-  }
   SpillQueue::StoreOpener Opener() {
     return [this]() -> absl::StatusOr<ScratchDb*> {
       if (store_ == nullptr) {
@@ -37,8 +30,9 @@ class SpillQueueLendingTest : public ::testing::Test {
       return store_.get();
     };
   }
-  fs::path dir_;
-  std::unique_ptr<ScratchDb> store_;
+  const test::ScopedTempDir scratch_;
+  const fs::path dir_ = scratch_ / "store";
+  std::unique_ptr<ScratchDb> store_;  // Closed before scratch_ is removed.
 };
 
 std::string Record(int i) { return absl::StrCat("record-", i); }

@@ -16,6 +16,7 @@
 #include "frontier/frontier.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve {
 namespace {
@@ -28,16 +29,7 @@ using ::testing::Pair;
 
 class UrlRecordStoreTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    root_ =
-        fs::path(::testing::TempDir()) /
-        absl::StrCat(
-            "url_record_store_",
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "work");
-  }
-  void TearDown() override { fs::remove_all(root_); }
+  UrlRecordStoreTest() { fs::create_directories(root_ / "work"); }
 
   FrontierOptions Options() const {
     return {.sieve = {.expected_urls = 10'000,
@@ -51,7 +43,7 @@ class UrlRecordStoreTest : public ::testing::Test {
     return std::move(*f);
   }
 
-  fs::path root_;
+  const test::ScopedTempDir root_;
 };
 
 UrlRecordStore& StoreOf(Frontier& f) {

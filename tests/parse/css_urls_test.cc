@@ -1,5 +1,6 @@
 #include "parse/css_urls.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -64,10 +65,24 @@ TEST(CssUrlsTest, ResolvesAgainstTheStylesheetAndSkipsOtherSchemes) {
   EXPECT_EQ(links.skipped, 2);
 }
 
-TEST(CssUrlsTest, AnyBytesAreAccepted) {
+// Any bytes: the url() of raw bytes is read as written, the @import string
+// (a backslash and the NUL that ends the literal) holds the escaped code point
+// (CSS Syntax 4.3.7: U+0000 escaped is U+FFFD; not checked here), and each
+// reference is either resolved to a printable absolute URL or counted as
+// skipped.
+TEST(CssUrlsTest, AnyBytesAreAcceptedAndEveryReferenceIsAccountedFor) {
   const std::string junk("\0\xff url(\x80\0) @import \"\\", 22);
-  (void)ScanCssUrls(junk);
-  (void)ExtractCssLinks(junk, "http://example.com/");
+  const std::vector<std::string> refs = ScanCssUrls(junk);
+  EXPECT_THAT(refs, ElementsAre(std::string("\x80\0", 2), ::testing::_));
+  const CssLinks links = ExtractCssLinks(junk, "http://example.com/");
+  EXPECT_EQ(links.urls.size() + static_cast<size_t>(links.skipped),
+            refs.size());
+  for (const std::string& url : links.urls) {
+    EXPECT_TRUE(url.starts_with("http://example.com/")) << url;
+    EXPECT_TRUE(std::all_of(url.begin(), url.end(), [](char c) {
+      return c > ' ' && c < 0x7f;
+    })) << url;
+  }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "parse/robots.h"
 
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -13,146 +14,139 @@ using ::testing::ElementsAre;
 
 constexpr char kAgent[] = "SieveBot/1.0";
 
-// §2.2.1: "Crawlers MUST use case-insensitive matching to find the group that
-// matches the product token and then obey the rules of the group."
-TEST(RobotsTest, PicksTheGroupOfTheProductTokenCaseInsensitively) {
-  const RobotsTxt robots = RobotsTxt::Parse(
-      "User-agent: *\nDisallow: /\n\nUser-agent: SIEVEBOT\nDisallow: "
-      "/private\n");
-  EXPECT_TRUE(robots.IsAllowed(kAgent, "/public"));
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/private/x"));
-  EXPECT_FALSE(
-      robots.IsAllowed("OtherBot/2.0", "/public"));  // falls back to "*"
+// One robots.txt file and what it allows: each check is (user agent, path,
+// allowed). The table's rows quote the RFC 9309 section they check.
+struct Check {
+  const char* agent;
+  const char* path;
+  bool allowed;
+};
+struct RobotsCase {
+  const char* name;
+  std::string file;
+  std::vector<Check> checks;
+};
+
+const RobotsCase kCases[] = {
+    // §2.2.1: "Crawlers MUST use case-insensitive matching to find the group
+    // that matches the product token and then obey the rules of the group."
+    {"PicksTheGroupOfTheProductTokenCaseInsensitively",
+     "User-agent: *\nDisallow: /\n\nUser-agent: SIEVEBOT\nDisallow: "
+     "/private\n",
+     {{kAgent, "/public", true},
+      {kAgent, "/private/x", false},
+      {"OtherBot/2.0", "/public", false}}},  // falls back to "*"
+    // §2.2.1: "If there is more than one group matching the user-agent, the
+    // matching groups' rules MUST be combined into one group."
+    {"MergesEveryGroupNamingTheToken",
+     "user-agent: sievebot\ndisallow: /a\n\nuser-agent: other\ndisallow: "
+     "/b\n\nuser-agent: SieveBot\ndisallow: /c\n",
+     {{kAgent, "/a", false}, {kAgent, "/b", true}, {kAgent, "/c", false}}},
+    // §2.1/§2.2.1: consecutive user-agent lines share the group that follows
+    // them.
+    {"ConsecutiveUserAgentLinesShareOneGroup",
+     "User-agent: a\nUser-agent: sievebot\nUser-agent: b\nDisallow: /x\n",
+     {{kAgent, "/x", false}, {"a", "/x", false}}},
+    // §2.2.1: "If no group matches the product token and there is no group
+    // with a user-agent line with the "*" value, or there are no groups at
+    // all, no rules MUST apply."
+    {"NoMatchingGroupAndNoStarAllowsEverything",
+     "User-agent: other\nDisallow: /\n",
+     {{kAgent, "/x", true}}},
+    {"NoGroupsAtAllAllowsEverything", "", {{kAgent, "/x", true}}},
+    // A rule before any user-agent line belongs to no group.
+    {"ARuleBeforeAnyUserAgentBelongsToNoGroup",
+     "Disallow: /\n",
+     {{kAgent, "/x", true}}},
+    // §2.2.2: "The most specific match found MUST be used. The most specific
+    // match is the match that has the most octets."
+    {"LongestMatchWins",
+     "User-agent: *\nDisallow: /shop\nAllow: /shop/public\nDisallow: "
+     "/shop/public/secret\n",
+     {{kAgent, "/shop/cart", false},
+      {kAgent, "/shop/public/item", true},
+      {kAgent, "/shop/public/secret.html", false},
+      {kAgent, "/other", true}}},  // "If no match is found ... allowed"
+    // §2.2.2: "If an allow rule and a disallow rule are equivalent, then the
+    // allow rule SHOULD be used."
+    {"AllowWinsATie",
+     "User-agent: *\nDisallow: /page\nAllow: /page\n",
+     {{kAgent, "/page", true}}},
+    {"AllowWinsATieInEitherOrder",
+     "User-agent: *\nAllow: /page\nDisallow: /page\n",
+     {{kAgent, "/page", true}}},
+    // Equal length, different patterns: still a tie, still allowed.
+    {"AllowWinsATieOfDifferentPatterns",
+     "User-agent: *\nDisallow: /a*\nAllow: /ab\n",
+     {{kAgent, "/abc", true}}},
+    // §2.2.3: "$" designates the end of the match pattern; "*" designates 0 or
+    // more instances of any character.
+    {"DollarAnchorsAndStarMatchesAnyRun",
+     "User-agent: *\nDisallow: /*.pdf$\nDisallow: /tmp*/cache\nDisallow: "
+     "/exact$\n",
+     {{kAgent, "/docs/a.pdf", false},
+      {kAgent, "/docs/a.pdf?download=1", true},
+      {kAgent, "/docs/a.pdfx", true},
+      {kAgent, "/tmp/cache", false},
+      {kAgent, "/tmp123/x/cache/y", false},
+      {kAgent, "/tmp/x", true},
+      {kAgent, "/exact", false},
+      {kAgent, "/exact/more", true}}},
+    // §2.2.3: "If crawlers match special characters verbatim in the URI,
+    // crawlers SHOULD use "%" encoding": /path/file-with-a-%2A.html matches
+    // /path/file-with-a-*.html.
+    {"EncodedSpecialCharactersMatchVerbatim",
+     "User-agent: *\nDisallow: /path/file-with-a-%2A.html\nDisallow: "
+     "/foo-%24\n",
+     {{kAgent, "/path/file-with-a-*.html", false},
+      {kAgent, "/path/file-with-a-b.html", true},
+      {kAgent, "/foo-$", false}}},
+    // §2.2.2: percent-encoding is normalised before comparison: non-ASCII
+    // octets encoded, escapes of unreserved characters decoded
+    // ("/foo/bar/%62%61%7A" is "/foo/bar/baz").
+    {"NormalisesPercentEncodingOnBothSides",
+     "User-agent: *\nDisallow: /foo/bar/%62%61%7A\nDisallow: "
+     "/\xE3\x83\x84\nDisallow: /%7euser\n",
+     {{kAgent, "/foo/bar/baz", false},
+      {kAgent, "/%E3%83%84/x", false},
+      {kAgent, "/%e3%83%84", false},
+      {kAgent, "/~user/", false}}},
+    // §2.2.2: "The crawler MUST use case-sensitive matching to find the
+    // matching rule."
+    {"PathsMatchCaseSensitively",
+     "User-agent: *\nDisallow: /Private\n",
+     {{kAgent, "/Private", false}, {kAgent, "/private", true}}},
+    // §2.2.2: rules see the path and the query.
+    {"MatchesThePathAndTheQuery",
+     "User-agent: *\nDisallow: /*?sessionid=\n",
+     {{kAgent, "/private/x?sessionid=1", false},
+      {kAgent, "/private/x?y", true},
+      {kAgent, "", true}}},  // "" is "/"
+    // §2.2.2 (ABNF: path-pattern may be empty): "Disallow:" with no path
+    // disallows nothing.
+    {"EmptyDisallowAllowsEverything",
+     "User-agent: *\nDisallow:\n",
+     {{kAgent, "/", true}, {kAgent, "/anything", true}}},
+    // §2.2.2: "The /robots.txt URI is implicitly allowed."
+    {"RobotsTxtItselfIsAlwaysAllowed",
+     "User-agent: *\nDisallow: /\n",
+     {{kAgent, "/robots.txt", true}}},
+};
+
+class RobotsCaseTest : public ::testing::TestWithParam<RobotsCase> {};
+
+TEST_P(RobotsCaseTest, AllowsWhatTheRfcAllows) {
+  const RobotsTxt robots = RobotsTxt::Parse(GetParam().file);
+  for (const Check& check : GetParam().checks) {
+    EXPECT_EQ(robots.IsAllowed(check.agent, check.path), check.allowed)
+        << check.agent << " " << check.path;
+  }
 }
 
-// §2.2.1: "If there is more than one group matching the user-agent, the
-// matching groups' rules MUST be combined into one group."
-TEST(RobotsTest, MergesEveryGroupNamingTheToken) {
-  const RobotsTxt robots = RobotsTxt::Parse(
-      "user-agent: sievebot\ndisallow: /a\n\nuser-agent: other\ndisallow: "
-      "/b\n\n"
-      "user-agent: SieveBot\ndisallow: /c\n");
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/a"));
-  EXPECT_TRUE(robots.IsAllowed(kAgent, "/b"));
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/c"));
-}
-
-// §2.1/§2.2.1: consecutive user-agent lines share the group that follows them.
-TEST(RobotsTest, ConsecutiveUserAgentLinesShareOneGroup) {
-  const RobotsTxt robots = RobotsTxt::Parse(
-      "User-agent: a\nUser-agent: sievebot\nUser-agent: b\nDisallow: /x\n");
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/x"));
-  EXPECT_FALSE(robots.IsAllowed("a", "/x"));
-}
-
-// §2.2.1: "If no group matches the product token and there is no group with a
-// user-agent line with the "*" value, or there are no groups at all, no rules
-// MUST apply."
-TEST(RobotsTest, NoMatchingGroupAndNoStarAllowsEverything) {
-  EXPECT_TRUE(RobotsTxt::Parse("User-agent: other\nDisallow: /\n")
-                  .IsAllowed(kAgent, "/x"));
-  EXPECT_TRUE(RobotsTxt::Parse("").IsAllowed(kAgent, "/x"));
-  // A rule before any user-agent line belongs to no group.
-  EXPECT_TRUE(RobotsTxt::Parse("Disallow: /\n").IsAllowed(kAgent, "/x"));
-}
-
-// §2.2.2: "The most specific match found MUST be used. The most specific match
-// is the match that has the most octets."
-TEST(RobotsTest, LongestMatchWins) {
-  const RobotsTxt robots = RobotsTxt::Parse(
-      "User-agent: *\nDisallow: /shop\nAllow: /shop/public\nDisallow: "
-      "/shop/public/secret\n");
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/shop/cart"));
-  EXPECT_TRUE(robots.IsAllowed(kAgent, "/shop/public/item"));
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/shop/public/secret.html"));
-  EXPECT_TRUE(robots.IsAllowed(
-      kAgent, "/other"));  // "If no match is found ... allowed"
-}
-
-// §2.2.2: "If an allow rule and a disallow rule are equivalent, then the allow
-// rule SHOULD be used."
-TEST(RobotsTest, AllowWinsATie) {
-  EXPECT_TRUE(RobotsTxt::Parse("User-agent: *\nDisallow: /page\nAllow: /page\n")
-                  .IsAllowed(kAgent, "/page"));
-  EXPECT_TRUE(RobotsTxt::Parse("User-agent: *\nAllow: /page\nDisallow: /page\n")
-                  .IsAllowed(kAgent, "/page"));
-  // Equal length, different patterns: still a tie, still allowed.
-  EXPECT_TRUE(RobotsTxt::Parse("User-agent: *\nDisallow: /a*\nAllow: /ab\n")
-                  .IsAllowed(kAgent, "/abc"));
-}
-
-// §2.2.3: "$" designates the end of the match pattern; "*" designates 0 or more
-// instances of any character.
-TEST(RobotsTest, DollarAnchorsAndStarMatchesAnyRun) {
-  const RobotsTxt robots = RobotsTxt::Parse(
-      "User-agent: *\nDisallow: /*.pdf$\nDisallow: /tmp*/cache\nDisallow: "
-      "/exact$\n");
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/docs/a.pdf"));
-  EXPECT_TRUE(robots.IsAllowed(kAgent, "/docs/a.pdf?download=1"));
-  EXPECT_TRUE(robots.IsAllowed(kAgent, "/docs/a.pdfx"));
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/tmp/cache"));
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/tmp123/x/cache/y"));
-  EXPECT_TRUE(robots.IsAllowed(kAgent, "/tmp/x"));
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/exact"));
-  EXPECT_TRUE(robots.IsAllowed(kAgent, "/exact/more"));
-}
-
-// §2.2.3: "If crawlers match special characters verbatim in the URI, crawlers
-// SHOULD use "%" encoding": /path/file-with-a-%2A.html matches
-// /path/file-with-a-*.html.
-TEST(RobotsTest, EncodedSpecialCharactersMatchVerbatim) {
-  const RobotsTxt robots = RobotsTxt::Parse(
-      "User-agent: *\nDisallow: /path/file-with-a-%2A.html\nDisallow: "
-      "/foo-%24\n");
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/path/file-with-a-*.html"));
-  EXPECT_TRUE(robots.IsAllowed(kAgent, "/path/file-with-a-b.html"));
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/foo-$"));
-}
-
-// §2.2.2: percent-encoding is normalised before comparison: non-ASCII octets
-// encoded, escapes of unreserved characters decoded ("/foo/bar/%62%61%7A" is
-// "/foo/bar/baz").
-TEST(RobotsTest, NormalisesPercentEncodingOnBothSides) {
-  const RobotsTxt robots = RobotsTxt::Parse(
-      "User-agent: *\nDisallow: /foo/bar/%62%61%7A\nDisallow: "
-      "/\xE3\x83\x84\nDisallow: /%7euser\n");
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/foo/bar/baz"));
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/%E3%83%84/x"));
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/%e3%83%84"));
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/~user/"));
-}
-
-// §2.2.2: "The crawler MUST use case-sensitive matching to find the matching
-// rule."
-TEST(RobotsTest, PathsMatchCaseSensitively) {
-  const RobotsTxt robots =
-      RobotsTxt::Parse("User-agent: *\nDisallow: /Private\n");
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/Private"));
-  EXPECT_TRUE(robots.IsAllowed(kAgent, "/private"));
-}
-
-// §2.2.2: rules see the path and the query.
-TEST(RobotsTest, MatchesThePathAndTheQuery) {
-  const RobotsTxt robots =
-      RobotsTxt::Parse("User-agent: *\nDisallow: /*?sessionid=\n");
-  EXPECT_FALSE(robots.IsAllowed(kAgent, "/private/x?sessionid=1"));
-  EXPECT_TRUE(robots.IsAllowed(kAgent, "/private/x?y"));
-  EXPECT_TRUE(robots.IsAllowed(kAgent, ""));  // "" is "/"
-}
-
-// §2.2.2 (ABNF: path-pattern may be empty): "Disallow:" with no path disallows
-// nothing.
-TEST(RobotsTest, EmptyDisallowAllowsEverything) {
-  const RobotsTxt robots = RobotsTxt::Parse("User-agent: *\nDisallow:\n");
-  EXPECT_TRUE(robots.IsAllowed(kAgent, "/"));
-  EXPECT_TRUE(robots.IsAllowed(kAgent, "/anything"));
-}
-
-// §2.2.2: "The /robots.txt URI is implicitly allowed."
-TEST(RobotsTest, RobotsTxtItselfIsAlwaysAllowed) {
-  EXPECT_TRUE(RobotsTxt::Parse("User-agent: *\nDisallow: /\n")
-                  .IsAllowed(kAgent, "/robots.txt"));
-}
+INSTANTIATE_TEST_SUITE_P(Rfc9309, RobotsCaseTest, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<RobotsCase>& param) {
+                           return std::string(param.param.name);
+                         });
 
 // §2.2: the file is UTF-8; a byte order mark before the first line must not
 // hide it.

@@ -5,8 +5,8 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -16,6 +16,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "study/study_flags.h"
+#include "tests/common/files.h"
+#include "tests/common/temp_dir.h"
 
 namespace {
 
@@ -41,19 +43,114 @@ SieveRun RunSieve(const std::string& args) {
   return run;
 }
 
-std::string WriteTempFile(const std::string& name, const std::string& text) {
-  std::filesystem::path path = std::filesystem::path(testing::TempDir()) / name;
-  std::ofstream(path) << text;
-  return path.string();
+// Writes `text` to DIR/name; its path.
+std::string WriteConfig(const sieve::test::ScopedTempDir& dir,
+                        const std::string& name, const std::string& text) {
+  EXPECT_TRUE(sieve::test::WriteFile(dir / name, text));
+  return (dir / name).string();
 }
 
-TEST(CliTest, HelpListsTheCommandsAndExitsZero) {
-  SieveRun run = RunSieve("--help");
-  EXPECT_EQ(run.exit_code, 0);
-  EXPECT_THAT(run.output, HasSubstr("crawl"));
-  EXPECT_THAT(run.output, HasSubstr("study"));
-  EXPECT_THAT(run.output, HasSubstr("version"));
+// One command line and what the user sees: the exit code, then the whole
+// output when `output` is set, else the pieces it must and must not hold.
+struct CliCase {
+  const char* name;
+  const char* args;
+  int exit_code;
+  const char* output = nullptr;
+  std::vector<const char*> holds = {};
+  std::vector<const char*> lacks = {};
+};
+
+const CliCase kCliCases[] = {
+    {.name = "HelpListsTheCommandsAndExitsZero",
+     .args = "--help",
+     .exit_code = 0,
+     .holds = {"crawl", "study", "version"}},
+    {.name = "VersionPrintsTheVersion",
+     .args = "version",
+     .exit_code = 0,
+     .holds = {"sieve "}},
+    {.name = "FrontierWithoutServeExitsTwo",
+     .args = "frontier",
+     .exit_code = 2,
+     .holds = {"expected 'serve'"}},
+    {.name = "AScopeFlagOutsideTheEnumListsTheModesAndExitsTwo",
+     .args = "crawl --seeds=x --scope=planet",
+     .exit_code = 2,
+     .output = "sieve crawl: --scope: must be one of host, domain, any; got "
+               "\"planet\"\n"},
+    {.name = "AnHtmlParserFlagOutsideTheEnumListsTheParsersAndExitsTwo",
+     .args = "crawl --seeds=x --html-parser=lexbor",
+     .exit_code = 2,
+     .output = "sieve crawl: --html-parser: must be one of tokenizer, gumbo; "
+               "got \"lexbor\"\n"},
+    {.name = "UnknownFlagIsOneLineAndExitsTwo",
+     .args = "crawl --no-such-flag",
+     .exit_code = 2,
+     .output = "sieve crawl: unknown flag --no-such-flag (try 'sieve help "
+               "crawl')\n"},
+    {.name = "FlagOfAnotherCommandIsUnknown",
+     .args = "version --max-pages=3",
+     .exit_code = 2,
+     .holds = {"unknown flag --max-pages"}},
+    {.name = "BadFlagValueNamesTheFlagAndExitsTwo",
+     .args = "crawl --max-pages=many",
+     .exit_code = 2,
+     .holds = {"--max-pages", "'many'"}},
+    {.name = "OutOfRangeFlagValueExitsTwo",
+     .args = "crawl --seeds=x --concurrency=0",
+     .exit_code = 2,
+     .holds = {"--concurrency: must be >= 1, got 0"}},
+    {.name = "UnknownCommandExitsTwo",
+     .args = "crawlx",
+     .exit_code = 2,
+     .output = "sieve: unknown command 'crawlx' (try 'sieve --help')\n"},
+    {.name = "NoCommandPrintsUsageAndExitsTwo",
+     .args = "",
+     .exit_code = 2,
+     .holds = {"Usage: sieve COMMAND"}},
+    {.name = "MissingConfigFileExitsTwo",
+     .args = "crawl --seeds=x --config=/nonexistent/sieve.toml",
+     .exit_code = 2,
+     .holds = {"/nonexistent/sieve.toml: cannot open config file"}},
+    {.name = "BadLogLevelExitsTwo",
+     .args = "crawl --seeds=x --log-level=loud",
+     .exit_code = 2,
+     .holds = {"--log-level: must be one of trace, debug"},
+     .lacks = {"Segmentation"}},
+    {.name = "StudyRejectsABadMaxNAndExitsTwo",
+     .args = "study --max-n=lots",
+     .exit_code = 2,
+     .holds = {"sieve study: ", "lots"}},
+    {.name = "SetOfAnUnknownKeyNamesItAndExitsTwo",
+     .args = "crawl http://127.0.0.1:9/ --set crawl.nope=1",
+     .exit_code = 2,
+     .holds = {"unknown key 'crawl.nope'"}},
+    {.name = "SetOfABadValueNamesTheKeyAndExitsTwo",
+     .args = "crawl http://127.0.0.1:9/ --set crawl.max_pages=many",
+     .exit_code = 2,
+     .holds = {"--set crawl.max_pages: expected an integer"}},
+};
+
+class CliCaseTest : public ::testing::TestWithParam<CliCase> {};
+
+TEST_P(CliCaseTest, ExitsAndSaysWhatItShould) {
+  const CliCase& c = GetParam();
+  const SieveRun run = RunSieve(c.args);
+  EXPECT_EQ(run.exit_code, c.exit_code) << run.output;
+  if (c.output != nullptr) {
+    EXPECT_EQ(run.output, c.output);
+  }
+  for (const char* piece : c.holds) EXPECT_THAT(run.output, HasSubstr(piece));
+  for (const char* piece : c.lacks)
+    EXPECT_THAT(run.output, Not(HasSubstr(piece)));
 }
+
+INSTANTIATE_TEST_SUITE_P(CommandLines, CliCaseTest,
+                         ::testing::ValuesIn(kCliCases),
+                         [](const ::testing::TestParamInfo<CliCase>& param) {
+                           return std::string(param.param.name);
+                         });
 
 TEST(CliTest, HelpCrawlDescribesEveryCrawlFlagAndExitsZero) {
   SieveRun run = RunSieve("help crawl");
@@ -112,12 +209,6 @@ TEST(CliTest, HelpFrontierListsTheServerFlagsAndCrawlDoesNot) {
   }
 }
 
-TEST(CliTest, FrontierWithoutServeExitsTwo) {
-  SieveRun run = RunSieve("frontier");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_THAT(run.output, HasSubstr("expected 'serve'"));
-}
-
 TEST(CliTest, HelpStudyListsEveryStudyFlagWithItsDefault) {
   SieveRun run = RunSieve("help study");
   ASSERT_EQ(run.exit_code, 0);
@@ -132,71 +223,16 @@ TEST(CliTest, HelpStudyListsEveryStudyFlagWithItsDefault) {
   }
 }
 
-TEST(CliTest, AScopeFlagOutsideTheEnumListsTheModesAndExitsTwo) {
-  SieveRun run = RunSieve("crawl --seeds=x --scope=planet");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_EQ(run.output,
-            "sieve crawl: --scope: must be one of host, domain, any; got "
-            "\"planet\"\n");
-}
-
-TEST(CliTest, AnHtmlParserFlagOutsideTheEnumListsTheParsersAndExitsTwo) {
-  SieveRun run = RunSieve("crawl --seeds=x --html-parser=lexbor");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_EQ(run.output,
-            "sieve crawl: --html-parser: must be one of tokenizer, gumbo; got "
-            "\"lexbor\"\n");
-}
-
 TEST(CliTest, CommandHelpFlagEqualsHelpCommand) {
   SieveRun run = RunSieve("crawl --help");
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_EQ(run.output, RunSieve("help crawl").output);
 }
 
-TEST(CliTest, UnknownFlagIsOneLineAndExitsTwo) {
-  SieveRun run = RunSieve("crawl --no-such-flag");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_EQ(
-      run.output,
-      "sieve crawl: unknown flag --no-such-flag (try 'sieve help crawl')\n");
-}
-
-TEST(CliTest, FlagOfAnotherCommandIsUnknown) {
-  SieveRun run = RunSieve("version --max-pages=3");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_THAT(run.output, HasSubstr("unknown flag --max-pages"));
-}
-
-TEST(CliTest, BadFlagValueNamesTheFlagAndExitsTwo) {
-  SieveRun run = RunSieve("crawl --max-pages=many");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_THAT(run.output, HasSubstr("--max-pages"));
-  EXPECT_THAT(run.output, HasSubstr("'many'"));
-}
-
-TEST(CliTest, OutOfRangeFlagValueExitsTwo) {
-  SieveRun run = RunSieve("crawl --seeds=x --concurrency=0");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_THAT(run.output, HasSubstr("--concurrency: must be >= 1, got 0"));
-}
-
-TEST(CliTest, UnknownCommandExitsTwo) {
-  SieveRun run = RunSieve("crawlx");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_EQ(run.output,
-            "sieve: unknown command 'crawlx' (try 'sieve --help')\n");
-}
-
-TEST(CliTest, NoCommandPrintsUsageAndExitsTwo) {
-  SieveRun run = RunSieve("");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_THAT(run.output, HasSubstr("Usage: sieve COMMAND"));
-}
-
 TEST(CliTest, BadConfigFileNamesFileKeyAndProblemAndExitsTwo) {
+  const sieve::test::ScopedTempDir dir;
   std::string path =
-      WriteTempFile("bad.toml", "[fetch]\nconcurrency = \"lots\"\n");
+      WriteConfig(dir, "bad.toml", "[fetch]\nconcurrency = \"lots\"\n");
   SieveRun run = RunSieve("crawl --seeds=x --config=" + path);
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(
@@ -206,26 +242,13 @@ TEST(CliTest, BadConfigFileNamesFileKeyAndProblemAndExitsTwo) {
 }
 
 TEST(CliTest, ConfigSyntaxErrorNamesFileAndLine) {
-  std::string path = WriteTempFile("syntax.toml", "[crawl]\nmax_pages = = 3\n");
+  const sieve::test::ScopedTempDir dir;
+  std::string path =
+      WriteConfig(dir, "syntax.toml", "[crawl]\nmax_pages = = 3\n");
   SieveRun run = RunSieve("crawl --seeds=x --config=" + path);
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output, HasSubstr(path + ":2:"));
   EXPECT_THAT(run.output, HasSubstr("TOML syntax error"));
-}
-
-TEST(CliTest, MissingConfigFileExitsTwo) {
-  SieveRun run = RunSieve("crawl --seeds=x --config=/nonexistent/sieve.toml");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_THAT(run.output,
-              HasSubstr("/nonexistent/sieve.toml: cannot open config file"));
-}
-
-TEST(CliTest, BadLogLevelExitsTwo) {
-  SieveRun run = RunSieve("crawl --seeds=x --log-level=loud");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_THAT(run.output,
-              HasSubstr("--log-level: must be one of trace, debug"));
-  EXPECT_THAT(run.output, Not(HasSubstr("Segmentation")));
 }
 
 TEST(CliTest, HelpStudyListsTheStudyFlags) {
@@ -235,13 +258,6 @@ TEST(CliTest, HelpStudyListsTheStudyFlags) {
        {"--max-n", "--fp-rates", "--kinds", "--memory-cap", "--out"}) {
     EXPECT_THAT(run.output, HasSubstr(flag));
   }
-}
-
-TEST(CliTest, StudyRejectsABadMaxNAndExitsTwo) {
-  SieveRun run = RunSieve("study --max-n=lots");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_THAT(run.output, HasSubstr("sieve study: "));
-  EXPECT_THAT(run.output, HasSubstr("lots"));
 }
 
 // `sieve help crawl` lists every key of the settings table, flag or not.
@@ -381,28 +397,13 @@ TEST(CliTest, EveryFlagSetsItsKey) {
             (std::vector<std::string>{"item, with a comma", "second"}));
 }
 
-TEST(CliTest, SetOfAnUnknownKeyNamesItAndExitsTwo) {
-  SieveRun run = RunSieve("crawl http://127.0.0.1:9/ --set crawl.nope=1");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_THAT(run.output, HasSubstr("unknown key 'crawl.nope'"));
-  run = RunSieve("crawl http://127.0.0.1:9/ --set crawl.max_pages=many");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_THAT(run.output,
-              HasSubstr("--set crawl.max_pages: expected an integer"));
-}
-
 TEST(CliTest, ABadProxyExitsTwo) {
+  const sieve::test::ScopedTempDir dir;
   SieveRun run =
       RunSieve(absl::StrCat("crawl http://127.0.0.1:9/ --proxy ftp://x --out ",
-                            ShellQuote(testing::TempDir() + "/bad-proxy")));
+                            ShellQuote((dir / "out").string())));
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_THAT(run.output, HasSubstr("proxy"));
-}
-
-TEST(CliTest, VersionPrintsTheVersion) {
-  SieveRun run = RunSieve("version");
-  EXPECT_EQ(run.exit_code, 0);
-  EXPECT_THAT(run.output, HasSubstr("sieve "));
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "crawler/config/config_keys.h"
+#include "crawler/config/crawl_options.h"
+#include "frontier/frontier.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -34,6 +36,25 @@ TEST(ConfigLoaderTest, DefaultTomlMatchesBuiltInDefaults) {
               FormatConfigValue(key, built_in))
         << key.path;
   }
+}
+
+// The caches kept per host hold every host the frontier keeps active, so
+// robots.txt is not fetched again, nor a name asked again, while its host is
+// being crawled (issue 36: 20,000 robots.txt origins for 38,766 active hosts).
+TEST(ConfigDefaultsTest, PerHostCachesHoldEveryActiveHostOfTheFrontier) {
+  const CrawlConfig config;
+  absl::StatusOr<FrontierOptions> frontier = MakeFrontierOptions(config, "");
+  ASSERT_TRUE(frontier.ok()) << frontier.status();
+  const uint64_t active = MaxActiveHosts(*frontier);
+  EXPECT_EQ(active, 65536u);
+  EXPECT_GE(static_cast<uint64_t>(config.robots.cache_entries), active);
+  EXPECT_GE(static_cast<uint64_t>(config.fetch.dns_cache_entries), active);
+  // The key reaches the DNS cache.
+  CrawlConfig small;
+  ASSERT_TRUE(
+      ApplyConfigToml("[fetch]\ndns_cache_entries = 4096\n", "test", small)
+          .ok());
+  EXPECT_EQ(MakeFetchOptions(small, {}).dns.max_entries, 4096u);
 }
 
 TEST(ConfigLoaderTest, DefaultTomlDocumentsEveryKeyWithAComment) {

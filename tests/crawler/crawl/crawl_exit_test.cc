@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -44,13 +45,20 @@ std::vector<std::string> Args(const DemoSite& site,
           "0",     "--log-level",   "info"};
 }
 
-void WaitForPages(const std::filesystem::path& out, size_t n) {
+// Waits until OUT/pages.jsonl holds `n` whole records; false (and the test
+// fails) when it does not within 30 s.
+[[nodiscard]] bool WaitForPages(const std::filesystem::path& out, size_t n) {
   const absl::Time deadline = absl::Now() + absl::Seconds(30);
-  while (absl::Now() < deadline &&
-         ReadFile(out / "pages.jsonl").find('\n') == std::string::npos) {
+  size_t records = 0;
+  while ((records = std::ranges::count(ReadFile(out / "pages.jsonl"), '\n')) <
+         n) {
+    if (absl::Now() >= deadline) {
+      ADD_FAILURE() << out << ": " << records << " pages after 30 s, not " << n;
+      return false;
+    }
     absl::SleepFor(absl::Milliseconds(20));
   }
-  (void)n;
+  return true;
 }
 
 TEST(CrawlExitTest, AFinishedCrawlExitsZero) {
@@ -67,7 +75,7 @@ TEST(CrawlExitTest, OneSignalStopsCleanlyWithThree) {
     ASSERT_NE(site, nullptr);
     const auto dir = FreshDir(absl::StrCat("exit-signal-", sig));
     const pid_t pid = StartSieve(Args(*site, dir / "out"), dir / "log.txt");
-    WaitForPages(dir / "out", 1);
+    ASSERT_TRUE(WaitForPages(dir / "out", 1));
     ASSERT_EQ(::kill(pid, sig), 0);
     EXPECT_EQ(WaitFor(pid), 3) << ReadFile(dir / "log.txt");
     EXPECT_TRUE(std::filesystem::exists(dir / "out" / "summary.json"));

@@ -1,6 +1,7 @@
 // crawl.state across versions (crawler/loop/crawl_state.h): the pinned
 // format-1 image is read, other formats and a checkpoint with the older
-// crawl.history file are refused by name.
+// crawl.history file are refused by name; the domain budget's table comes
+// back from its file.
 #include "crawler/loop/crawl_state.h"
 
 #include <filesystem>
@@ -9,9 +10,11 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "crawler/policy/domain_budget.h"
 #include "frontier/snapshot.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve {
 namespace {
@@ -54,9 +57,8 @@ TEST(CrawlStateFormatTest, AnotherFormatIsRefusedByName) {
 }
 
 TEST(CrawlStateFormatTest, ACheckpointWithTheOlderHistoryFileIsRefused) {
-  const std::filesystem::path dir =
-      std::filesystem::path(::testing::TempDir()) / "old-history-checkpoint";
-  std::filesystem::remove_all(dir);
+  const test::ScopedTempDir scratch;
+  const std::filesystem::path dir = scratch / "checkpoint";
   absl::StatusOr<SnapshotWriter> writer = SnapshotWriter::Begin(dir);
   ASSERT_TRUE(writer.ok()) << writer.status();
   ASSERT_TRUE(
@@ -70,6 +72,31 @@ TEST(CrawlStateFormatTest, ACheckpointWithTheOlderHistoryFileIsRefused) {
   EXPECT_TRUE(absl::IsFailedPrecondition(state.status())) << state.status();
   EXPECT_THAT(std::string(state.status().message()),
               HasSubstr("crawl.history"));
+}
+
+// The domain budget's counts survive a checkpoint: domains.budget beside
+// crawl.state is read back into CrawlState::domain_budget.
+TEST(CrawlStateFormatTest, TheDomainBudgetsTableComesBackFromItsFile) {
+  DomainBudget budget({.base = 3, .per_referrer = 0});
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(budget.Admit("trap.test"));
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / "domain-budget-checkpoint";
+  std::filesystem::remove_all(dir);
+  absl::StatusOr<SnapshotWriter> writer = SnapshotWriter::Begin(dir);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  ASSERT_TRUE(
+      writer->AddFile("crawl.state", ReadTestdata("crawl_state_v1/crawl.state"))
+          .ok());
+  ASSERT_TRUE(writer->AddFile("domains.budget", budget.Save()).ok());
+  ASSERT_TRUE(writer->Commit().ok());
+  absl::StatusOr<SnapshotReader> snapshot = SnapshotReader::Open(dir);
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+  absl::StatusOr<CrawlState> state = ReadCrawlState(*snapshot);
+  ASSERT_TRUE(state.ok()) << state.status();
+  DomainBudget restored({.base = 3, .per_referrer = 0});
+  ASSERT_TRUE(restored.Load(state->domain_budget).ok());
+  EXPECT_EQ(restored.Count("trap.test"), 3u);
+  EXPECT_FALSE(restored.Admit("trap.test"));
 }
 
 }  // namespace

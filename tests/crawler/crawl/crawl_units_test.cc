@@ -15,6 +15,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/common/temp_dir.h"
 #include "tests/crawler/crawl/site_answer_key.h"
 
 namespace sieve {
@@ -312,9 +313,8 @@ TEST(PageRecordTest, HasEveryFieldAndNullForWhatIsMissing) {
 }
 
 TEST(PagesWriterTest, AppendsLinesAndTruncatesBackToAnOffset) {
-  const std::filesystem::path path =
-      std::filesystem::path(testing::TempDir()) / "pages_writer_test.jsonl";
-  std::filesystem::remove(path);
+  const test::ScopedTempDir dir;
+  const std::filesystem::path path = dir / "pages.jsonl";
   uint64_t first_offset = 0;
   {
     auto writer = PagesWriter::Open(path);
@@ -335,9 +335,8 @@ TEST(PagesWriterTest, AppendsLinesAndTruncatesBackToAnOffset) {
 }
 
 TEST(SkippedLogTest, WritesEachUrlOncePerReasonAlsoAfterReopening) {
-  const std::filesystem::path path =
-      std::filesystem::path(testing::TempDir()) / "skipped_log_test.jsonl";
-  std::filesystem::remove(path);
+  const test::ScopedTempDir dir;
+  const std::filesystem::path path = dir / "skipped.jsonl";
   uint64_t offset = 0;
   {
     auto log = SkippedLog::Open(path);
@@ -387,7 +386,9 @@ TEST(SiteGraphTest, TheGraphIsDeterministicAndHasEveryKindOfPage) {
   EXPECT_EQ(site.Respond("/missing/3.html").status, 404);
   EXPECT_EQ(site.Respond("/files/4.pdf").content_type, "application/pdf");
   // The links the answer key follows are the links the page shows.
-  for (const SiteGraph::OutLink& link : site.LinksOn("/p/7.html").links)
+  const std::vector<SiteGraph::OutLink> links = site.LinksOn("/p/7.html").links;
+  ASSERT_FALSE(links.empty());
+  for (const SiteGraph::OutLink& link : links)
     EXPECT_THAT(site.Respond("/p/7.html").body, HasSubstr(link.href));
   EXPECT_TRUE(site.LinksOn("/p/13.html").meta_nofollow);
   EXPECT_THAT(site.Respond("/p/13.html").body, HasSubstr("nofollow"));
