@@ -57,7 +57,14 @@ absl::Status Crawler::Impl::Init() {
 absl::Status Crawler::Impl::InitOptions() {
   absl::StatusOr<std::string> token = RobotsToken(config_);
   if (!token.ok()) return token.status();
-  robots_token_ = *std::move(token);
+  robots_ = std::make_unique<RobotsGate>(
+      RobotsGate::Options{
+          .cache = {.max_entries =
+                        static_cast<size_t>(config_.robots.cache_entries),
+                    .max_bytes = static_cast<size_t>(config_.robots.cache_mb)
+                                 << 20},
+          .token = *token},
+      counters_, log_);
   revisits_ = std::make_unique<RevisitScheduler>(config_, log_, &fatal_);
   return absl::OkStatus();
 }
@@ -100,8 +107,6 @@ absl::Status Crawler::Impl::ResumeFrontier(const fs::path& scratch) {
   revisits_->QueueSaved(absl::Now());
   if (!fatal_.ok()) return fatal_;
   pages_started_ = counters_.pages;
-  base_pages_ = counters_.pages;
-  base_run_seconds_ = counters_.run_seconds;
   log_->info("resuming {}: {} pages done, {} URLs queued", out_.string(),
              counters_.pages, frontier_->stats().queued);
   if (!setup_.seeds.empty()) {
@@ -195,7 +200,7 @@ absl::Status Crawler::Impl::StartParsing() {
   if (absl::Status s = domains_->Load(state_.domain_budget); !s.ok()) return s;
   policy_ = LinkPolicy{
       .scope = scope_.get(),
-      .robots = &robots_,
+      .robots = &robots_->cache(),
       .frontier = frontier_.get(),
       .keys = keys_.get(),
       .url_options = MakeUrlOptions(config_),
@@ -205,7 +210,7 @@ absl::Status Crawler::Impl::StartParsing() {
       .traps = traps_.get(),
       .domains = domains_.get(),
       .session_id_params = config_.url.session_id_params,
-      .robots_name = absl::AsciiStrToLower(robots_token_),
+      .robots_name = absl::AsciiStrToLower(robots_->token()),
       .html_parser = config_.parse.html_parser,
       .record_skipped = sink_->records_skipped(),
       .page_requisites = config_.crawl.page_requisites};
@@ -222,15 +227,19 @@ absl::Status Crawler::Impl::StartParsing() {
   Fetcher* fetcher_ptr = fetcher_.get();
   pool_ = std::make_unique<WorkerPool<ParsedPage>>(
       threads, [fetcher_ptr] { fetcher_ptr->Wakeup(); }, kParseBytesAtOnce);
-  progress_ = std::make_unique<Progress>(log_, setup_.live_progress);
-  if (!config_.output.metrics.empty()) {
-    absl::StatusOr<std::unique_ptr<MetricsServer>> metrics =
-        MetricsServer::Start(config_.output.metrics);
-    if (!metrics.ok()) return metrics.status();
-    metrics_ = *std::move(metrics);
-    log_->info("metrics: {}/metrics and {}/status", metrics_->url(),
-               metrics_->url());
-  }
+  absl::StatusOr<std::unique_ptr<CrawlReporter>> reporter =
+      CrawlReporter::Create(CrawlReporter::Sources{.config = &config_,
+                                                   .counters = &counters_,
+                                                   .frontier = frontier_.get(),
+                                                   .fetcher = fetcher_.get(),
+                                                   .sink = sink_.get(),
+                                                   .robots = &robots_->cache(),
+                                                   .dns = dns_.get(),
+                                                   .domains = domains_.get(),
+                                                   .revisits = revisits_.get()},
+                            log_, setup_.live_progress);
+  if (!reporter.ok()) return reporter.status();
+  reporter_ = *std::move(reporter);
   return absl::OkStatus();
 }
 
@@ -296,14 +305,14 @@ void Crawler::Impl::Dispatch(absl::Time now, absl::Duration& wait,
 }
 
 absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
-  started_ = absl::Now();
-  cpu_at_start_ = CpuSeconds();
+  const absl::Time started = absl::Now();
+  reporter_->Start(started);
   const absl::Duration checkpoint_every =
       absl::Seconds(config_.crawl.checkpoint_seconds);
-  absl::Time next_checkpoint = started_ + checkpoint_every;
+  absl::Time next_checkpoint = started + checkpoint_every;
   const absl::Time deadline =
       config_.crawl.max_run_seconds > 0
-          ? started_ + absl::Seconds(config_.crawl.max_run_seconds)
+          ? started + absl::Seconds(config_.crawl.max_run_seconds)
           : absl::InfiniteFuture();
   absl::Time grace_deadline = absl::InfiniteFuture();
 
@@ -327,15 +336,11 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       if (absl::Status s = WriteCheckpointNow(); !s.ok()) return s;
       next_checkpoint = absl::Now() + checkpoint_every;
     }
-    CheckCapacity();
+    if (reporter_->CheckCapacity(Stopping())) Stop(StopReason::kCapacity);
     if (Stopping() && grace_deadline == absl::InfiniteFuture()) {
       grace_deadline = now + setup_.stop_grace;  // A stop CheckCapacity made.
     }
-    progress_->Tick(now, [&] { return Snapshot(now); });
-    if (metrics_ != nullptr && now >= next_metrics_) {
-      PublishMetrics(now);
-      next_metrics_ = now + absl::Milliseconds(250);
-    }
+    reporter_->Tick(now, stop_reason_);
 
     const bool fetching = fetcher_->in_flight() > 0 || pool_->pending() > 0;
     if (Stopping()) {
@@ -384,9 +389,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::EndRun() {
   // checkpoint, which records it complete.
   if (absl::Status s = archive_->Close(); !s.ok()) return s;
   if (absl::Status s = WriteCheckpointNow(); !s.ok()) return s;
-  progress_->Finish(Snapshot(end));
-  CrawlSummary summary = MakeSummary(end);
-  if (metrics_ != nullptr) PublishMetrics(end);
+  CrawlSummary summary = reporter_->Finish(end, stop_reason_);
   if (absl::Status s = WriteSummaryJson(out_ / "summary.json", summary);
       !s.ok())
     return s;

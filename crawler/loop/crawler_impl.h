@@ -12,15 +12,15 @@
 //            host's slots; `url` is what Next handed out.
 //   kRobots  the robots.txt of `origin`, fetched in the slot of the first
 //            URL of that origin Next handed out; the URLs handed out while it
-//            is in flight wait in robots_pending_[origin] (one entry per
-//            origin, so at most fetch.concurrency entries).
+//            is in flight are held by the robots gate (robots_gate.h, one
+//            entry per origin, so at most fetch.concurrency entries).
 //
 // A request's life:
 //   Dispatch: CrawlFrontier::Next -> HandleReady
 //     host unreachable      -> RecordUnreachable: record, Done(NotFetched)
 //     robots.txt forbids it -> link fate kDisallowed, Done(NotFetched)
 //     robots.txt allows it  -> SubmitPage: requests_[id] = kPage
-//     robots.txt unknown    -> waits in robots_pending_; the first waiter's
+//     robots.txt unknown    -> held by the robots gate; the first waiter's
 //                              slot fetches it: requests_[id] = kRobots
 //   Fetcher::Poll -> OnResponse: requests_ entry erased, exchange archived
 //     kRobots -> OnRobots: rules cached, sitemaps queued; the waiters go
@@ -43,12 +43,13 @@
 //                          (OnResponse, OnPage, ...)
 //   crawler_records.cc     what it writes: page records in answer order,
 //                          parsed pages and sitemaps, skipped URLs
-//   crawler_status.cc      what the crawl saves and reports: checkpoints, the
-//                          filter's capacity warning, progress, the summary
+//   crawler_status.cc      what the crawl saves: checkpoints
 // and these owners, each with its own state (its header says what it owns):
 //   crawl_archive.h        the WARC files (CrawlArchive)
+//   crawl_reporter.h       progress, metrics, capacity warning, summary
 //   record_sink.h          pages.jsonl, skipped.jsonl and their counts
 //   revisit_scheduler.h    revisits: histories, validators, next visits
+//   robots_gate.h          robots.txt rules and the URLs held for them
 //   sitemap_queue.h        the sitemaps queued, capped per host
 //
 // Surprises first:
@@ -76,10 +77,12 @@
 #include "absl/time/time.h"
 #include "crawler/config/crawl_options.h"
 #include "crawler/loop/crawl_archive.h"
+#include "crawler/loop/crawl_reporter.h"
 #include "crawler/loop/crawl_state.h"
 #include "crawler/loop/crawler.h"
 #include "crawler/loop/record_sink.h"
 #include "crawler/loop/revisit_scheduler.h"
+#include "crawler/loop/robots_gate.h"
 #include "crawler/loop/sitemap_queue.h"
 #include "crawler/loop/worker_pool.h"
 #include "crawler/output/metrics_server.h"
@@ -116,10 +119,7 @@ class Crawler::Impl {
   explicit Impl(CrawlSetup setup)
       : setup_(std::move(setup)),
         config_(setup_.config),
-        out_(config_.crawl.out),
-        robots_(RobotsCacheOptions{
-            .max_entries = static_cast<size_t>(config_.robots.cache_entries),
-            .max_bytes = static_cast<size_t>(config_.robots.cache_mb) << 20}) {}
+        out_(config_.crawl.out) {}
 
   ~Impl() {
     pool_.reset();  // Parser threads hold pointers into this object.
@@ -142,13 +142,6 @@ class Crawler::Impl {
     std::string authority;  // kRobots: host[:port] of the robots.txt URL.
     std::string origin;     // kRobots: RobotsCache::Key of the origin.
     absl::Time start;
-  };
-
-  // A host whose robots.txt is being fetched, with the URLs the frontier
-  // handed out meanwhile (they go back to it, deferred, when it arrives).
-  struct PendingRobots {
-    absl::Time start;
-    std::vector<FrontierUrl> waiting;
   };
 
   // A fetched page (or sitemap) coming back from a parser thread.
@@ -177,8 +170,8 @@ class Crawler::Impl {
   // output directory's lock, the DNS cache and the politeness keys; the
   // frontier restored from the checkpoint (with the crawl's state and the
   // revisit history) or made new with the seeds; the archive, scope and
-  // record sink; the Fetcher; the link policy, sitemap queue, parser pool,
-  // progress and metrics.
+  // record sink; the Fetcher; the link policy, sitemap queue, parser pool
+  // and the reporter (progress, metrics).
   absl::Status InitOptions();
   absl::Status LockAndResolve();
   absl::Status ResumeFrontier(const std::filesystem::path& scratch);
@@ -290,15 +283,6 @@ class Crawler::Impl {
 
   // crawler_status.cc
   absl::Status WriteCheckpointNow();
-  void CheckCapacity();
-  ProgressSnapshot Snapshot(absl::Time now);
-  // Each memory budget's use now (CrawlSummary::budgets).
-  std::vector<BudgetUse> Budgets() const;
-  CrawlSummary MakeSummary(absl::Time now);
-  // With output.metrics: hands the server the metrics and summary so far.
-  void PublishMetrics(absl::Time now);
-  // User plus system CPU time of the process so far, all threads.
-  static double CpuSeconds();
 
   CrawlSetup setup_;
   const CrawlConfig& config_;
@@ -317,32 +301,21 @@ class Crawler::Impl {
   std::unique_ptr<CrawlArchive> archive_;
   std::unique_ptr<SitemapQueue> sitemaps_;
   std::unique_ptr<Scope> scope_;
-  RobotsCache robots_;
-  std::string robots_token_;  // RobotsToken(config_), set by Init.
+  std::unique_ptr<RobotsGate> robots_;  // Made by Init.
   std::unique_ptr<TrapGuard> traps_;
   std::unique_ptr<DomainBudget> domains_;  // Pages per registrable domain.
   LinkPolicy policy_;
   std::unique_ptr<WorkerPool<ParsedPage>> pool_;
   size_t parser_threads_ = 1;
-  std::unique_ptr<Progress> progress_;
-  // output.metrics: the server, and what only it reports (this process's).
-  std::unique_ptr<MetricsServer> metrics_;
-  absl::Time next_metrics_ = absl::InfinitePast();
-  LatencyHistogram fetch_latency_;  // Page fetches, counted in OnPage.
+  std::unique_ptr<CrawlReporter> reporter_;
 
   std::unique_ptr<RevisitScheduler> revisits_;
 
   uint64_t next_request_id_ = 1;
   absl::flat_hash_map<uint64_t, Request> requests_;
-  absl::flat_hash_map<std::string, PendingRobots> robots_pending_;
   uint64_t pages_started_ = 0;
   // politeness.max_requests_per_second: when the next request may start.
   absl::Time next_request_at_ = absl::InfinitePast();
-  uint64_t capacity_warned_at_ = 0;
-  double base_run_seconds_ = 0;
-  uint64_t base_pages_ = 0;  // counters_.pages when this run began.
-  absl::Time started_;
-  double cpu_at_start_ = 0;
   std::optional<StopReason> stop_reason_;
   std::atomic<bool> stop_requested_{false};
   absl::Status fatal_;

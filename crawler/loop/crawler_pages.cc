@@ -214,7 +214,7 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
   PageRecord record =
       RecordOfAnswer(request.url, origin, response, request.start, archived);
   if (response.status != 0) {
-    fetch_latency_.Observe(absl::ToDoubleSeconds(response.timings.total));
+    reporter_->ObserveFetch(absl::ToDoubleSeconds(response.timings.total));
   }
   std::optional<Failure> failure = FailureOf(response);
   Answer answer{.url = std::move(request.url),

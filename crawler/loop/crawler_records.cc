@@ -105,7 +105,7 @@ void Crawler::Impl::WriteRecordNow(const PageRecord& record, bool count_links) {
   if (!record.error.empty()) {
     log_->debug("{}: {}: {}", record.url, record.error, record.error_detail);
   }
-  progress_->CountPage(!record.error.empty());
+  reporter_->CountPage(!record.error.empty());
 }
 
 }  // namespace sieve

@@ -6,7 +6,6 @@
 #include <string>
 #include <utility>
 
-#include "absl/strings/str_cat.h"
 #include "crawler/loop/crawler_impl.h"
 #include "fetch/fetch_failure.h"
 #include "parse/url.h"
@@ -19,10 +18,7 @@ void Crawler::Impl::HandleReady(FrontierUrl url, absl::Time now) {
     SkipUrl(url, now);
     return;
   }
-  const std::string origin =
-      RobotsCache::Key(parts->scheme, parts->host, parts->port);
-  if (std::optional<bool> allowed =
-          robots_.Allowed(origin, parts->path_and_query);
+  if (std::optional<bool> allowed = robots_->Allowed(*parts);
       allowed.has_value()) {
     if (!*allowed) {
       // The fate of a link robots.txt forbids, known only now.
@@ -35,72 +31,34 @@ void Crawler::Impl::HandleReady(FrontierUrl url, absl::Time now) {
     SubmitPage(std::move(url), now);
     return;
   }
-  // robots.txt first (RFC 9309 2.3.1.2: follow up to five redirects); the URL
-  // waits for it.
-  // Keyed by origin (scheme, host, port: RFC 9309 2.3): http and https of one
-  // host have their own robots.txt.
-  auto [it, inserted] = robots_pending_.try_emplace(origin);
+  // robots.txt first (RFC 9309 2.3.1.2: follow up to five redirects), in the
+  // slot of the first URL that waits for it.
   const std::string host = url.host;
-  it->second.waiting.push_back(std::move(url));
-  if (!inserted) return;
-  it->second.start = now;
+  if (!robots_->Hold(*parts, std::move(url))) return;
   const uint64_t id = next_request_id_++;
-  Request& robots_request = requests_[id];
-  robots_request.kind = RequestKind::kRobots;
-  robots_request.host = host;
-  robots_request.authority = parts->Authority();
-  robots_request.origin = origin;
-  robots_request.start = now;
-  ++counters_.robots_fetches;
-  fetcher_->Submit(
-      FetchRequest{.id = id,
-                   .url = absl::StrCat(parts->scheme, "://",
-                                       robots_request.authority, "/robots.txt"),
-                   .max_redirects = 5});
+  requests_[id] = Request{.kind = RequestKind::kRobots,
+                          .url = {},
+                          .host = host,
+                          .authority = parts->Authority(),
+                          .origin = RobotsGate::OriginOf(*parts),
+                          .start = now};
+  fetcher_->Submit(FetchRequest{
+      .id = id, .url = RobotsGate::RobotsUrl(*parts), .max_redirects = 5});
 }
 
 void Crawler::Impl::OnRobots(const Request& request,
                              const FetchResponse& response, absl::Time now) {
-  auto pending_it = robots_pending_.find(request.origin);
-  if (pending_it == robots_pending_.end()) return;
-  PendingRobots pending = std::move(pending_it->second);
-  robots_pending_.erase(pending_it);
-
-  RobotsVerdict verdict = InterpretRobotsResponse(response, robots_token_);
-  std::optional<Failure> failure = FailureOf(response);
-  log_->debug("robots.txt of {}: status {} {}", request.origin, response.status,
-              failure.has_value() ? failure->detail : "");
-  if (response.error == FetchError::kBlockedAddress) {
-    // Its robots.txt (or a redirect of it) lies on a private address that
-    // was not connected: like a redirect that cannot be followed, it counts
-    // as unavailable in the 4xx sense (RFC 9309 2.3.1.3), so no rules apply.
-    ++counters_.blocked_addresses;
-    log_->info("robots.txt of {}: {}", request.origin, response.error_message);
-    verdict = RobotsVerdict();  // kAllowAll.
-  }
-  if (verdict.kind == RobotsVerdict::kUnavailable) {
-    // RFC 9309 2.3.1.4: assume complete disallow for now. The waiting URLs go
-    // back to the frontier with the cause: a robots.txt answering 429/5xx
-    // holds them as throttled (robots_unavailable: the host backs off, they
-    // are tried again, robots.txt first); no answer at all (dns, connect,
-    // tls, timeout, ...) is their own failure, retried or not as a page's
-    // would be, and counted towards the host being unreachable. A URL given
-    // up is recorded, never silently dropped.
-    Failure cause =
-        response.ok()
-            ? Failure{.code = FailureCode::kRobotsUnavailable,
-                      .detail = failure.has_value()
-                                    ? failure->detail
-                                    : absl::StrCat("HTTP ", response.status)}
-            : *failure;
-    cause.detail = absl::StrCat("robots.txt: ", cause.detail);
-    log_->info("robots.txt of {}: {}: {}", request.origin,
-               FailureCodeName(cause.code), cause.detail);
-    if (cause.code == FailureCode::kRobotsUnavailable) {
-      ++counters_.robots_unavailable;
-    }
+  std::optional<RobotsGate::Answer> answer =
+      robots_->Take(request.origin, response);
+  if (!answer.has_value()) return;
+  if (answer->blocked) ++counters_.blocked_addresses;
+  if (answer->cause.has_value()) {
+    // The waiting URLs go back with the cause, counted towards their host
+    // being unreachable when no answer came; a URL given up is recorded,
+    // never silently dropped.
+    const Failure& cause = *answer->cause;
     const FetchOutcome outcome = OutcomeOf(cause);
-    for (const FrontierUrl& url : pending.waiting) {
+    for (const FrontierUrl& url : answer->waiting) {
       PageRecord record = RecordOf(url);
       record.fetched_at = now;  // When it was given up, unfetched.
       record.error = std::string(FailureCodeName(cause.code));
@@ -118,16 +76,16 @@ void Crawler::Impl::OnRobots(const Request& request,
       AddRedirectedSeed(response.url, response.effective_url);
     }
   }
+  const RobotsVerdict& verdict = answer->verdict;
   if (verdict.crawl_delay.has_value()) {
     frontier_->SetCrawlDelay(request.host, *verdict.crawl_delay);
     revisits_->NoteCrawlDelay(request.host, *verdict.crawl_delay);
   }
-  robots_.Store(request.origin, verdict);
   sitemaps_->QueueFromRobots(response.url, verdict);
   // The robots.txt request was made in the first URL's slot: the URLs go back
   // to the head of their host's queue (newest first, so the oldest ends up in
   // front), and the frontier spaces the host's next request from now.
-  for (auto it = pending.waiting.rbegin(); it != pending.waiting.rend(); ++it) {
+  for (auto it = answer->waiting.rbegin(); it != answer->waiting.rend(); ++it) {
     (void)ReportDone(*it, FetchOutcome::Deferred(), now);
   }
 }
