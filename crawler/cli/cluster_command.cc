@@ -92,8 +92,8 @@ std::vector<FlagSpec> ClusterFlags() {
        .help = "seed: the URLs to add, one a line"},
       {.name = "config",
        .value_name = "FILE",
-       .help = "seed: the crawl's TOML config (its url.* and politeness.key "
-               "key the seeds as the workers key links)"},
+       .help = "seed: the crawl's TOML config: the seeds are normalised "
+               "(url.*) and keyed (politeness.key) as its workers do"},
       {.name = "set",
        .value_name = "SECTION.KEY=VALUE",
        .help = "seed: a setting of the crawl's, as `sieve crawl --set`",

@@ -83,8 +83,8 @@ absl::Status Crawler::Impl::LockAndResolve() {
       DnsCache::Create(fetch_options.dns);
   if (!dns.ok()) return dns.status();
   dns_ = std::move(*dns);
-  keys_ = std::make_unique<PolitenessKeys>(
-      MakePolitenessKeys(config_, dns_.get()));
+  keys_ =
+      std::make_unique<PolitenessKeys>(MakePolitenessKeys(config_, dns_.get()));
   return absl::OkStatus();
 }
 
