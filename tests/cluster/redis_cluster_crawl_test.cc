@@ -24,32 +24,20 @@
 #include "frontier/cluster/redis_frontier.h"
 #include "frontier/cluster/redis_slots.h"
 #include "tests/cluster/redis_cluster.h"
+#include "tests/cluster/tree_web.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve::cluster {
 namespace {
 
-constexpr int kHosts = 24;
-constexpr int kPagesPerHost = 40;
+using tree_web::HostName;
+using tree_web::kHosts;
+using tree_web::kPagesPerHost;
+using tree_web::Links;
+using tree_web::PageUrl;
+
 constexpr uint32_t kShards = 12;
 const absl::Duration kDelay = absl::Milliseconds(50);
-
-std::string HostName(int h) { return absl::StrCat("h", h, ".test"); }
-std::string PageUrl(int h, int p) {
-  return absl::StrCat("http://", HostName(h), "/p", p);
-}
-
-// Page p of host h links to pages 2p+1 and 2p+2 of its host and the root of
-// the next host.
-std::vector<std::pair<std::string, std::string>> Links(const std::string& url) {
-  int h = 0, p = 0;
-  std::sscanf(url.c_str(), "http://h%d.test/p%d", &h, &p);
-  std::vector<std::pair<std::string, std::string>> out;
-  for (int q : {2 * p + 1, 2 * p + 2}) {
-    if (q < kPagesPerHost) out.emplace_back(PageUrl(h, q), HostName(h));
-  }
-  out.emplace_back(PageUrl((h + 1) % kHosts, 0), HostName((h + 1) % kHosts));
-  return out;
-}
 
 // What the web server sees: requests per URL.
 class Site {
@@ -128,13 +116,7 @@ class RedisClusterCrawlTest : public ::testing::Test {
     auto cluster = testing::RedisCluster::Start(/*masters=*/3, /*replicas=*/1);
     ASSERT_TRUE(cluster.ok()) << cluster.status();
     cluster_ = *std::move(cluster);
-    work_ = std::filesystem::temp_directory_path() /
-            absl::StrCat("sieve-redis-cluster-crawl-", getpid());
-    std::filesystem::create_directories(work_);
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    if (!work_.empty()) std::filesystem::remove_all(work_, ignored);
+    work_ = sieve::test::FreshDir(sieve::test::CurrentTestName());
   }
 
   std::unique_ptr<RedisFrontier> Worker(const std::string& id) {

@@ -16,31 +16,18 @@
 
 #include "absl/strings/str_cat.h"
 #include "tests/cluster/redis_test.h"
+#include "tests/cluster/tree_web.h"
 
 namespace sieve::cluster {
 namespace {
 
-constexpr int kHosts = 24;
-constexpr int kPagesPerHost = 40;
+using tree_web::HostName;
+using tree_web::kHosts;
+using tree_web::kPagesPerHost;
+using tree_web::Links;
+using tree_web::PageUrl;
+
 const absl::Duration kDelay = absl::Milliseconds(15);
-
-std::string HostName(int h) { return absl::StrCat("h", h, ".test"); }
-std::string PageUrl(int h, int p) {
-  return absl::StrCat("http://", HostName(h), "/p", p);
-}
-
-// Page p of host h links to pages 2p+1 and 2p+2 of its host and the root of
-// the next host: every page is reachable from any root.
-std::vector<std::pair<std::string, std::string>> Links(const std::string& url) {
-  int h = 0, p = 0;
-  std::sscanf(url.c_str(), "http://h%d.test/p%d", &h, &p);
-  std::vector<std::pair<std::string, std::string>> out;
-  for (int q : {2 * p + 1, 2 * p + 2}) {
-    if (q < kPagesPerHost) out.emplace_back(PageUrl(h, q), HostName(h));
-  }
-  out.emplace_back(PageUrl((h + 1) % kHosts, 0), HostName((h + 1) % kHosts));
-  return out;
-}
 
 // What the web server sees.
 class Server {

@@ -18,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tests/cluster/redis_server.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve::testing {
 
@@ -31,15 +32,7 @@ class RedisTest : public ::testing::Test {
     auto client = cluster::RedisClient::Connect(redis_->endpoint(), {});
     ASSERT_TRUE(client.ok()) << client.status();
     client_ = *std::move(client);
-    const ::testing::TestInfo* test =
-        ::testing::UnitTest::GetInstance()->current_test_info();
-    work_ = std::filesystem::temp_directory_path() /
-            absl::StrCat("sieve-", test->test_suite_name(), "-", getpid());
-    std::filesystem::create_directories(work_);
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    if (!work_.empty()) std::filesystem::remove_all(work_, ignored);
+    work_ = sieve::test::FreshDir(sieve::test::CurrentTestName());
   }
 
   // Set in the constructor of a derived fixture to start another kind.

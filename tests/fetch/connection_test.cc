@@ -19,6 +19,7 @@
 #include "fetch/fetcher.h"
 #include "fetch/open_file_limit.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 #include "tests/fetch/test_pki.h"
 #include "tests/fetch/test_servers.h"
 
@@ -68,10 +69,7 @@ class OkServer {
 class ConnectionTest : public testing::Test {
  protected:
   void SetUp() override {
-    const std::string dir = absl::StrCat(
-        testing::TempDir(), "/connection_test_",
-        testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir);
+    const std::string dir = test::FreshDir(test::CurrentTestName()).string();
     if (!fetch_test::MakeTestPki(dir, &pki_))
       GTEST_SKIP() << "the openssl command is missing or failed in " << dir;
   }

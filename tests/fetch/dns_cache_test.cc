@@ -22,6 +22,8 @@
 #include "absl/time/clock.h"
 #include "fetch/fetcher.h"
 #include "gtest/gtest.h"
+#include "tests/common/dnsmasq.h"
+#include "tests/common/temp_dir.h"
 #include "tests/fetch/test_servers.h"
 
 namespace sieve {
@@ -53,63 +55,14 @@ class SilentUdp {
   int port_ = 0;
 };
 
-// dnsmasq answering from `records` only (dnsmasq options), on a free port of
-// 127.0.0.1; every other name under test. is NXDOMAIN.
-class Dnsmasq {
- public:
-  Dnsmasq(const std::string& name, const std::vector<std::string>& records) {
-    dir_ = fs::path(testing::TempDir()) / absl::StrCat("dns_cache_", name);
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    // A free UDP port, released for dnsmasq, which binds TCP on it too: that
-    // one may be taken (it was once in CI, beside other tests' servers), so
-    // a few ports are tried.
-    for (int attempt = 0; attempt < 5 && !ok_; ++attempt) {
-      {
-        SilentUdp probe;
-        port_ = probe.port();
-      }
-      std::string command = absl::StrCat(
-          "dnsmasq --no-resolv --no-hosts --local=/test/ "
-          "--listen-address=127.0.0.1 --bind-interfaces --port=",
-          port_, " --log-queries --log-facility=", (dir_ / "log").string(),
-          " --pid-file=", (dir_ / "pid").string());
-      for (const std::string& r : records) absl::StrAppend(&command, " ", r);
-      ok_ = std::system(command.c_str()) == 0;
-    }
-  }
-  ~Dnsmasq() {
-    std::ifstream pid(dir_ / "pid");
-    int n = 0;
-    if (pid >> n && n > 0) kill(n, SIGTERM);
-  }
-  bool ok() const { return ok_; }
-  std::string server() const { return absl::StrCat("127.0.0.1:", port_); }
-  // Questions of `type` ("A", "AAAA") asked for `host` so far.
-  int Asked(const std::string& type, const std::string& host) const {
-    absl::SleepFor(absl::Milliseconds(50));  // Let dnsmasq write its line.
-    std::ifstream log(dir_ / "log");
-    const std::string needle = absl::StrCat(": query[", type, "] ", host, " ");
-    int n = 0;
-    for (std::string line; std::getline(log, line);)
-      n += line.find(needle) != std::string::npos ? 1 : 0;
-    return n;
-  }
+using test::Dnsmasq;
 
- private:
-  fs::path dir_;
-  int port_ = 0;
-  bool ok_ = false;
-};
-
-bool HaveDnsmasq() {
-  return std::system("command -v dnsmasq >/dev/null 2>&1") == 0;
-}
+bool HaveDnsmasq() { return test::HaveCommand("dnsmasq"); }
 
 TEST(DnsCacheTest, TtlIsKeptWithinBoundsAndFailuresAreCached) {
   if (!HaveDnsmasq()) GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
-  Dnsmasq dns("ttl", {"--host-record=low.test,127.0.0.2,1",
-                      "--host-record=high.test,127.0.0.3,100"});
+  Dnsmasq dns(test::FreshDir("ttl"), {"--host-record=low.test,127.0.0.2,1",
+                                      "--host-record=high.test,127.0.0.3,100"});
   ASSERT_TRUE(dns.ok());
   DnsOptions options;
   options.servers = {dns.server()};
@@ -177,7 +130,7 @@ TEST(DnsCacheTest, BadOptionsAreRefused) {
 // them all again).
 TEST(DnsCacheTest, PastItsBudgetTheLeastRecentlyUsedNameIsEvicted) {
   if (!HaveDnsmasq()) GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
-  Dnsmasq dns("lru", {"--address=/test/127.0.0.5"});
+  Dnsmasq dns(test::FreshDir("lru"), {"--address=/test/127.0.0.5"});
   ASSERT_TRUE(dns.ok());
   DnsOptions options;
   options.servers = {dns.server()};
@@ -204,7 +157,7 @@ TEST(DnsCacheTest, PastItsBudgetTheLeastRecentlyUsedNameIsEvicted) {
 TEST(FetcherDnsTest, ASlowLookupHoldsUpNoOtherHostAndDeadNamesAreAskedOnce) {
   if (!HaveDnsmasq()) GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
   SilentUdp silent;  // slow.test's server: dnsmasq forwards and waits.
-  Dnsmasq dns("fetch",
+  Dnsmasq dns(test::FreshDir("fetch"),
               {"--host-record=fast.test,127.0.0.1",
                absl::StrCat("--server=/slow.test/127.0.0.1#", silent.port())});
   ASSERT_TRUE(dns.ok());
@@ -278,8 +231,9 @@ TEST(FetcherDnsTest, ASlowLookupHoldsUpNoOtherHostAndDeadNamesAreAskedOnce) {
 // dns_lookups), where before it found the host's old entry.
 TEST(FetcherDnsTest, CurlKeepsAHostsAddressesOnlyWhileItsTransfersRun) {
   if (!HaveDnsmasq()) GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
-  Dnsmasq dns("curl_entries", {"--host-record=a.test,127.0.0.1",
-                               "--host-record=localhost,127.0.0.1"});
+  Dnsmasq dns(
+      test::FreshDir("curl_entries"),
+      {"--host-record=a.test,127.0.0.1", "--host-record=localhost,127.0.0.1"});
   ASSERT_TRUE(dns.ok());
   fetch_test::HttpServer server;
   server.server().Get("/", [](const httplib::Request&, httplib::Response& r) {

@@ -21,16 +21,13 @@
 #include "gtest/gtest.h"
 #include "study/results.h"
 #include "study/study_command.h"
+#include "tests/common/files.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve::study {
 namespace {
 
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::ReadFile;
 
 // CSV rows as column -> cell maps (notes with commas are quoted; only the last
 // column).
@@ -60,11 +57,8 @@ double Number(const std::map<std::string, std::string>& row,
 }
 
 TEST(StudyRunTest, WritesAllOutputsAndTheClassicFilterMatchesTheory) {
-  // Per process: the small and the full 1e6 variant of this test run at once.
-  const std::filesystem::path out =
-      std::filesystem::path(::testing::TempDir()) /
-      absl::StrCat("sieve-study-run-test-", ::getpid());
-  std::filesystem::remove_all(out);
+  // Its own: the small and the full 1e6 variant of this test run at once.
+  const sieve::test::ScopedTempDir out;
   StudyFlags flags;
 #ifdef SIEVE_STUDY_FULL_1E6
   flags.max_n = 1'000'000;
@@ -153,7 +147,6 @@ TEST(StudyRunTest, WritesAllOutputsAndTheClassicFilterMatchesTheory) {
   EXPECT_GT(fnr, 0.01);  // the window is past what it remembers for sure
   EXPECT_EQ(Number(last.at("scalable"), "fnr_measured"), 0);
   EXPECT_LT(Number(last.at("generational"), "fpr_measured"), 0.012);
-  std::filesystem::remove_all(out);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 #include "urlfrontier.grpc.pb.h"
 
 namespace {
@@ -116,11 +117,9 @@ urlfrontier::URLItem Item(int i) {
   return item;
 }
 
+// A data directory the server is to create: DIR/data of a fresh DIR.
 fs::path FreshDir(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / "frontier_serve" / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir.parent_path());
-  return dir;
+  return sieve::test::FreshDir(name) / "data";
 }
 
 TEST(FrontierServeTest, KeepsEveryAcknowledgedPutAfterAKillMidStream) {

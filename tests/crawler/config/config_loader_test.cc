@@ -14,18 +14,14 @@
 #include "frontier/frontier.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/files.h"
 
 namespace sieve {
 namespace {
 
 using ::testing::HasSubstr;
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::ReadFile;
 
 TEST(ConfigLoaderTest, DefaultTomlMatchesBuiltInDefaults) {
   CrawlConfig from_file;

@@ -28,6 +28,7 @@
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/common/dnsmasq.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
 #include "tests/fetch/test_pki.h"
 
@@ -44,14 +45,8 @@ using testing_util::WaitFor;
 constexpr int kHosts = 200;
 constexpr int kPagesPerHost = 5;  // "/" and /p/1.html ... /p/4.html.
 constexpr double kDelaySeconds = 0.2;
-constexpr char kChildEnv[] = "SIEVE_BROAD_WEB_IN_NETNS";
 
 std::string HostName(int i) { return absl::StrFormat("h%04d.web.test", i); }
-
-bool Have(const char* command) {
-  return std::system(absl::StrCat("command -v ", command, " >/dev/null 2>&1")
-                         .c_str()) == 0;
-}
 
 struct Request {
   std::string host;
@@ -124,30 +119,14 @@ class BroadWebServer {
 // Inside the namespace: loopback up, resolv.conf pointing at dnsmasq.
 void RunInNamespace() {
   const fs::path dir = FreshDir("broad_web");
-  ASSERT_EQ(std::system("ip link set lo up"), 0);
-  std::ofstream(dir / "resolv.conf") << "nameserver 127.0.0.1\n";
-  ASSERT_EQ(
-      std::system(absl::StrCat("mount --bind ", (dir / "resolv.conf").string(),
-                               " /etc/resolv.conf")
-                      .c_str()),
-      0);
-  {
-    std::ofstream dns(dir / "dnsmasq.conf");
-    for (int i = 0; i < kHosts; ++i) {
-      dns << "address=/" << HostName(i) << "/127.1." << i / 250 << "."
-          << i % 250 + 1 << "\n";
-    }
+  ASSERT_TRUE(test::UseLoopbackResolver(dir));
+  std::vector<std::string> records;
+  for (int i = 0; i < kHosts; ++i) {
+    records.push_back(absl::StrCat("--address=/", HostName(i), "/127.1.",
+                                   i / 250, ".", i % 250 + 1));
   }
-  const fs::path dns_log = dir / "dnsmasq.log";
-  const fs::path dns_pid = dir / "dnsmasq.pid";
-  ASSERT_EQ(std::system(
-                absl::StrCat("dnsmasq --no-resolv --no-hosts "
-                             "--listen-address=127.0.0.1 --bind-interfaces "
-                             "--log-queries --log-facility=",
-                             dns_log.string(), " --pid-file=", dns_pid.string(),
-                             " --conf-file=", (dir / "dnsmasq.conf").string())
-                    .c_str()),
-            0);
+  test::Dnsmasq dns(dir, records, 53);
+  ASSERT_TRUE(dns.ok());
   fetch_test::TestPki pki;
   ASSERT_TRUE(fetch_test::MakeTestPki(dir, &pki, "DNS:*.web.test"));
   std::vector<Request> requests;
@@ -169,7 +148,6 @@ void RunInNamespace() {
     requests = server.requests();
     summary = nlohmann::json::parse(ReadFile(dir / "out" / "summary.json"));
   }
-  kill(std::stoi(ReadFile(dns_pid)), SIGTERM);
 
   // Every page once, recorded once.
   std::map<std::string, int> asked;
@@ -219,34 +197,21 @@ void RunInNamespace() {
             fetch["connections_opened"].get<int>() - kHosts)
       << fetch.dump();
   // What the DNS server was asked (A and AAAA are separate questions).
-  std::istringstream dns_lines(ReadFile(dns_log));
-  int dns_queries = 0;
-  for (std::string line; std::getline(dns_lines, line);)
-    dns_queries += line.find(": query[") != std::string::npos ? 1 : 0;
+  const int dns_queries = dns.Questions();
   std::cout << "DNS queries at dnsmasq: " << dns_queries << " for " << kHosts
             << " hosts\n";
   EXPECT_LE(dns_queries, 4 * kHosts);
 }
 
 TEST(CrawlBroadWebTest, TwoHundredHttpsHostsPoliteWithConnectionsAndDnsKept) {
-  if (std::getenv(kChildEnv) != nullptr) {
+  if (test::InNetworkNamespace()) {
     RunInNamespace();
     return;
   }
-  if (geteuid() != 0)
-    GTEST_SKIP() << "needs root: it makes its own network namespace "
-                    "(unshare --net --mount)";
-  for (const char* tool : {"unshare", "ip", "mount", "dnsmasq", "openssl"}) {
-    if (!Have(tool)) GTEST_SKIP() << "needs " << tool << " (dnsmasq-base)";
-  }
-  // The same test again, inside a new network and mount namespace.
-  const int code = std::system(
-      absl::StrCat(kChildEnv, "=1 unshare --net --mount -- /proc/", getpid(),
-                   "/exe --gtest_filter=",
-                   "CrawlBroadWebTest."
-                   "TwoHundredHttpsHostsPoliteWithConnectionsAndDnsKept")
-          .c_str());
-  EXPECT_EQ(code, 0) << "the crawl inside the namespace failed (see above)";
+  const test::NamespaceRun run =
+      test::RerunInNetworkNamespace({"dnsmasq", "openssl"});
+  if (!run.skip.empty()) GTEST_SKIP() << run.skip;
+  EXPECT_EQ(run.code, 0) << "the crawl inside the namespace failed (see above)";
 }
 
 }  // namespace

@@ -3,9 +3,7 @@
 // file, a truncated file or an unknown format version exits 1 with the file
 // and the problem, and leaves every file of the out directory as it was.
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 
 #include "absl/strings/numbers.h"
@@ -26,16 +24,7 @@ using testing_util::FreshDir;
 using testing_util::StartSieve;
 using testing_util::WaitFor;
 
-std::string Slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void Spit(const fs::path& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
+using test::ReadFile;
 
 // Every regular file under `dir` and its bytes, but the lock (OUT/.lock holds
 // the pid of whoever took it last).
@@ -43,7 +32,7 @@ std::map<std::string, std::string> Contents(const fs::path& dir) {
   std::map<std::string, std::string> out;
   for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir)) {
     if (e.is_regular_file() && e.path().filename() != ".lock") {
-      out[fs::relative(e.path(), dir).string()] = Slurp(e.path());
+      out[fs::relative(e.path(), dir).string()] = ReadFile(e.path());
     }
   }
   return out;
@@ -58,9 +47,9 @@ class CrawlCheckpointTest : public ::testing::Test {
         WaitFor(StartSieve({"crawl", "--demo", "--max-pages", "150", "--out",
                             (*base_ / "out").string()},
                            *base_ / "log.txt"));
-    ASSERT_EQ(code, 0) << Slurp(*base_ / "log.txt");
+    ASSERT_EQ(code, 0) << ReadFile(*base_ / "log.txt");
     const std::string current =
-        Slurp(*base_ / "out" / "checkpoint" / "CURRENT");
+        ReadFile(*base_ / "out" / "checkpoint" / "CURRENT");
     snapshot_ = new std::string(current.substr(0, current.find('\n')));
   }
   static void TearDownTestSuite() {
@@ -84,7 +73,7 @@ class CrawlCheckpointTest : public ::testing::Test {
     const std::map<std::string, std::string> before = Contents(out);
     const fs::path log = out.parent_path() / "resume.txt";
     EXPECT_EQ(WaitFor(StartSieve({"crawl", "--resume", out.string()}, log)), 1);
-    EXPECT_THAT(Slurp(log), HasSubstr(expected));
+    EXPECT_THAT(ReadFile(log), HasSubstr(expected));
     EXPECT_TRUE(Contents(out) == before) << "the out directory changed";
   }
 
@@ -98,9 +87,9 @@ std::string* CrawlCheckpointTest::snapshot_ = nullptr;
 TEST_F(CrawlCheckpointTest, ACorruptedManifestIsRefused) {
   const fs::path out = Copy("corrupt-manifest");
   const fs::path manifest = Snapshot(out) / "MANIFEST";
-  std::string bytes = Slurp(manifest);
+  std::string bytes = ReadFile(manifest);
   bytes[bytes.size() / 2] ^= 0x01;
-  Spit(manifest, bytes);
+  ASSERT_TRUE(test::WriteFile(manifest, bytes));
   ExpectRefused(out, "MANIFEST");
 }
 
@@ -115,7 +104,7 @@ TEST_F(CrawlCheckpointTest, AFlippedByteInAnyFileIsRefusedAndNamed) {
     const fs::path out = Copy(absl::StrCat("flip-", i++));
     std::string damaged = bytes;
     damaged[damaged.size() / 2] ^= 0x20;
-    Spit(Snapshot(out) / name, damaged);
+    ASSERT_TRUE(test::WriteFile(Snapshot(out) / name, damaged));
     ExpectRefused(out, absl::StrCat(name, ": checksum mismatch"));
   }
 }
@@ -123,8 +112,8 @@ TEST_F(CrawlCheckpointTest, AFlippedByteInAnyFileIsRefusedAndNamed) {
 TEST_F(CrawlCheckpointTest, ATruncatedFileIsRefusedAndNamed) {
   const fs::path out = Copy("truncated");
   const fs::path state = Snapshot(out) / "frontier.state";
-  const std::string bytes = Slurp(state);
-  Spit(state, bytes.substr(0, bytes.size() - 7));
+  const std::string bytes = ReadFile(state);
+  ASSERT_TRUE(test::WriteFile(state, bytes.substr(0, bytes.size() - 7)));
   ExpectRefused(out, "frontier.state: truncated or extended");
 }
 
@@ -142,13 +131,14 @@ TEST_F(CrawlCheckpointTest, AnUnknownFormatVersionIsRefused) {
         std::pair<int, std::string>{1, "format 1 is too old"}}) {
     const fs::path out = Copy(absl::StrCat("version", version));
     const fs::path manifest = Snapshot(out) / "MANIFEST";
-    std::string text = Slurp(manifest);
+    std::string text = ReadFile(manifest);
     std::string body = text.substr(0, text.rfind("checksum "));
     body =
         absl::StrCat("sieve-snapshot ", version, body.substr(body.find('\n')));
-    Spit(manifest,
-         absl::StrCat(body, "checksum ",
-                      absl::Hex(Checksum64(body), absl::kZeroPad16), "\n"));
+    ASSERT_TRUE(test::WriteFile(
+        manifest,
+        absl::StrCat(body, "checksum ",
+                     absl::Hex(Checksum64(body), absl::kZeroPad16), "\n")));
     ExpectRefused(out, expected);
   }
 }
@@ -161,7 +151,7 @@ TEST_F(CrawlCheckpointTest, AnIntactCheckpointStillResumes) {
   // 0 when it finishes within --max-run-time, 3 when the time runs out.
   const int code = WaitFor(StartSieve(
       {"crawl", "--resume", out.string(), "--max-run-time", "2"}, log));
-  EXPECT_TRUE(code == 0 || code == 3) << code << "\n" << Slurp(log);
+  EXPECT_TRUE(code == 0 || code == 3) << code << "\n" << ReadFile(log);
 }
 
 }  // namespace

@@ -114,8 +114,11 @@ TEST(CrawlClusterFaultsSlowTest, SigkillOneOfThreeWorkersTwentyTimes) {
 
 TEST(CrawlClusterFaultsTest, AWorkerStartedHalfwayTakesAShareAndFetches) {
   SIEVE_SKIP_WITHOUT_REDIS();
+  // 25 pages a site at 0.2 s: the two leave ~3 s of work when the late one
+  // starts, time for it to start and take a shard even on a loaded machine
+  // (at 0.05 s the two once finished first, under CI-like load).
   std::unique_ptr<ClusterCrawl> c =
-      ClusterCrawl::Start("cluster-late", {.sites = 12, .delay_seconds = 0.05});
+      ClusterCrawl::Start("cluster-late", {.sites = 12, .delay_seconds = 0.2});
   ASSERT_NE(c, nullptr);
   std::vector<pid_t> pids = {c->StartWorker("w0"), c->StartWorker("w1")};
   // Bounded: the two finish the sites in any case.

@@ -26,6 +26,7 @@
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/common/dnsmasq.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
 #include "tests/fetch/test_servers.h"
 
@@ -44,40 +45,6 @@ constexpr int kPopularPages = 60;
 constexpr int kSeedPages = 40;
 constexpr int kBase = 20;
 constexpr int kPerReferrer = 10;
-
-bool HaveDnsmasq() {
-  return std::system("command -v dnsmasq >/dev/null 2>&1") == 0;
-}
-
-// dnsmasq answering every name under .test with 127.0.0.1, on a free port.
-class WildcardDns {
- public:
-  explicit WildcardDns(const fs::path& dir) : dir_(dir) {
-    for (int attempt = 0; attempt < 5 && !ok_; ++attempt) {
-      port_ = 20000 + static_cast<int>(absl::ToUnixMicros(absl::Now()) % 30000);
-      ok_ = std::system(
-                absl::StrCat("dnsmasq --no-resolv --no-hosts --local=/test/ "
-                             "--address=/test/127.0.0.1 "
-                             "--listen-address=127.0.0.1 --bind-interfaces "
-                             "--port=",
-                             port_, " --pid-file=", (dir_ / "dns.pid").string(),
-                             " 2>/dev/null")
-                    .c_str()) == 0;
-    }
-  }
-  ~WildcardDns() {
-    std::ifstream pid(dir_ / "dns.pid");
-    int n = 0;
-    if (pid >> n && n > 0) kill(n, SIGTERM);
-  }
-  bool ok() const { return ok_; }
-  std::string server() const { return absl::StrCat("127.0.0.1:", port_); }
-
- private:
-  fs::path dir_;
-  int port_ = 0;
-  bool ok_ = false;
-};
 
 std::string Page(const std::vector<std::string>& links) {
   std::string html = "<html><body>";
@@ -151,9 +118,11 @@ int PagesOf(const std::vector<nlohmann::json>& pages,
 }
 
 TEST(CrawlDomainBudgetTest, AWildcardDomainGetsItsBudgetALinkedOneMore) {
-  if (!HaveDnsmasq()) GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
+  if (!test::HaveCommand("dnsmasq"))
+    GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
   const fs::path dir = FreshDir("domain_budget");
-  WildcardDns dns(dir);
+  // Every name under .test is 127.0.0.1.
+  test::Dnsmasq dns(dir, {"--address=/test/127.0.0.1"});
   ASSERT_TRUE(dns.ok());
   SmallWeb web;
   {

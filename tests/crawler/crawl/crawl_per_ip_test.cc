@@ -29,6 +29,7 @@
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/common/dnsmasq.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
 
 namespace sieve {
@@ -44,7 +45,6 @@ using testing_util::WaitFor;
 constexpr int kHosts = 20;
 constexpr double kDelaySeconds = 0.08;
 constexpr double kRate = 25;  // Requests per second, for the rate cap run.
-constexpr char kChildEnv[] = "SIEVE_PER_IP_IN_NETNS";
 const absl::Duration kSlack = absl::Milliseconds(5);
 
 std::string HostName(int i) { return absl::StrFormat("n%02d.ip.test", i); }
@@ -146,21 +146,9 @@ std::vector<Request> Crawl(const fs::path& dir, const std::string& name,
 
 void RunInNamespace() {
   const fs::path dir = FreshDir("per_ip");
-  ASSERT_EQ(std::system("ip link set lo up"), 0);
-  std::ofstream(dir / "resolv.conf") << "nameserver 127.0.0.1\n";
-  ASSERT_EQ(
-      std::system(absl::StrCat("mount --bind ", (dir / "resolv.conf").string(),
-                               " /etc/resolv.conf")
-                      .c_str()),
-      0);
-  const fs::path dns_pid = dir / "dnsmasq.pid";
-  ASSERT_EQ(
-      std::system(absl::StrCat("dnsmasq --no-resolv --no-hosts "
-                               "--listen-address=127.0.0.1 --bind-interfaces "
-                               "--address=/ip.test/127.0.0.1 --pid-file=",
-                               dns_pid.string())
-                      .c_str()),
-      0);
+  ASSERT_TRUE(test::UseLoopbackResolver(dir));
+  test::Dnsmasq dns(dir, {"--address=/ip.test/127.0.0.1"}, 53);
+  ASSERT_TRUE(dns.ok());
   {
     std::ofstream seeds(dir / "seeds.txt");
     for (int i = 0; i < kHosts; ++i) seeds << "http://" << HostName(i) << "/\n";
@@ -198,31 +186,17 @@ void RunInNamespace() {
               interval * static_cast<double>(capped.size() - 1))
         << "more requests than max_requests_per_second allows";
   }
-  kill(std::stoi(ReadFile(dns_pid)), SIGTERM);
 }
 
 TEST(CrawlPerIpTest, HostsOnOneAddressShareTheDelayWithKeyIp) {
-  if (std::getenv(kChildEnv) != nullptr) {
+  if (test::InNetworkNamespace()) {
     RunInNamespace();
     return;
   }
-  if (geteuid() != 0)
-    GTEST_SKIP() << "needs root: it makes its own network namespace "
-                    "(unshare --net --mount)";
-  for (const char* tool : {"unshare", "ip", "mount", "dnsmasq"}) {
-    if (std::system(
-            absl::StrCat("command -v ", tool, " >/dev/null 2>&1").c_str()) !=
-        0) {
-      GTEST_SKIP() << "needs " << tool << " (dnsmasq-base)";
-    }
-  }
-  // The same test again, inside a new network and mount namespace.
-  const int code = std::system(
-      absl::StrCat(kChildEnv, "=1 unshare --net --mount -- /proc/", getpid(),
-                   "/exe --gtest_filter=",
-                   "CrawlPerIpTest.HostsOnOneAddressShareTheDelayWithKeyIp")
-          .c_str());
-  EXPECT_EQ(code, 0) << "the crawls inside the namespace failed (see above)";
+  const test::NamespaceRun run = test::RerunInNetworkNamespace({"dnsmasq"});
+  if (!run.skip.empty()) GTEST_SKIP() << run.skip;
+  EXPECT_EQ(run.code, 0)
+      << "the crawls inside the namespace failed (see above)";
 }
 
 }  // namespace

@@ -272,8 +272,8 @@ TEST(CrawlSiteTest, PastCapacityStopThenResumeWithALargerSizeFinishes) {
   EXPECT_EQ(run.summary->stop_reason, StopReason::kCapacity);
   EXPECT_LT(run.fetched.size(), run.expected.fetched.size());
 
-  CrawlConfig config =
-      FastConfig(std::filesystem::path(::testing::TempDir()) / "crawl-stop");
+  // The output directory CrawlPastCapacity("stop") crawled into.
+  CrawlConfig config = FastConfig(test::ProcessTempDir() / "stop");
   config.sieve.expected_urls = 10'000;
   config.sieve.fp_rate = 0.001;
   config.sieve.on_capacity = CapacityPolicy::kStop;

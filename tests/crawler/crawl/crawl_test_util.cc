@@ -19,14 +19,6 @@ extern char** environ;
 
 namespace sieve::testing_util {
 
-std::filesystem::path FreshDir(const std::string& name) {
-  std::filesystem::path dir =
-      std::filesystem::path(::testing::TempDir()) / ("crawl-" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
 std::vector<nlohmann::json> ReadPages(const std::filesystem::path& out) {
   std::vector<nlohmann::json> pages;
   std::ifstream in(out / "pages.jsonl");
@@ -39,13 +31,6 @@ std::vector<nlohmann::json> ReadPages(const std::filesystem::path& out) {
     }
   }
   return pages;
-}
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 std::string PathOf(const std::string& url) {

@@ -1,6 +1,5 @@
-// Helpers of the crawler's end-to-end tests: a fresh output directory, reading
-// pages.jsonl back, running a crawl in-process or the `sieve` binary as a child
-// process.
+// Helpers of the crawler's end-to-end tests: reading pages.jsonl back,
+// running a crawl in-process or the `sieve` binary as a child process.
 #ifndef SIEVE_TESTS_CRAWLER_CRAWL_CRAWL_TEST_UTIL_H_
 #define SIEVE_TESTS_CRAWLER_CRAWL_CRAWL_TEST_UTIL_H_
 
@@ -16,18 +15,19 @@
 #include "absl/time/time.h"
 #include "crawler/loop/crawler.h"
 #include "nlohmann/json.hpp"
+#include "tests/common/files.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve::testing_util {
 
-// An empty directory under the test's temp dir.
-std::filesystem::path FreshDir(const std::string& name);
+// FreshDir (an empty directory in the process's scratch root) and ReadFile
+// are tests/common's.
+using ::sieve::test::FreshDir;
+using ::sieve::test::ReadFile;
 
 // Every record of DIR/pages.jsonl (a partial last line is an error: the test
 // fails).
 std::vector<nlohmann::json> ReadPages(const std::filesystem::path& out);
-
-// The whole file at `path` ("" when it cannot be read).
-std::string ReadFile(const std::filesystem::path& path);
 
 // "/p/1.html" for "http://127.0.0.1:123/p/1.html".
 std::string PathOf(const std::string& url);

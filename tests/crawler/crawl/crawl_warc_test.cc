@@ -17,6 +17,7 @@
 #include "crawler/demo/demo_site.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
 #include "tests/crawler/crawl/crawl_warc_check.h"
 #include "tests/crawler/crawl/site_answer_key.h"
@@ -166,7 +167,7 @@ TEST_F(CrawlWarcTest, ArchivesTheSameUrlsAndPayloadsAsWget) {
   if (std::system("wget --version >/dev/null 2>&1") != 0) {
     GTEST_SKIP() << "wget not installed: comparison skipped";
   }
-  const testing_warc::TempDir dir;
+  const test::ScopedTempDir dir;
   const std::filesystem::path base = dir.path() / "wget";
   // Host scope and robots.txt as Sieve's defaults; one try, bounded waits.
   // wget has no trap rule: the site's endless /t/x/x/... is left out of the

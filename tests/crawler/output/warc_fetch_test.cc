@@ -14,6 +14,7 @@
 #include "fetch/fetcher.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/temp_dir.h"
 #include "tests/crawler/output/warc_test_util.h"
 #include "tests/fetch/test_servers.h"
 
@@ -24,7 +25,6 @@ using ::sieve::fetch_test::FetchOne;
 using ::sieve::fetch_test::HttpServer;
 using ::sieve::fetch_test::TestOptions;
 using ::sieve::testing_warc::ReadAll;
-using ::sieve::testing_warc::TempDir;
 using ::testing::HasSubstr;
 using ::testing::SizeIs;
 
@@ -78,7 +78,7 @@ class WarcFetchTest : public testing::Test {
   }
 
   HttpServer server_;
-  TempDir dir_;
+  test::ScopedTempDir dir_;
   std::map<std::string, std::string> decoded_;
   int64_t revisits_ = 0;
 };

@@ -12,20 +12,6 @@
 
 namespace sieve::testing_warc {
 
-TempDir::TempDir() {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string templ =
-      absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/sieve_warc_test_XXXXXX");
-  EXPECT_NE(mkdtemp(templ.data()), nullptr);
-  path_ = templ;
-}
-
-TempDir::~TempDir() {
-  if (std::getenv("SIEVE_KEEP_TEST_DIRS") != nullptr) return;  // To look.
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
 WarcExchange Exchange(const std::string& url, const std::string& body,
                       absl::Time date) {
   WarcExchange ex;

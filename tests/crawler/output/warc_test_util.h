@@ -1,4 +1,5 @@
-// Helpers shared by the WARC tests: a temporary directory and exchanges.
+// Helpers shared by the WARC tests: exchanges and reading records back (a
+// scratch directory is tests/common/temp_dir.h's).
 #ifndef SIEVE_TESTS_CRAWLER_OUTPUT_WARC_TEST_UTIL_H_
 #define SIEVE_TESTS_CRAWLER_OUTPUT_WARC_TEST_UTIL_H_
 
@@ -11,18 +12,6 @@
 #include "crawler/output/warc_reader.h"
 
 namespace sieve::testing_warc {
-
-// A fresh directory under the test's TMPDIR, removed by the destructor
-// (kept when SIEVE_KEEP_TEST_DIRS is set, to look at the files).
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 // A GET of `url` answered 200 with `body` as text/html.
 WarcExchange Exchange(

@@ -14,6 +14,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/common/temp_dir.h"
 #include "tests/crawler/output/warc_test_util.h"
 
 namespace sieve {
@@ -23,7 +24,6 @@ using ::sieve::testing_warc::Exchange;
 using ::sieve::testing_warc::FilesEndingWith;
 using ::sieve::testing_warc::Lines;
 using ::sieve::testing_warc::ReadAll;
-using ::sieve::testing_warc::TempDir;
 using ::testing::HasSubstr;
 using ::testing::SizeIs;
 using ::testing::StartsWith;
@@ -76,7 +76,7 @@ TEST(WarcFormatTest, DatesCarryMicroseconds) {
 }
 
 TEST(WarcWriterTest, WritesRequestAndResponseRecordsThatReadBackFromOffsets) {
-  TempDir dir;
+  test::ScopedTempDir dir;
   std::unique_ptr<WarcWriter> w = OpenWriter(dir.path());
   std::vector<WarcLocation> at;
   for (int i = 0; i < 3; ++i) {
@@ -132,7 +132,7 @@ TEST(WarcWriterTest, WritesRequestAndResponseRecordsThatReadBackFromOffsets) {
 }
 
 TEST(WarcWriterTest, RotatesAtMaxBytesAndOpensEveryFileWithWarcinfo) {
-  TempDir dir;
+  test::ScopedTempDir dir;
   std::unique_ptr<WarcWriter> w = OpenWriter(dir.path(), /*max_bytes=*/5000);
   for (int i = 0; i < 12; ++i) {
     ASSERT_TRUE(w->WriteExchange(Exchange(absl::StrCat("http://a.test/", i),
@@ -159,7 +159,7 @@ TEST(WarcWriterTest, RotatesAtMaxBytesAndOpensEveryFileWithWarcinfo) {
 }
 
 TEST(WarcWriterTest, WritesTheSameBytesAtAnotherUrlAsARevisit) {
-  TempDir dir;
+  test::ScopedTempDir dir;
   std::unique_ptr<WarcWriter> w = OpenWriter(dir.path());
   const absl::Time t1 = absl::FromUnixSeconds(1'700'000'000);
   const absl::Time t2 = t1 + absl::Seconds(5);
@@ -192,7 +192,7 @@ TEST(WarcWriterTest, WritesTheSameBytesAtAnotherUrlAsARevisit) {
 }
 
 TEST(WarcWriterTest, KeepsTheDigestTableWithinItsBound) {
-  TempDir dir;
+  test::ScopedTempDir dir;
   WarcWriterOptions o;
   o.directory = dir.path();
   o.max_digests = 2;
@@ -211,7 +211,7 @@ TEST(WarcWriterTest, KeepsTheDigestTableWithinItsBound) {
 }
 
 TEST(WarcWriterTest, MarksBodiesACapCutAndNeverRevisitsThem) {
-  TempDir dir;
+  test::ScopedTempDir dir;
   std::unique_ptr<WarcWriter> w = OpenWriter(dir.path());
   WarcExchange by_length = Exchange("http://a.test/big", "partial");
   by_length.cut = BodyCut::kLength;
@@ -229,7 +229,7 @@ TEST(WarcWriterTest, MarksBodiesACapCutAndNeverRevisitsThem) {
 }
 
 TEST(WarcWriterTest, RenamesTransferEncodingBecauseThePayloadIsDechunked) {
-  TempDir dir;
+  test::ScopedTempDir dir;
   std::unique_ptr<WarcWriter> w = OpenWriter(dir.path());
   WarcExchange ex = Exchange("http://a.test/c", "hello");
   ex.response_head =
@@ -247,7 +247,7 @@ TEST(WarcWriterTest, RenamesTransferEncodingBecauseThePayloadIsDechunked) {
 }
 
 TEST(WarcWriterTest, WritesASortedCdxjThatPointsAtEachResponse) {
-  TempDir dir;
+  test::ScopedTempDir dir;
   std::unique_ptr<WarcWriter> w = OpenWriter(dir.path());
   const std::vector<std::string> urls = {
       "http://www.b.test/z", "http://a.test/", "http://c.test:8080/Q?b=2&a=1"};
@@ -280,7 +280,7 @@ TEST(WarcWriterTest, WritesASortedCdxjThatPointsAtEachResponse) {
 }
 
 TEST(WarcRecoveryTest, RebuildsTheSameIndexTheWriterWrote) {
-  TempDir dir;
+  test::ScopedTempDir dir;
   std::unique_ptr<WarcWriter> w = OpenWriter(dir.path());
   std::string file;
   for (const char* u :
@@ -303,7 +303,7 @@ TEST(WarcRecoveryTest, RebuildsTheSameIndexTheWriterWrote) {
 }
 
 TEST(WarcRecoveryTest, CutsBackToTheCheckpointAndTheIndexMatches) {
-  TempDir dir;
+  test::ScopedTempDir dir;
   std::unique_ptr<WarcWriter> w = OpenWriter(dir.path(), /*max_bytes=*/6000);
   for (int i = 0; i < 2; ++i) {
     ASSERT_TRUE(w->WriteExchange(Exchange(absl::StrCat("http://a.test/", i),
@@ -370,7 +370,7 @@ TEST(WarcRecoveryTest, StatesRoundTripThroughCheckpointJson) {
 }
 
 TEST(WarcRecoveryTest, RefusesAFileShorterThanTheCheckpoint) {
-  TempDir dir;
+  test::ScopedTempDir dir;
   std::unique_ptr<WarcWriter> w = OpenWriter(dir.path());
   ASSERT_TRUE(w->WriteExchange(Exchange("http://a.test/", "x")).ok());
   auto states = *w->Sync();
@@ -381,7 +381,7 @@ TEST(WarcRecoveryTest, RefusesAFileShorterThanTheCheckpoint) {
 }
 
 TEST(WarcReaderTest, ReportsATornRecordAsDataLoss) {
-  TempDir dir;
+  test::ScopedTempDir dir;
   std::unique_ptr<WarcWriter> w = OpenWriter(dir.path());
   auto at = w->WriteExchange(Exchange("http://a.test/", RandomBody(3000, 1)));
   ASSERT_TRUE(at.ok());

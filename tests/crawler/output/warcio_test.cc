@@ -16,6 +16,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/common/temp_dir.h"
 #include "tests/crawler/output/warc_test_util.h"
 
 namespace sieve {
@@ -25,7 +26,6 @@ using ::sieve::testing_warc::Exchange;
 using ::sieve::testing_warc::FindWarcio;
 using ::sieve::testing_warc::Lines;
 using ::sieve::testing_warc::ReadAll;
-using ::sieve::testing_warc::TempDir;
 using ::testing::SizeIs;
 
 // Runs `command`, returns its stdout lines; fails the test on a non-zero
@@ -101,7 +101,7 @@ class WarcioTest : public testing::Test {
     warc_ = dir_.path() / revisit->file;
   }
 
-  TempDir dir_;
+  test::ScopedTempDir dir_;
   std::string warcio_;
   std::filesystem::path warc_;
 };

@@ -22,6 +22,7 @@
 #include "frontier/service/grpc_frontier.h"
 #include "gtest/gtest.h"
 #include "tests/cluster/redis_server.h"
+#include "tests/common/temp_dir.h"
 
 namespace sieve {
 namespace {
@@ -42,15 +43,7 @@ class Harness {
 };
 
 fs::path ScratchDir(const std::string& kind) {
-  const ::testing::TestInfo* test =
-      ::testing::UnitTest::GetInstance()->current_test_info();
-  fs::path dir =
-      fs::temp_directory_path() / absl::StrCat("sieve-conformance-", kind, "-",
-                                               test->name(), "-", getpid());
-  std::error_code ignored;
-  fs::remove_all(dir, ignored);
-  fs::create_directories(dir);
-  return dir;
+  return test::FreshDir(absl::StrCat(kind, "-", test::CurrentTestName()));
 }
 
 class LocalHarness : public Harness {

@@ -16,6 +16,7 @@
 #include "frontier/service/frontier_server.h"
 #include "gtest/gtest.h"
 #include "sieve_frontier.grpc.pb.h"
+#include "tests/common/temp_dir.h"
 #include "urlfrontier.grpc.pb.h"
 
 namespace sieve::service::testing {
@@ -24,11 +25,7 @@ inline constexpr int64_t kStart = 1'700'000'000;  // The fake clock's start.
 
 // A fresh directory under the test's temp dir.
 inline std::filesystem::path FreshDir(const std::string& name) {
-  std::filesystem::path dir =
-      std::filesystem::path(::testing::TempDir()) / "urlfrontier" / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
+  return test::FreshDir("urlfrontier/" + name);
 }
 
 inline std::unique_ptr<grpc::ClientContext> Context() {
@@ -65,8 +62,7 @@ class TestFrontier {
  public:
   explicit TestFrontier(const std::string& name, bool fresh = true)
       : dir_(fresh ? FreshDir(name)
-                   : std::filesystem::path(::testing::TempDir()) /
-                         "urlfrontier" / name) {
+                   : test::ProcessTempDir() / "urlfrontier" / name) {
     Start();
   }
 
