@@ -210,7 +210,8 @@ struct FrontierStats {
   uint64_t revisits = 0;
   // A shared frontier (frontier/cluster): URLs taken over from a worker that
   // stopped without finishing them; each may have been fetched twice. Counted
-  // once, by the worker that takes them over. 0 for one process.
+  // once, by the worker that takes them over. One process: URLs whose lease
+  // ran out (FrontierOptions::lease_timeout).
   uint64_t reclaimed = 0;
   // Of dropped_urls: Add calls refused because their host was already past
   // max_urls_per_host.
@@ -288,6 +289,10 @@ struct FrontierAdd {
   std::string_view host;
   uint32_t depth = 0;
   std::string_view metadata = {};
+  // What the seen-test checks instead of the URL (Scrapy's request
+  // fingerprint). Empty: the URL. Honoured by Frontier (frontier/frontier.h);
+  // a CrawlFrontier that does not say so dedups on the URL. Default: empty.
+  std::string_view dedup_key = {};
 };
 
 class CrawlFrontier {

@@ -52,6 +52,9 @@ absl::Status Frontier::Validate(const FrontierOptions& options) {
     return absl::InvalidArgumentError(
         "host_queue_memory_bytes and max_pulls_past_budget must be > 0");
   }
+  if (options.lease_timeout < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("lease_timeout must be >= 0");
+  }
   return absl::OkStatus();
 }
 
@@ -108,6 +111,11 @@ NextUrl Frontier::NotReady(absl::Time now) const {
   if (!revisits_.empty() && revisits_.top().due > now &&
       (!wake.has_value() || revisits_.top().due < *wake)) {
     wake = revisits_.top().due;
+  }
+  // A lease that runs out puts its URL back (ExpireLeases).
+  if (!hosts_->leases.empty() &&
+      (!wake.has_value() || hosts_->leases.top().first < *wake)) {
+    wake = hosts_->leases.top().first;
   }
   if (wake.has_value()) {
     result.state = NextUrl::kWait;
@@ -174,9 +182,16 @@ NextUrl Frontier::Next(absl::Time now) {
       host->next_allowed =
           now + DelayBetweenRequests(options_.politeness, host->politeness);
     }
+    const absl::Time lease_until = options_.lease_timeout > absl::ZeroDuration()
+                                       ? now + options_.lease_timeout
+                                       : absl::InfiniteFuture();
+    if (lease_until != absl::InfiniteFuture()) {
+      hosts_->leases.emplace(lease_until, entry.url);
+    }
     std::string key = entry.url;
     hosts_->in_flight.insert_or_assign(
-        std::move(key), FrontierHosts::InFlight{std::move(entry), host});
+        std::move(key),
+        FrontierHosts::InFlight{std::move(entry), host, lease_until});
     ++counters_.dispatched;
     Touch(*host, now);
     return result;

@@ -111,6 +111,15 @@ struct FrontierOptions {
   // spaces them). REQUIRES: 0 <= revisit_share <= 1. Default: 0.5 (equal
   // shares while both wait).
   double revisit_share = 0.5;
+  // A URL handed out by Next and not reported Done within this time is put
+  // back at the head of its host's queue, its slot freed (counted in
+  // FrontierStats::reclaimed; a later Done of it is NotFound): a caller that
+  // forgets Done blocks no host forever. Set it above the longest fetch
+  // (Scrapy's DOWNLOAD_TIMEOUT), or the URL may be fetched twice. Zero: no
+  // lease, a URL stays in flight until Done (the crawler's own loop always
+  // reports one, its transfers bounded by the fetcher's timeouts).
+  // REQUIRES: >= 0. Default: 0.
+  absl::Duration lease_timeout = absl::ZeroDuration();
   // Seed of the back-off jitter generator; the same seed gives the same
   // schedule. Default: 0x5eed.
   uint64_t seed = 0x5eed;
@@ -148,6 +157,17 @@ class Frontier final : public CrawlFrontier {
   // Thread-safe.
   bool Add(std::string_view url, std::string_view host, uint32_t depth,
            std::string_view metadata = {}) override;
+  // Add with a dedup key apart from the URL (FrontierAdd::dedup_key: empty
+  // means the URL): the seen-test and the seen-mark take the key, the queue
+  // and Next the URL. Cost and thread safety: Add's.
+  //   f->Add({.url = u, .host = h, .metadata = m, .dedup_key = fingerprint});
+  bool Add(const FrontierAdd& add);
+  // Queues `add.url` even if the Sieve has seen its key (a request that asks
+  // not to be filtered: Scrapy's dont_filter), unless its host was dropped;
+  // marks the key seen as Add does (a later Add of it is dropped), and the URL
+  // is saved by Checkpoint like any queued URL. Returns false only for a
+  // dropped host. Cost and thread safety: Add's.
+  bool AddUnfiltered(const FrontierAdd& add);
   // Add for each, through one Sieve::PushMany (one lock, one filter batch).
   void AddMany(std::span<const FrontierAdd> urls,
                std::span<bool> queued) override;
@@ -248,6 +268,8 @@ class Frontier final : public CrawlFrontier {
   // own).
   static absl::Status Validate(const FrontierOptions& options);
 
+  // Puts back the URLs whose lease (lease_timeout) ran out by `now`.
+  void ExpireLeases(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // What Next and PeekNext do before choosing: forgets idle hosts, wakes the
   // hosts whose delay is over and, while none is ready, pulls from the Sieve.
   // True when the host budget stopped the pulls with URLs left in the Sieve.

@@ -102,7 +102,9 @@ void Frontier::BlockHost(std::string_view host_name, absl::Time until) {
 }
 
 void Frontier::NoteRefused(const FrontierAdd& add) {
-  if (sieve_->MaybeSeen(add.url)) return;
+  if (sieve_->MaybeSeen(add.dedup_key.empty() ? add.url : add.dedup_key)) {
+    return;
+  }
   NoteDiscarded(add.host, QueuedUrl{.url = std::string(add.url),
                                     .metadata = std::string(add.metadata),
                                     .depth = add.depth});

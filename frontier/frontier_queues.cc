@@ -3,6 +3,7 @@
 // queue, in RAM or on disk within host_queue_memory_bytes, and back from disk
 // when the RAM queue empties. Handing URLs out and what becomes of them is in
 // frontier/frontier.cc; the hosts' state and rules in frontier_hosts.cc.
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <span>
@@ -51,19 +52,35 @@ std::optional<Payload> DecodePayload(std::string_view payload) {
 
 bool Frontier::Add(std::string_view url, std::string_view host, uint32_t depth,
                    std::string_view metadata) {
-  if (IsDropped(host)) {
+  return Add(FrontierAdd{
+      .url = url, .host = host, .depth = depth, .metadata = metadata});
+}
+
+bool Frontier::Add(const FrontierAdd& add) {
+  if (IsDropped(add.host)) {
     refused_for_dropped_host_.fetch_add(1, std::memory_order_relaxed);
-    NoteRefused(FrontierAdd{
-        .url = url, .host = host, .depth = depth, .metadata = metadata});
+    NoteRefused(add);
     return false;
   }
-  return sieve_->Push(url, EncodePayload(host, depth, metadata));
+  return sieve_->Push(add.url, EncodePayload(add.host, add.depth, add.metadata),
+                      add.dedup_key);
+}
+
+bool Frontier::AddUnfiltered(const FrontierAdd& add) {
+  if (IsDropped(add.host)) {
+    refused_for_dropped_host_.fetch_add(1, std::memory_order_relaxed);
+    NoteRefused(add);
+    return false;
+  }
+  sieve_->PushUnfiltered(
+      add.url, EncodePayload(add.host, add.depth, add.metadata), add.dedup_key);
+  return true;
 }
 
 void Frontier::AddMany(std::span<const FrontierAdd> urls,
                        std::span<bool> queued) {
   std::vector<std::string> payloads;
-  std::vector<std::string_view> keys, payload_views;
+  std::vector<std::string_view> keys, dedup_keys, payload_views;
   std::vector<size_t> index;    // Position in `urls` of each key.
   std::vector<size_t> refused;  // Of a dropped host.
   payloads.reserve(urls.size());
@@ -79,6 +96,8 @@ void Frontier::AddMany(std::span<const FrontierAdd> urls,
         continue;
       }
       keys.push_back(urls[i].url);
+      dedup_keys.push_back(urls[i].dedup_key.empty() ? urls[i].url
+                                                     : urls[i].dedup_key);
       payloads.push_back(
           EncodePayload(urls[i].host, urls[i].depth, urls[i].metadata));
       index.push_back(i);
@@ -87,7 +106,7 @@ void Frontier::AddMany(std::span<const FrontierAdd> urls,
   payload_views.assign(payloads.begin(), payloads.end());
   std::unique_ptr<bool[]> pushed(new bool[keys.size()]);
   sieve_->PushMany(keys, payload_views,
-                   std::span<bool>(pushed.get(), keys.size()));
+                   std::span<bool>(pushed.get(), keys.size()), dedup_keys);
   for (size_t k = 0; k < keys.size(); ++k) queued[index[k]] = pushed[k];
   for (size_t i : refused) NoteRefused(urls[i]);
 }
@@ -161,7 +180,33 @@ void Frontier::Refill(HostState& host) {
   for (QueuedUrl& url : *urls) hosts_->table.PushBack(host, std::move(url));
 }
 
+void Frontier::ExpireLeases(absl::Time now) {
+  // Lazy deletion: an entry whose URL was done (or handed out again, with a
+  // later lease) is skipped.
+  while (!hosts_->leases.empty() && hosts_->leases.top().first <= now) {
+    auto [until, url] = hosts_->leases.top();
+    hosts_->leases.pop();
+    auto it = hosts_->in_flight.find(url);
+    if (it == hosts_->in_flight.end() || it->second.lease_until != until) {
+      continue;
+    }
+    QueuedUrl entry = std::move(it->second.entry);
+    entry.revisit = false;
+    HostState& host = *it->second.host;
+    hosts_->in_flight.erase(it);
+    --host.in_flight;
+    ++counters_.reclaimed;
+    // As if its answer ended now: the host's next request waits its delay.
+    host.next_allowed = std::max(
+        host.next_allowed,
+        now + DelayBetweenRequests(options_.politeness, host.politeness));
+    if (!host.dropped) hosts_->table.PushFront(host, std::move(entry));
+    Touch(host, now);
+  }
+}
+
 bool Frontier::PrepareReady(absl::Time now) {
+  ExpireLeases(now);
   ForgetIdleHosts(now);
   ReleaseDueRevisits(now);
   hosts_->schedule.PromoteDue(now);

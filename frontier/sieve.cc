@@ -133,11 +133,16 @@ bool Sieve::AdmitProbedLocked(std::string_view url, bool fresh) {
 bool Sieve::Push(std::string_view url) { return Push(url, {}); }
 
 bool Sieve::Push(std::string_view url, std::string_view payload) {
+  return Push(url, payload, url);
+}
+
+bool Sieve::Push(std::string_view url, std::string_view payload,
+                 std::string_view dedup_key) {
   std::vector<CapacityEvent> events;
   bool queued = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    queued = AdmitLocked(url);
+    queued = AdmitLocked(dedup_key.empty() ? url : dedup_key);
     if (queued) {
       ++counters_.queued;
       queue_->Push(internal::EncodeRecord(url, payload));
@@ -149,17 +154,43 @@ bool Sieve::Push(std::string_view url, std::string_view payload) {
   return queued;
 }
 
+void Sieve::PushUnfiltered(std::string_view url, std::string_view payload,
+                           std::string_view dedup_key) {
+  const std::string_view key = dedup_key.empty() ? url : dedup_key;
+  std::vector<CapacityEvent> events;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // Marks it seen as AdmitLocked does, without its drop.
+    ++counters_.pushed;
+    const bool fresh = filter_->Add(key);
+    if (seen_) {
+      const uint64_t fingerprint = Fingerprint64(key);
+      if (fresh || !seen_->Contains(fingerprint)) seen_->Insert(fingerprint);
+      NoteError(seen_->status());
+    }
+    ++counters_.queued;
+    queue_->Push(internal::EncodeRecord(url, payload));
+    NoteError(queue_->status());
+    if (!pending_events_.empty()) events.swap(pending_events_);
+  }
+  if (!events.empty()) DeliverCapacityEvents(std::move(events));
+}
+
 void Sieve::PushMany(std::span<const std::string_view> urls,
                      std::span<const std::string_view> payloads,
-                     std::span<bool> queued) {
+                     std::span<bool> queued,
+                     std::span<const std::string_view> dedup_keys) {
   assert(urls.size() == payloads.size() && urls.size() == queued.size());
+  assert(dedup_keys.empty() || dedup_keys.size() == urls.size());
+  const std::span<const std::string_view> keys =
+      dedup_keys.empty() ? urls : dedup_keys;
   std::vector<CapacityEvent> events;
   {
     std::lock_guard<std::mutex> lock(mu_);
     // The filter's answers, in order, as one Add each would give them.
-    filter_->AddMany(urls, queued);
+    filter_->AddMany(keys, queued);
     for (size_t i = 0; i < urls.size(); ++i) {
-      queued[i] = AdmitProbedLocked(urls[i], queued[i]);
+      queued[i] = AdmitProbedLocked(keys[i], queued[i]);
       if (queued[i]) {
         ++counters_.queued;
         queue_->Push(internal::EncodeRecord(urls[i], payloads[i]));

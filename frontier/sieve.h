@@ -140,16 +140,29 @@ class Sieve {
   bool Push(std::string_view url);
   // Same, and `payload` comes back with the URL from PopEntry().
   bool Push(std::string_view url, std::string_view payload);
+  // Same, deduplicated on `dedup_key` instead of the URL (Scrapy's request
+  // fingerprint: two URLs with one key are one request, one URL with two keys
+  // two). Empty: the URL. MaybeSeen then takes the key.
+  bool Push(std::string_view url, std::string_view payload,
+            std::string_view dedup_key);
+  // Queues `url` even if its key was seen (a request that asks not to be
+  // filtered, Scrapy's dont_filter), and marks the key (`dedup_key`, or the
+  // URL when empty) seen as Push would: a later Push of it is dropped.
+  // Counted in SieveStats::pushed and ::queued. Cost: Push's.
+  void PushUnfiltered(std::string_view url, std::string_view payload,
+                      std::string_view dedup_key = {});
 
   // Push for each record, in order, under one lock, with the filter probed in
   // one batch (Filter::AddMany: every key hashed and its cache line
   // prefetched before the first probe). `queued[i]` is what Push(urls[i],
-  // payloads[i]) would have returned; a URL repeated in `urls` is queued at
-  // most once. REQUIRES: the three spans have one size. Cost: as many Push
-  // calls, less the lock round trips and most cache-miss waits.
+  // payloads[i], dedup_keys[i]) would have returned; a key repeated is queued
+  // at most once. `dedup_keys` empty: every URL is its own key. REQUIRES: the
+  // spans have one size (dedup_keys: or none). Cost: as many Push calls, less
+  // the lock round trips and most cache-miss waits.
   void PushMany(std::span<const std::string_view> urls,
                 std::span<const std::string_view> payloads,
-                std::span<bool> queued);
+                std::span<bool> queued,
+                std::span<const std::string_view> dedup_keys = {});
 
   // The oldest queued URL (payload discarded), or nullopt when empty.
   std::optional<std::string> Pop();

@@ -182,6 +182,11 @@ constexpr std::pair<const char*, OptionSetter> kOptions[] = {
      [](FrontierOptions& o, py::handle v) {
        o.host_queue_memory_bytes = As<uint64_t>(v, "host_queue_memory_bytes");
      }},
+    {"lease_timeout",
+     [](FrontierOptions& o, py::handle v) {
+       o.lease_timeout =
+           Seconds(As<double>(v, "lease_timeout"), "lease_timeout");
+     }},
     {"seed", [](FrontierOptions& o,
                 py::handle v) { o.seed = As<uint64_t>(v, "seed"); }},
 };
@@ -218,6 +223,8 @@ Options (keyword only; seconds as floats):
       of a transient error before it is given up. Defaults 3 and 1.
   max_urls_per_host: page cap per host, 0 none. Default 0.
   host_queue_memory_bytes: per-host queues' RAM before they spill to disk.
+  lease_timeout: a URL handed out by next and not done within this time is
+      queued again (stats()["reclaimed"]); 0 none. Default 0.
   seed: the back-off jitter's seed.
 Raises ValueError for a bad option (never aborts).
 )doc";
@@ -316,23 +323,35 @@ Example:
           "add",
           [](PyFrontier& self, const std::string& url,
              const std::optional<std::string>& host, uint32_t depth,
-             const std::string& metadata) {
-            std::string key = host.has_value() ? *host : HostOf(url);
+             const std::string& metadata, bool dont_filter,
+             const std::optional<std::string>& key) {
+            const std::string host_key = host.has_value() ? *host : HostOf(url);
+            const FrontierAdd add{.url = url,
+                                  .host = host_key,
+                                  .depth = depth,
+                                  .metadata = metadata,
+                                  .dedup_key = key.has_value()
+                                                   ? std::string_view(*key)
+                                                   : std::string_view()};
             std::shared_ptr<Frontier> f = self.Get();
             bool queued;
             {
               py::gil_scoped_release release;
-              queued = f->Add(url, key, depth, metadata);
+              queued = dont_filter ? f->AddUnfiltered(add) : f->Add(add);
             }
             self.relay().Deliver();
             return queued;
           },
           py::arg("url"), py::arg("host") = py::none(), py::arg("depth") = 0,
-          py::arg("metadata") = std::string(),
+          py::arg("metadata") = std::string(), py::kw_only(),
+          py::arg("dont_filter") = false, py::arg("key") = py::none(),
           "Queues url unless it was (probably) seen or its host is past its "
           "page cap; returns whether it was queued. host: the politeness key "
           "(default: the URL's authority, lower-cased). metadata: bytes "
-          "returned by next with the URL.")
+          "returned by next with the URL. key: what the seen-test checks "
+          "instead of the URL (e.g. Scrapy's request fingerprint; str or "
+          "bytes). dont_filter: queue it even if seen (Scrapy's dont_filter); "
+          "its key is still marked seen, and it is checkpointed.")
       .def(
           "add_many",
           [](PyFrontier& self, const std::vector<std::string>& urls,

@@ -34,8 +34,10 @@
 //                  the order the answers came (WriteRecord)
 //
 // The members are defined in these files, one job each:
-//   crawler.cc             setup (Init), the main loop (Run, Dispatch) and
-//                          the Crawler methods that forward to Impl
+//   crawler_init.cc        setup (Init): the owners made in order, the
+//                          frontier resumed or started with the seeds
+//   crawler.cc             the main loop (Run, Dispatch, RunEnds, EndRun)
+//                          and the Crawler methods that forward to Impl
 //   crawler_robots.cc      a ready URL meets robots.txt: checked, or fetched
 //                          first while the URL waits (HandleReady, OnRobots)
 //   crawler_pages.cc       page transfers and their answers: submit, report
@@ -43,7 +45,6 @@
 //                          (OnResponse, OnPage, ...)
 //   crawler_records.cc     what it writes: page records in answer order,
 //                          parsed pages and sitemaps, skipped URLs
-//   crawler_status.cc      what the crawl saves: checkpoints
 // and these owners, each with its own state (its header says what it owns):
 //   crawl_archive.h        the WARC files (CrawlArchive)
 //   crawl_reporter.h       progress, metrics, capacity warning, summary
@@ -76,14 +77,18 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "crawler/config/crawl_options.h"
+#include "crawler/loop/checkpointer.h"
 #include "crawler/loop/crawl_archive.h"
 #include "crawler/loop/crawl_reporter.h"
 #include "crawler/loop/crawl_state.h"
 #include "crawler/loop/crawler.h"
+#include "crawler/loop/link_rules.h"
 #include "crawler/loop/record_sink.h"
+#include "crawler/loop/request_table.h"
 #include "crawler/loop/revisit_scheduler.h"
 #include "crawler/loop/robots_gate.h"
 #include "crawler/loop/sitemap_queue.h"
+#include "crawler/loop/stop_control.h"
 #include "crawler/loop/worker_pool.h"
 #include "crawler/output/metrics_server.h"
 #include "crawler/output/metrics_text.h"
@@ -118,8 +123,17 @@ class Crawler::Impl {
  public:
   explicit Impl(CrawlSetup setup)
       : setup_(std::move(setup)),
-        config_(setup_.config),
-        out_(config_.crawl.out) {}
+        requests_(RequestTable::Options{
+            .max_pages = config().crawl.max_pages,
+            .max_requests_per_second =
+                config().politeness.max_requests_per_second}),
+        stop_(StopControl::Options{
+            .max_run_time = config().crawl.max_run_seconds > 0
+                                ? absl::Seconds(config().crawl.max_run_seconds)
+                                : absl::InfiniteDuration(),
+            .grace = setup_.stop_grace}),
+        checkpoints_(out() / "checkpoint",
+                     absl::Seconds(config().crawl.checkpoint_seconds)) {}
 
   ~Impl() {
     pool_.reset();  // Parser threads hold pointers into this object.
@@ -128,22 +142,11 @@ class Crawler::Impl {
   absl::Status Init();
   absl::StatusOr<CrawlSummary> Run();
   void RequestStop() {
-    stop_requested_.store(true);
+    stop_.Request();
     if (fetcher_ != nullptr) fetcher_->Wakeup();
   }
 
  private:
-  enum class RequestKind { kPage, kRobots };
-
-  struct Request {
-    RequestKind kind = RequestKind::kPage;
-    FrontierUrl url;        // kPage: the URL; kRobots: unused.
-    std::string host;       // The frontier's host key (politeness.key).
-    std::string authority;  // kRobots: host[:port] of the robots.txt URL.
-    std::string origin;     // kRobots: RobotsCache::Key of the origin.
-    absl::Time start;
-  };
-
   // A fetched page (or sitemap) coming back from a parser thread.
   struct ParsedPage {
     PageRecord record;
@@ -156,16 +159,12 @@ class Crawler::Impl {
     bool record_only = false;
   };
 
-  bool PageBudgetLeft() const {
-    return config_.crawl.max_pages == 0 ||
-           pages_started_ < static_cast<uint64_t>(config_.crawl.max_pages);
-  }
-  bool Stopping() const { return stop_reason_.has_value(); }
-  void Stop(StopReason reason) {
-    if (!stop_reason_) stop_reason_ = reason;
-  }
+  const CrawlConfig& config() const { return setup_.config; }
+  std::filesystem::path out() const { return setup_.config.crawl.out; }
+  const std::shared_ptr<spdlog::logger>& log() const { return setup_.logger; }
+  CrawlCounters& counters() { return state_.counters; }
 
-  // crawler.cc
+  // crawler_init.cc
   // Init's steps, in order: the robots.txt token and revisit options; the
   // output directory's lock, the DNS cache and the politeness keys; the
   // frontier restored from the checkpoint (with the crawl's state and the
@@ -182,13 +181,22 @@ class Crawler::Impl {
   // Adds setup_.seeds to the frontier at depth 0 (their hosts join
   // state_.seed_hosts); returns how many it queued (the rest were seen).
   size_t AddSeeds();
+
+  // crawler.cc
   void Dispatch(absl::Time now, absl::Duration& wait, bool& frontier_empty);
-  // Stops on RequestStop or at max_run_time; a stop starts the grace period
-  // (`grace_deadline`) for the transfers in flight.
-  void CheckStop(absl::Time now, absl::Time deadline,
-                 absl::Time& grace_deadline);
+  // Whether the loop ends at `now` (after its turn's work): stopped and no
+  // transfer left (or the grace period over), or nothing left to fetch, or
+  // max_pages reached (`pool_idle_before`: no page was parsing when the turn
+  // began, so an empty frontier is final); sets `wait` to 0 while pages
+  // parse.
+  bool RunEnds(absl::Time now, bool frontier_empty, bool pool_idle_before,
+               absl::Duration& wait);
   // After the loop: the archive closed, the last checkpoint, the summary.
   absl::StatusOr<CrawlSummary> EndRun();
+  // Between pages (the pool idle, every parsed page recorded), the record
+  // sink's and the archive's files synced, their lengths saved with the
+  // counters and the frontier in one snapshot.
+  absl::Status WriteCheckpointNow();
 
   // crawler_robots.cc
   void HandleReady(FrontierUrl url, absl::Time now);
@@ -242,8 +250,8 @@ class Crawler::Impl {
                      absl::Time now);
   // Reports `outcome` and writes the record unless the frontier retries the
   // URL; a URL given up is recorded with "given up" in its error_detail.
-  // `page_started`: a page request was made for it (counted in
-  // pages_started_, which a retry gives back).
+  // `page_started`: a page request was made for it (counted against
+  // max_pages by the request table, which a retry gives back).
   void Finish(PageRecord& record, const FrontierUrl& url,
               const FetchOutcome& outcome, absl::Time now, bool page_started);
   // A seed (or its robots.txt) redirected to `target`: its host joins the
@@ -281,44 +289,28 @@ class Crawler::Impl {
   std::optional<WarcLocation> Archive(FetchResponse& response,
                                       absl::Time start);
 
-  // crawler_status.cc
-  absl::Status WriteCheckpointNow();
 
+  // The setup (config, seeds, logger, the output directory's lock) and what
+  // the checkpoint saves (counters, seeds' hosts, file offsets).
   CrawlSetup setup_;
-  const CrawlConfig& config_;
-  const std::filesystem::path out_;
-  std::shared_ptr<spdlog::logger> log_;
-
   CrawlState state_;
-  CrawlCounters& counters_ = state_.counters;
+  // The loop's own: the requests in flight, when and why the run ends, when
+  // the crawl saves itself.
+  RequestTable requests_;
+  StopControl stop_;
+  Checkpointer checkpoints_;
+  // The owners, made by Init (each header says what it owns); destroyed in
+  // the reverse order, each before what it points to.
+  std::unique_ptr<RobotsGate> robots_;
+  std::unique_ptr<LinkRules> rules_;
   std::unique_ptr<CrawlFrontier> frontier_;
-  SnapshotChecksumCache checkpoint_checksums_;
-  // The crawl's DNS answers: the Fetcher's, and the politeness key's by IP.
-  std::shared_ptr<DnsCache> dns_;
-  std::unique_ptr<PolitenessKeys> keys_;
-  std::unique_ptr<Fetcher> fetcher_;
-  std::unique_ptr<RecordSink> sink_;
+  std::unique_ptr<RevisitScheduler> revisits_;  // Its histories: frontier_.
   std::unique_ptr<CrawlArchive> archive_;
+  std::unique_ptr<RecordSink> sink_;
+  std::unique_ptr<Fetcher> fetcher_;
   std::unique_ptr<SitemapQueue> sitemaps_;
-  std::unique_ptr<Scope> scope_;
-  std::unique_ptr<RobotsGate> robots_;  // Made by Init.
-  std::unique_ptr<TrapGuard> traps_;
-  std::unique_ptr<DomainBudget> domains_;  // Pages per registrable domain.
-  LinkPolicy policy_;
   std::unique_ptr<WorkerPool<ParsedPage>> pool_;
-  size_t parser_threads_ = 1;
   std::unique_ptr<CrawlReporter> reporter_;
-
-  std::unique_ptr<RevisitScheduler> revisits_;
-
-  uint64_t next_request_id_ = 1;
-  absl::flat_hash_map<uint64_t, Request> requests_;
-  uint64_t pages_started_ = 0;
-  // politeness.max_requests_per_second: when the next request may start.
-  absl::Time next_request_at_ = absl::InfinitePast();
-  std::optional<StopReason> stop_reason_;
-  std::atomic<bool> stop_requested_{false};
-  absl::Status fatal_;
 };
 
 }  // namespace sieve

@@ -36,23 +36,21 @@ PageRecord RecordOf(const FrontierUrl& url) {
 }
 
 void Crawler::Impl::SubmitPage(FrontierUrl url, absl::Time now) {
-  ++pages_started_;
-  const uint64_t id = next_request_id_++;
-  FetchRequest request{.id = id, .url = url.url};
+  FetchRequest request{.id = 0, .url = url.url};
   revisits_->AddValidators(request);  // A revisit asks "changed since?".
   if (Origin::Decode(url.metadata).sitemap) {
     // sitemaps.org allows 50 MiB per file; ParseSitemap bounds it again
     // after gunzip.
     request.max_body_bytes = std::max<int64_t>(kSitemapMaxUncompressedBytes,
-                                               config_.fetch.max_body_bytes);
+                                               config().fetch.max_body_bytes);
   }
   std::string host = url.host;
-  requests_[id] = Request{.kind = RequestKind::kPage,
-                          .url = std::move(url),
-                          .host = std::move(host),
-                          .authority = {},
-                          .origin = {},
-                          .start = now};
+  request.id = requests_.Add(Request{.kind = RequestKind::kPage,
+                                     .url = std::move(url),
+                                     .host = std::move(host),
+                                     .authority = {},
+                                     .origin = {},
+                                     .start = now});
   fetcher_->Submit(std::move(request));
 }
 
@@ -60,7 +58,7 @@ UrlFate Crawler::Impl::ReportDone(const FrontierUrl& url,
                                   const FetchOutcome& outcome, absl::Time now) {
   absl::StatusOr<UrlFate> fate = frontier_->Done(url.url, outcome, now);
   if (!fate.ok()) {
-    log_->warn("frontier: {}", std::string(fate.status().message()));
+    log()->warn("frontier: {}", std::string(fate.status().message()));
     return UrlFate::kRetryLater;  // Not ours to record.
   }
   return *fate;
@@ -71,10 +69,9 @@ void Crawler::Impl::SkipUrl(const FrontierUrl& url, absl::Time now) {
 }
 
 void Crawler::Impl::OnResponse(FetchResponse response, absl::Time now) {
-  auto it = requests_.find(response.id);
-  if (it == requests_.end()) return;
-  Request request = std::move(it->second);
-  requests_.erase(it);
+  std::optional<Request> taken = requests_.Take(response.id);
+  if (!taken.has_value()) return;
+  Request request = *std::move(taken);
   // Archived as it arrived, whatever becomes of it (robots.txt, sitemaps,
   // answers the frontier retries).
   const std::optional<WarcLocation> archived = Archive(response, request.start);
@@ -87,7 +84,8 @@ void Crawler::Impl::OnResponse(FetchResponse response, absl::Time now) {
 
 std::optional<WarcLocation> Crawler::Impl::Archive(FetchResponse& response,
                                                    absl::Time start) {
-  if (!archive_->enabled() || !response.wire.captured() || !fatal_.ok()) {
+  if (!archive_->enabled() || !response.wire.captured() ||
+      !stop_.fatal().ok()) {
     return std::nullopt;
   }
   absl::StatusOr<std::optional<WarcLocation>> at =
@@ -95,7 +93,7 @@ std::optional<WarcLocation> Crawler::Impl::Archive(FetchResponse& response,
   if (!at.ok()) {
     // Output that cannot be written: the crawl stops; the last checkpoint
     // still matches the files (recovery cuts the torn record).
-    fatal_ = at.status();
+    stop_.Fail(at.status());
     return std::nullopt;
   }
   return *std::move(at);
@@ -109,7 +107,7 @@ void Crawler::Impl::Finish(PageRecord& record, const FrontierUrl& url,
       // The frontier fetches it again after the host's back-off: no record
       // yet, and a page request made for it does not count against
       // max_pages.
-      if (page_started) --pages_started_;
+      if (page_started) requests_.GiveBackPage();
       return;
     case UrlFate::kGivenUp:
       // Recorded once, with the last answer, as given up.
@@ -128,12 +126,12 @@ void Crawler::Impl::AddRedirectedSeed(std::string_view from,
   absl::StatusOr<UrlParts> parts = SplitUrl(target);
   if (!parts.ok()) return;
   std::string authority = parts->Authority();
-  if (!scope_->AddSeedHost(authority)) return;
+  if (!rules_->AddSeedHost(authority)) return;
   fetcher_->AllowPrivateAddressHost(GuardHost(authority));
-  log_->info("seed {} redirects to {}: {} is crawled as a seed's host", from,
-             target, authority);
+  log()->info("seed {} redirects to {}: {} is crawled as a seed's host", from,
+              target, authority);
   state_.seed_hosts.push_back(std::move(authority));
-  ++counters_.seeds_redirected;
+  ++counters().seeds_redirected;
 }
 
 void Crawler::Impl::RecordUnreachable(const FrontierUrl& url, absl::Time now) {
@@ -141,7 +139,7 @@ void Crawler::Impl::RecordUnreachable(const FrontierUrl& url, absl::Time now) {
   record.fetched_at = now;  // When it was given up, unfetched.
   record.error = url.unreachable_error;
   record.error_detail = absl::StrCat(
-      "not fetched: host unreachable (", config_.politeness.unreachable_after,
+      "not fetched: host unreachable (", config().politeness.unreachable_after,
       " connection failures in a row); last: ", url.unreachable_detail);
   (void)ReportDone(url, FetchOutcome::NotFetched(), now);
   WriteRecord(record);
@@ -243,11 +241,11 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
       NoteAnswerVisit(answer);
       return FinishAnswer(answer, success);
     case AnswerKind::kRedirect:
-      ++counters_.redirects;
+      ++counters().redirects;
       OnRedirect(answer);
       return FinishAnswer(answer, success);
     case AnswerKind::kHttpError:
-      ++counters_.http_errors;
+      ++counters().http_errors;
       return FinishAnswer(answer, success);
     case AnswerKind::kOther:
       CountAnswered(answer);
@@ -277,15 +275,15 @@ void Crawler::Impl::NoteAnswerVisit(Answer& answer) {
 void Crawler::Impl::CountAnswered(Answer& answer) {
   const int status = answer.response.status;
   if (status >= 200 && status < 300) {
-    ++counters_.pages_ok;
+    ++counters().pages_ok;
     NoteAnswerVisit(answer);
   }
 }
 
 void Crawler::Impl::OnFetchError(Answer& answer) {
-  ++counters_.fetch_errors;
+  ++counters().fetch_errors;
   if (answer.response.error == FetchError::kBlockedAddress) {
-    ++counters_.blocked_addresses;
+    ++counters().blocked_addresses;
     RecordSkipped(answer.url.url, answer.origin.referrer,
                   SkipReason::kBlockedAddress);
   }
@@ -299,25 +297,26 @@ void Crawler::Impl::OnRedirect(Answer& answer) {
   const Origin& origin = answer.origin;
   PageRecord& record = answer.record;
   // As the target's own record will name it (the crawl's normaliser).
-  absl::StatusOr<UrlParts> normal = NormalizeDiscovered(policy_, target);
+  absl::StatusOr<UrlParts> normal =
+      NormalizeDiscovered(rules_->policy(), target);
   record.redirect_to = normal.ok() ? normal->normalized_url : target;
   if (url.depth == 0 && !origin.sitemap && !origin.from_robots) {
     AddRedirectedSeed(url.url, target);
   }
   record.links_found = 1;
-  if (origin.redirect_hops + 1 > config_.crawl.max_redirects) {
+  if (origin.redirect_hops + 1 > config().crawl.max_redirects) {
     record.error = std::string(FailureCodeName(FailureCode::kTooManyRedirects));
     record.error_detail =
         absl::StrCat("more than crawl.max_redirects (",
-                     config_.crawl.max_redirects, ") in a row");
-    ++counters_.too_many_redirects;
+                     config().crawl.max_redirects, ") in a row");
+    ++counters().too_many_redirects;
     RecordSkipped(target, url.url, SkipReason::kMaxRedirects);
     return;
   }
   // A sitemap that redirects stays a sitemap (and keeps the robots.txt that
   // named it as its referrer, for the location rule).
   const AddOutcome added = AddDiscovered(
-      policy_, target, url.depth,
+      rules_->policy(), target, url.depth,
       Origin{.redirect_hops = origin.redirect_hops + 1,
              .referrer = origin.from_robots ? origin.referrer : url.url,
              .sitemap = origin.sitemap,
@@ -325,7 +324,7 @@ void Crawler::Impl::OnRedirect(Answer& answer) {
              .from_robots = origin.from_robots,
              .requisite = origin.requisite});
   LinkOutcomes target_fate;
-  target_fate.Note(policy_, target, added);
+  target_fate.Note(rules_->policy(), target, added);
   record.links_new = target_fate.queued;
   CountLinks(target_fate, url.url);
 }
@@ -339,8 +338,8 @@ void Crawler::Impl::SubmitParse(ParseKind kind, Answer& answer) {
   (void)ReportDone(answer.url,
                    FetchOutcome::Success(answer.response.timings.total),
                    answer.now);
-  const LinkPolicy* policy = &policy_;
-  const SitemapLocationRule rule = config_.crawl.sitemap_location;
+  const LinkPolicy* policy = &rules_->policy();
+  const SitemapLocationRule rule = config().crawl.sitemap_location;
   // A page weighs on the pool by its size (its parse tree); a sitemap (up to
   // 50 MiB) is streamed and weighs nothing.
   const size_t weight =

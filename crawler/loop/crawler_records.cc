@@ -10,21 +10,16 @@
 #include "fetch/fetch_failure.h"
 
 namespace sieve {
+
 void Crawler::Impl::RecordSkipped(std::string_view url,
                                   std::string_view found_on,
                                   SkipReason reason) {
-  if (absl::Status s = sink_->Skipped(url, found_on, reason);
-      !s.ok() && fatal_.ok()) {
-    fatal_ = s;
-  }
+  stop_.Fail(sink_->Skipped(url, found_on, reason));
 }
 
 void Crawler::Impl::CountLinks(const LinkOutcomes& links,
                                std::string_view found_on) {
-  if (absl::Status s = sink_->CountLinks(links, found_on);
-      !s.ok() && fatal_.ok()) {
-    fatal_ = s;
-  }
+  stop_.Fail(sink_->CountLinks(links, found_on));
 }
 
 void Crawler::Impl::CollectParsed(absl::Time /*now*/) {
@@ -41,11 +36,11 @@ void Crawler::Impl::CollectParsed(absl::Time /*now*/) {
     page.record.links_found = links.found;
     page.record.links_new = links.queued;
     CountLinks(links, page.record.url);
-    if (!page.record.requisite) ++counters_.html_pages;
-    counters_.nofollow_links += links.nofollow_links;
-    counters_.session_ids += links.session_ids;
-    if (links.nofollow_page) ++counters_.nofollow_pages;
-    if (links.noindex_page) ++counters_.noindex_pages;
+    if (!page.record.requisite) ++counters().html_pages;
+    counters().nofollow_links += links.nofollow_links;
+    counters().session_ids += links.session_ids;
+    if (links.nofollow_page) ++counters().nofollow_pages;
+    if (links.noindex_page) ++counters().noindex_pages;
     WriteRecordNow(page.record);
   }
   for (const FrontierUrl& url : frontier_->TakeDiscarded()) {
@@ -61,14 +56,14 @@ void Crawler::Impl::RecordSitemap(ParsedPage& page) {
   if (!s.error.empty()) {
     page.record.error = s.error;
     page.record.error_detail = s.error_detail;
-    ++counters_.sitemap_errors;
-    log_->info("sitemap {}: {} ({}); {} entries read before it",
-               page.record.url, s.error, s.error_detail, s.listed);
+    ++counters().sitemap_errors;
+    log()->info("sitemap {}: {} ({}); {} entries read before it",
+                page.record.url, s.error, s.error_detail, s.listed);
   }
-  ++counters_.sitemaps;
+  ++counters().sitemaps;
   if (!s.index) {
-    counters_.sitemap_urls += static_cast<uint64_t>(s.listed);
-    counters_.sitemap_urls_new += static_cast<uint64_t>(s.queued);
+    counters().sitemap_urls += static_cast<uint64_t>(s.listed);
+    counters().sitemap_urls_new += static_cast<uint64_t>(s.queued);
   }
   CountLinks(s, page.url.url);
   const Origin origin = Origin::Decode(page.url.metadata);
@@ -98,12 +93,9 @@ void Crawler::Impl::WriteRecord(const PageRecord& record) {
 }
 
 void Crawler::Impl::WriteRecordNow(const PageRecord& record, bool count_links) {
-  if (absl::Status s = sink_->Write(record, count_links);
-      !s.ok() && fatal_.ok()) {
-    fatal_ = s;
-  }
+  stop_.Fail(sink_->Write(record, count_links));
   if (!record.error.empty()) {
-    log_->debug("{}: {}: {}", record.url, record.error, record.error_detail);
+    log()->debug("{}: {}: {}", record.url, record.error, record.error_detail);
   }
   reporter_->CountPage(!record.error.empty());
 }

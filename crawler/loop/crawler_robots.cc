@@ -23,7 +23,7 @@ void Crawler::Impl::HandleReady(FrontierUrl url, absl::Time now) {
     if (!*allowed) {
       // The fate of a link robots.txt forbids, known only now.
       LinkOutcomes fate;
-      fate.Note(policy_, url.url, AddOutcome::kDisallowed);
+      fate.Note(rules_->policy(), url.url, AddOutcome::kDisallowed);
       CountLinks(fate, Origin::Decode(url.metadata).referrer);
       SkipUrl(url, now);
       return;
@@ -35,13 +35,13 @@ void Crawler::Impl::HandleReady(FrontierUrl url, absl::Time now) {
   // slot of the first URL that waits for it.
   const std::string host = url.host;
   if (!robots_->Hold(*parts, std::move(url))) return;
-  const uint64_t id = next_request_id_++;
-  requests_[id] = Request{.kind = RequestKind::kRobots,
-                          .url = {},
-                          .host = host,
-                          .authority = parts->Authority(),
-                          .origin = RobotsGate::OriginOf(*parts),
-                          .start = now};
+  const uint64_t id =
+      requests_.Add(Request{.kind = RequestKind::kRobots,
+                            .url = {},
+                            .host = host,
+                            .authority = parts->Authority(),
+                            .origin = RobotsGate::OriginOf(*parts),
+                            .start = now});
   fetcher_->Submit(FetchRequest{
       .id = id, .url = RobotsGate::RobotsUrl(*parts), .max_redirects = 5});
 }
@@ -51,7 +51,7 @@ void Crawler::Impl::OnRobots(const Request& request,
   std::optional<RobotsGate::Answer> answer =
       robots_->Take(request.origin, response);
   if (!answer.has_value()) return;
-  if (answer->blocked) ++counters_.blocked_addresses;
+  if (answer->blocked) ++counters().blocked_addresses;
   if (answer->cause.has_value()) {
     // The waiting URLs go back with the cause, counted towards their host
     // being unreachable when no answer came; a URL given up is recorded,
@@ -68,7 +68,7 @@ void Crawler::Impl::OnRobots(const Request& request,
     return;
   }
   if (!response.effective_url.empty() &&
-      scope_->IsSeedHost(request.authority)) {
+      rules_->scope().IsSeedHost(request.authority)) {
     // A seed host's robots.txt that redirects to another host (http to
     // https, apex to www) names where the site lives.
     if (absl::StatusOr<UrlParts> final_parts = SplitUrl(response.effective_url);

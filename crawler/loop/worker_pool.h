@@ -57,6 +57,9 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
+  // The pool's threads.
+  size_t threads() const { return threads_.size(); }
+
   // Queues `task`; it starts once the tasks before it have started and the
   // running tasks' weights plus `weight` fit the budget (or nothing runs).
   void Submit(std::function<Result()> task, size_t weight = 0) {

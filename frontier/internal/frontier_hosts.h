@@ -7,10 +7,14 @@
 #ifndef SIEVE_FRONTIER_INTERNAL_FRONTIER_HOSTS_H_
 #define SIEVE_FRONTIER_INTERNAL_FRONTIER_HOSTS_H_
 
+#include <functional>
+#include <queue>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/time/time.h"
 #include "frontier/internal/host_overflow.h"
 #include "frontier/internal/host_schedule.h"
 #include "frontier/internal/host_table.h"
@@ -22,6 +26,9 @@ struct FrontierHosts {
   struct InFlight {
     QueuedUrl entry;
     HostState* host = nullptr;
+    // When Next puts it back unless Done came (FrontierOptions::
+    // lease_timeout); InfiniteFuture when leases are off.
+    absl::Time lease_until = absl::InfiniteFuture();
   };
 
   explicit FrontierHosts(HostOverflow::StoreOpener open_store)
@@ -31,6 +38,12 @@ struct FrontierHosts {
   HostSchedule schedule;
   HostOverflow overflow;
   absl::flat_hash_map<std::string, InFlight> in_flight;
+  // The lease of each URL handed out, earliest first; an entry whose URL is
+  // no longer in flight with that lease_until is stale and skipped.
+  std::priority_queue<std::pair<absl::Time, std::string>,
+                      std::vector<std::pair<absl::Time, std::string>>,
+                      std::greater<>>
+      leases;
 };
 
 }  // namespace sieve

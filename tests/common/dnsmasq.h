@@ -34,9 +34,12 @@ namespace sieve::test {
 bool HaveCommand(const std::string& command);
 
 // dnsmasq on 127.0.0.1, answering only from `options` (dnsmasq's own flags,
-// e.g. "--address=/test/127.0.0.1", "--host-record=a.test,127.0.0.2,1"): no
-// upstream, no /etc/hosts, every other name under test. is NXDOMAIN. Stopped
-// (SIGTERM) by the destructor. Its pid file and log live in `dir`.
+// e.g. "--address=/test/127.0.0.1", "--host-record=a.test,127.0.0.2,1";
+// "--local=/test/" makes every other name under test. NXDOMAIN): no upstream,
+// no /etc/hosts; "--log-queries" logs every question to a file in `dir` for
+// Asked and Questions (it slows the answers: leave it out where timing is
+// measured).
+// Stopped (SIGTERM) by the destructor. Its pid file and log live in `dir`.
 class Dnsmasq {
  public:
   // `port` 0: a free port, found by trying a few (dnsmasq binds UDP and TCP).
@@ -50,6 +53,7 @@ class Dnsmasq {
   // "127.0.0.1:PORT", for fetch.dns_servers / DnsOptions::servers.
   std::string server() const;
   // Questions of `type` ("A", "AAAA") asked for `host` so far.
+  // REQUIRES: "--log-queries" among the options (also for Questions).
   int Asked(const std::string& type, const std::string& host) const;
   // All questions asked so far.
   int Questions() const;

@@ -61,7 +61,8 @@ bool HaveDnsmasq() { return test::HaveCommand("dnsmasq"); }
 
 TEST(DnsCacheTest, TtlIsKeptWithinBoundsAndFailuresAreCached) {
   if (!HaveDnsmasq()) GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
-  Dnsmasq dns(test::FreshDir("ttl"), {"--host-record=low.test,127.0.0.2,1",
+  Dnsmasq dns(test::FreshDir("ttl"), {"--local=/test/", "--log-queries",
+                                      "--host-record=low.test,127.0.0.2,1",
                                       "--host-record=high.test,127.0.0.3,100"});
   ASSERT_TRUE(dns.ok());
   DnsOptions options;
@@ -130,7 +131,8 @@ TEST(DnsCacheTest, BadOptionsAreRefused) {
 // them all again).
 TEST(DnsCacheTest, PastItsBudgetTheLeastRecentlyUsedNameIsEvicted) {
   if (!HaveDnsmasq()) GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
-  Dnsmasq dns(test::FreshDir("lru"), {"--address=/test/127.0.0.5"});
+  Dnsmasq dns(test::FreshDir("lru"),
+              {"--local=/test/", "--log-queries", "--address=/test/127.0.0.5"});
   ASSERT_TRUE(dns.ok());
   DnsOptions options;
   options.servers = {dns.server()};
@@ -157,9 +159,10 @@ TEST(DnsCacheTest, PastItsBudgetTheLeastRecentlyUsedNameIsEvicted) {
 TEST(FetcherDnsTest, ASlowLookupHoldsUpNoOtherHostAndDeadNamesAreAskedOnce) {
   if (!HaveDnsmasq()) GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
   SilentUdp silent;  // slow.test's server: dnsmasq forwards and waits.
-  Dnsmasq dns(test::FreshDir("fetch"),
-              {"--host-record=fast.test,127.0.0.1",
-               absl::StrCat("--server=/slow.test/127.0.0.1#", silent.port())});
+  Dnsmasq dns(
+      test::FreshDir("fetch"),
+      {"--local=/test/", "--log-queries", "--host-record=fast.test,127.0.0.1",
+       absl::StrCat("--server=/slow.test/127.0.0.1#", silent.port())});
   ASSERT_TRUE(dns.ok());
   fetch_test::HttpServer server;
   server.server().Get(".*", [](const httplib::Request&, httplib::Response& r) {
@@ -233,7 +236,8 @@ TEST(FetcherDnsTest, CurlKeepsAHostsAddressesOnlyWhileItsTransfersRun) {
   if (!HaveDnsmasq()) GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
   Dnsmasq dns(
       test::FreshDir("curl_entries"),
-      {"--host-record=a.test,127.0.0.1", "--host-record=localhost,127.0.0.1"});
+      {"--local=/test/", "--log-queries", "--host-record=a.test,127.0.0.1",
+       "--host-record=localhost,127.0.0.1"});
   ASSERT_TRUE(dns.ok());
   fetch_test::HttpServer server;
   server.server().Get("/", [](const httplib::Request&, httplib::Response& r) {

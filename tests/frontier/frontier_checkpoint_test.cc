@@ -251,5 +251,27 @@ TEST_F(FrontierCheckpointTest, ATruncatedOrAlteredStoreFileIsNamed) {
   EXPECT_EQ((*restored)->stats().queued, 5000u);
 }
 
+// A dont_filter add (AddUnfiltered) of a URL seen and fetched before is saved
+// with its depth and metadata, and its URL stays seen after Restore.
+TEST_F(FrontierCheckpointTest, SavesAnUnfilteredAddOfASeenUrl) {
+  absl::StatusOr<std::unique_ptr<Frontier>> made = Frontier::Create(Options());
+  ASSERT_TRUE(made.ok()) << made.status();
+  ASSERT_TRUE((*made)->Add("http://c/", "c", 0));
+  ASSERT_THAT(Drain(**made, kStart), ElementsAre("http://c/"));
+  ASSERT_TRUE((*made)->AddUnfiltered(
+      {.url = "http://c/", .host = "c", .depth = 2, .metadata = "meta"}));
+  ASSERT_TRUE((*made)->Checkpoint(root_ / "ckpt").ok());
+  made->reset();
+  absl::StatusOr<std::unique_ptr<Frontier>> r =
+      Frontier::Restore(root_ / "ckpt", Options());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_FALSE((*r)->Add("http://c/", "c", 0));
+  NextUrl n = (*r)->Next(kStart);
+  ASSERT_EQ(n.state, NextUrl::kReady);
+  EXPECT_EQ(n.url.url, "http://c/");
+  EXPECT_EQ(n.url.depth, 2u);
+  EXPECT_EQ(n.url.metadata, "meta");
+}
+
 }  // namespace
 }  // namespace sieve

@@ -285,6 +285,105 @@ TEST(FrontierOrderTest, RejectsBadOptions) {
       Frontier::Create({.politeness = {.adaptive_delay_multiple = -1}}).ok());
   EXPECT_FALSE(Frontier::Create({.host_queue_memory_bytes = 0}).ok());
   EXPECT_FALSE(Frontier::Create({.sieve = {.fp_rate = 2}}).ok());
+  EXPECT_FALSE(Frontier::Create({.lease_timeout = absl::Seconds(-1)}).ok());
+}
+
+// Hands out and finishes every ready URL at `now`; returns them in order.
+std::vector<std::string> DrainReady(Frontier& f, absl::Time now) {
+  std::vector<std::string> urls;
+  for (NextUrl n = f.Next(now); n.state == NextUrl::kReady; n = f.Next(now)) {
+    urls.push_back(n.url.url);
+    EXPECT_TRUE(
+        f.Done(n.url.url, FetchOutcome::Success(absl::ZeroDuration()), now)
+            .ok());
+  }
+  return urls;
+}
+
+// Scrapy's dont_filter: AddUnfiltered queues a URL seen before, and marks a
+// new one seen.
+TEST(FrontierOrderTest, AddUnfilteredQueuesASeenUrlAndMarksANewOneSeen) {
+  std::unique_ptr<Frontier> f =
+      MakeFrontier({.min_delay = absl::ZeroDuration()});
+  ASSERT_TRUE(f->Add("http://a/", "a", 0));
+  EXPECT_FALSE(f->Add("http://a/", "a", 0));
+  EXPECT_TRUE(f->AddUnfiltered({.url = "http://a/", .host = "a"}));
+  EXPECT_TRUE(f->AddUnfiltered({.url = "http://b/", .host = "b"}));
+  EXPECT_FALSE(f->Add("http://b/", "b", 0));
+  EXPECT_THAT(DrainReady(*f, kStart),
+              ElementsAreArray({"http://a/", "http://a/", "http://b/"}));
+  EXPECT_EQ(f->stats().added, 3u);
+}
+
+// Scrapy dedups on a request fingerprint, not the URL.
+TEST(FrontierOrderTest, DedupsOnTheDedupKeyWhenOneIsGiven) {
+  std::unique_ptr<Frontier> f =
+      MakeFrontier({.min_delay = absl::ZeroDuration()});
+  EXPECT_TRUE(f->Add({.url = "http://a/x", .host = "a", .dedup_key = "k1"}));
+  // Same key, another URL: a duplicate. Same URL, another key: not one.
+  EXPECT_FALSE(f->Add({.url = "http://a/y", .host = "a", .dedup_key = "k1"}));
+  EXPECT_TRUE(f->Add({.url = "http://a/x", .host = "a", .dedup_key = "k2"}));
+  // The URL itself was never a key.
+  EXPECT_TRUE(f->Add("http://a/x", "a", 0));
+  const FrontierAdd many[] = {
+      {.url = "http://b/1", .host = "b", .dedup_key = "k1"},
+      {.url = "http://b/2", .host = "b", .dedup_key = "k3"},
+      {.url = "http://b/3", .host = "b", .dedup_key = "k3"}};
+  bool queued[3];
+  f->AddMany(many, queued);
+  EXPECT_THAT(queued, ElementsAreArray({false, true, false}));
+  // dont_filter marks the key seen, not the URL.
+  EXPECT_TRUE(
+      f->AddUnfiltered({.url = "http://a/z", .host = "a", .dedup_key = "k4"}));
+  EXPECT_FALSE(f->Add({.url = "http://c/", .host = "c", .dedup_key = "k4"}));
+  EXPECT_TRUE(f->Add("http://a/z", "a", 0));
+  EXPECT_THAT(DrainReady(*f, kStart),
+              ElementsAreArray({"http://a/x", "http://a/x", "http://a/x",
+                                "http://b/2", "http://a/z", "http://a/z"}));
+}
+
+// A caller that never reports Done blocks the host only until the lease runs
+// out; the URL comes back, and a late Done is NotFound.
+TEST(FrontierOrderTest, PutsBackAUrlWhoseLeaseRanOut) {
+  absl::StatusOr<std::unique_ptr<Frontier>> made =
+      Frontier::Create({.politeness = {.min_delay = absl::Seconds(1)},
+                        .lease_timeout = absl::Seconds(60)});
+  ASSERT_TRUE(made.ok()) << made.status();
+  Frontier& f = **made;
+  ASSERT_TRUE(f.Add("http://a/1", "a", 0));
+  ASSERT_TRUE(f.Add("http://a/2", "a", 0));
+  NextUrl n = f.Next(kStart);
+  ASSERT_EQ(n.state, NextUrl::kReady);
+  EXPECT_EQ(n.url.url, "http://a/1");
+  // In flight: the host waits, and Next says when the lease runs out.
+  n = f.Next(kStart + absl::Seconds(30));
+  ASSERT_EQ(n.state, NextUrl::kWait);
+  EXPECT_EQ(n.wait, absl::Seconds(30));
+  // Lease over: a/1 is queued again at the head, after the host's delay.
+  EXPECT_EQ(f.Next(kStart + absl::Seconds(60)).state, NextUrl::kWait);
+  n = f.Next(kStart + absl::Seconds(61));
+  ASSERT_EQ(n.state, NextUrl::kReady);
+  EXPECT_EQ(n.url.url, "http://a/1");
+  EXPECT_EQ(f.stats().reclaimed, 1u);
+  EXPECT_TRUE(f.Done("http://a/1", FetchOutcome::Success(absl::ZeroDuration()),
+                     kStart + absl::Seconds(62))
+                  .ok());
+  EXPECT_TRUE(absl::IsNotFound(
+      f.Done("http://a/1", FetchOutcome::Success(absl::ZeroDuration()),
+             kStart + absl::Seconds(62))
+          .status()));
+  n = f.Next(kStart + absl::Seconds(63));
+  ASSERT_EQ(n.state, NextUrl::kReady);
+  EXPECT_EQ(n.url.url, "http://a/2");
+}
+
+TEST(FrontierOrderTest, KeepsAUrlInFlightUntilDoneWithoutALease) {
+  std::unique_ptr<Frontier> f =
+      MakeFrontier({.min_delay = absl::ZeroDuration()});
+  ASSERT_TRUE(f->Add("http://a/1", "a", 0));
+  ASSERT_EQ(f->Next(kStart).state, NextUrl::kReady);
+  EXPECT_EQ(f->Next(kStart + absl::Hours(24 * 365)).state,
+            NextUrl::kWaitForDone);
 }
 
 }  // namespace

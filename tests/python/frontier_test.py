@@ -31,6 +31,38 @@ class FrontierTest(unittest.TestCase):
             f.done(n2.url, "success", now=T0 + 3)
             self.assertEqual(f.next(now=T0 + 10).state, "empty")
 
+    def test_dont_filter_queues_a_seen_url_again_and_marks_a_new_one_seen(self):
+        with sieve.Frontier(delay=0) as f:
+            self.assertTrue(f.add("http://d.test/"))
+            self.assertFalse(f.add("http://d.test/"))
+            self.assertTrue(f.add("http://d.test/", metadata=b"again", dont_filter=True))
+            self.assertTrue(f.add("http://e.test/", dont_filter=True))
+            self.assertFalse(f.add("http://e.test/"))
+            got = []
+            while (n := f.next(now=T0)).state == "ready":
+                got.append((n.url, n.metadata))
+                f.done(n.url, 200, now=T0)
+            self.assertEqual(sorted(got), [("http://d.test/", b""), ("http://d.test/", b"again"), ("http://e.test/", b"")])
+
+    def test_key_is_what_the_seen_test_checks(self):
+        with sieve.Frontier(delay=0) as f:
+            self.assertTrue(f.add("http://k.test/a", key=b"fp1"))
+            self.assertFalse(f.add("http://k.test/b", key=b"fp1"))
+            self.assertTrue(f.add("http://k.test/a", key="fp2"))
+            self.assertFalse(f.add("http://k.test/c", key="fp2", dont_filter=False))
+            self.assertTrue(f.add("http://k.test/c", key="fp2", dont_filter=True))
+
+    def test_lease_timeout_puts_back_a_url_never_done(self):
+        with sieve.Frontier(delay=0, lease_timeout=30) as f:
+            f.add("http://l.test/")
+            self.assertEqual(f.next(now=T0).url, "http://l.test/")
+            n = f.next(now=T0 + 1)
+            self.assertEqual((n.state, n.wait), ("wait", 29))
+            self.assertEqual(f.next(now=T0 + 30).url, "http://l.test/")
+            self.assertEqual(f.stats()["reclaimed"], 1)
+        with self.assertRaises(ValueError):
+            sieve.Frontier(lease_timeout=-1)
+
     def test_hosts_do_not_wait_for_each_other(self):
         with sieve.Frontier(delay=5.0) as f:
             self.assertEqual(f.add_many(["http://a.test/", "http://B.test:8080/x", "http://a.test/"],

@@ -120,7 +120,7 @@ class BroadWebServer {
 void RunInNamespace() {
   const fs::path dir = FreshDir("broad_web");
   ASSERT_TRUE(test::UseLoopbackResolver(dir));
-  std::vector<std::string> records;
+  std::vector<std::string> records = {"--log-queries"};
   for (int i = 0; i < kHosts; ++i) {
     records.push_back(absl::StrCat("--address=/", HostName(i), "/127.1.",
                                    i / 250, ".", i % 250 + 1));

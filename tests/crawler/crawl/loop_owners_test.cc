@@ -1,6 +1,7 @@
-// The crawl loop's owners on their own (crawler/loop/record_sink.h,
-// crawl_reporter.h, robots_gate.h, crawler/policy/link_fate.h): what each counts and
-// writes.
+// The crawl loop's owners on their own (crawler/loop/: record_sink.h,
+// crawl_reporter.h, robots_gate.h, link_rules.h, request_table.h,
+// stop_control.h, checkpointer.h; crawler/policy/link_fate.h): what each
+// owns, counts and writes.
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -9,9 +10,13 @@
 #include "absl/strings/str_cat.h"
 #include "crawler/config/crawl_options.h"
 #include "crawler/logging.h"
+#include "crawler/loop/checkpointer.h"
 #include "crawler/loop/crawl_reporter.h"
+#include "crawler/loop/link_rules.h"
 #include "crawler/loop/record_sink.h"
+#include "crawler/loop/request_table.h"
 #include "crawler/loop/robots_gate.h"
+#include "crawler/loop/stop_control.h"
 #include "crawler/policy/link_fate.h"
 #include "gtest/gtest.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
@@ -241,6 +246,146 @@ TEST(RobotsGateTest, GivesHeldUrlsBackWithTheCauseWhenUnavailable) {
   EXPECT_TRUE(answer->blocked);
   EXPECT_FALSE(answer->cause.has_value()) << "no rules apply (2.3.1.3)";
   EXPECT_EQ(gate.Allowed(a), true);
+}
+
+TEST(RequestTableTest, CountsPageRequestsAgainstMaxPagesAndGivesRetriesBack) {
+  RequestTable table({.max_pages = 2});
+  const absl::Time now = absl::FromUnixSeconds(1'000'000);
+  const uint64_t robots =
+      table.Add({.kind = RequestKind::kRobots, .host = "a.test", .start = now});
+  const uint64_t first = table.Add({.kind = RequestKind::kPage, .start = now});
+  EXPECT_TRUE(table.PageBudgetLeft()) << "robots.txt is not a page";
+  const uint64_t second = table.Add({.kind = RequestKind::kPage, .start = now});
+  EXPECT_FALSE(table.PageBudgetLeft());
+  EXPECT_EQ(table.size(), 3u);
+  EXPECT_NE(first, second);
+  std::optional<Request> taken = table.Take(robots);
+  ASSERT_TRUE(taken.has_value());
+  EXPECT_EQ(taken->host, "a.test");
+  EXPECT_FALSE(table.Take(robots).has_value()) << "answered once";
+  ASSERT_TRUE(table.Take(second).has_value());
+  table.GiveBackPage();  // The frontier retries it.
+  EXPECT_TRUE(table.PageBudgetLeft());
+  EXPECT_EQ(table.size(), 1u);
+  table.SetPagesStarted(2);
+  EXPECT_FALSE(table.PageBudgetLeft());
+  EXPECT_EQ(table.RateWait(now), std::nullopt) << "no rate cap";
+}
+
+TEST(RequestTableTest, SpacesRequestsByTheRateCap) {
+  RequestTable table({.max_requests_per_second = 4});
+  const absl::Time now = absl::FromUnixSeconds(1'000'000);
+  EXPECT_EQ(table.RateWait(now), std::nullopt);
+  table.Add({.kind = RequestKind::kRobots, .start = now});
+  EXPECT_EQ(table.RateWait(now), absl::Milliseconds(250));
+  EXPECT_EQ(table.RateWait(now + absl::Milliseconds(100)),
+            absl::Milliseconds(150));
+  EXPECT_EQ(table.RateWait(now + absl::Milliseconds(250)), std::nullopt);
+  // A loop running ahead of the cap: the next slot follows the last one.
+  table.Add({.kind = RequestKind::kPage, .start = now});
+  EXPECT_EQ(table.RateWait(now), absl::Milliseconds(500));
+}
+
+TEST(StopControlTest, TheFirstReasonWinsAndStartsTheGracePeriod) {
+  StopControl stop(
+      {.max_run_time = absl::Seconds(10), .grace = absl::Seconds(2)});
+  const absl::Time start = absl::FromUnixSeconds(1'000'000);
+  stop.Start(start);
+  EXPECT_EQ(stop.deadline(), start + absl::Seconds(10));
+  EXPECT_FALSE(stop.Check(start + absl::Seconds(1)));
+  EXPECT_FALSE(stop.stopping());
+  EXPECT_FALSE(stop.GraceOver(start + absl::Hours(1))) << "not stopping";
+  stop.Stop(StopReason::kCapacity, start + absl::Seconds(3));
+  stop.Stop(StopReason::kMaxPages, start + absl::Seconds(4));
+  EXPECT_EQ(stop.reason(), StopReason::kCapacity);
+  EXPECT_FALSE(stop.Check(start + absl::Seconds(11))) << "already stopping";
+  EXPECT_FALSE(stop.GraceOver(start + absl::Seconds(4)));
+  EXPECT_TRUE(stop.GraceOver(start + absl::Seconds(5)));
+}
+
+TEST(StopControlTest, StopsForARequestOrTheDeadlineAndKeepsTheFirstError) {
+  StopControl at_deadline({.max_run_time = absl::Seconds(10)});
+  const absl::Time start = absl::FromUnixSeconds(1'000'000);
+  at_deadline.Start(start);
+  EXPECT_TRUE(at_deadline.Check(start + absl::Seconds(10)));
+  EXPECT_EQ(at_deadline.reason(), StopReason::kMaxRunTime);
+
+  StopControl requested({});
+  requested.Start(start);
+  EXPECT_EQ(requested.deadline(), absl::InfiniteFuture());
+  requested.Request();
+  EXPECT_TRUE(requested.Check(start));
+  EXPECT_EQ(requested.reason(), StopReason::kInterrupted);
+
+  requested.Fail(absl::OkStatus());
+  EXPECT_TRUE(requested.fatal().ok());
+  requested.Fail(absl::DataLossError("first"));
+  *requested.fatal_slot() = requested.fatal();  // What an owner keeps.
+  requested.Fail(absl::InternalError("second"));
+  EXPECT_EQ(requested.fatal().message(), "first");
+}
+
+TEST(CheckpointerTest, WritesASnapshotThatReadsBackAndSaysWhenTheNextIsDue) {
+  CrawlConfig config;
+  const std::filesystem::path dir = FreshDir("checkpointer");
+  std::unique_ptr<CrawlFrontier> frontier =
+      FrontierWith(config, dir / "scratch", 3);
+  Checkpointer checkpoints(dir / "checkpoint", absl::Seconds(30));
+  const absl::Time start = absl::Now();
+  checkpoints.Start(start);
+  EXPECT_FALSE(checkpoints.Due(start + absl::Seconds(29)));
+  EXPECT_TRUE(checkpoints.Due(start + absl::Seconds(30)));
+  CrawlState state;
+  state.sequence = 7;
+  state.counters.pages = 12;
+  state.seed_hosts = {"a.test"};
+  ASSERT_TRUE(checkpoints.Write(state, *frontier).ok());
+  EXPECT_GE(checkpoints.next(), start + absl::Seconds(30));
+  state.sequence = 8;
+  ASSERT_TRUE(checkpoints.Write(state, *frontier).ok()) << "and again";
+
+  absl::StatusOr<SnapshotReader> snapshot =
+      SnapshotReader::Open(dir / "checkpoint");
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+  absl::StatusOr<CrawlState> read = ReadCrawlState(*snapshot);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->sequence, 8u);
+  EXPECT_EQ(read->counters.pages, 12u);
+  EXPECT_EQ(read->seed_hosts, std::vector<std::string>{"a.test"});
+}
+
+TEST(LinkRulesTest, KeepsLinksToTheSeedsHostsAndTakesRedirectedSeedsIn) {
+  CrawlConfig config;
+  const std::filesystem::path dir = FreshDir("link-rules");
+  std::unique_ptr<CrawlFrontier> frontier = FrontierWith(config, dir, 0);
+  RobotsCache robots;
+  absl::StatusOr<std::unique_ptr<LinkRules>> rules = LinkRules::Create(config);
+  ASSERT_TRUE(rules.ok()) << rules.status();
+  ASSERT_TRUE((*rules)->OpenScope(config, {"a.test"}).ok());
+  ASSERT_TRUE((*rules)
+                  ->Start(config, /*saved_budget=*/"",
+                          {.frontier = frontier.get(),
+                           .robots = &robots,
+                           .robots_token = "SieveBot",
+                           .record_skipped = true})
+                  .ok());
+  const LinkPolicy& policy = (*rules)->policy();
+  EXPECT_EQ(policy.robots_name, "sievebot");
+  EXPECT_TRUE(policy.record_skipped);
+  EXPECT_NE((*rules)->dns(), nullptr);
+  EXPECT_EQ(AddDiscovered(policy, "http://a.test/x", 0, Origin{}),
+            AddOutcome::kQueued);
+  EXPECT_EQ(AddDiscovered(policy, "http://a.test/x", 0, Origin{}),
+            AddOutcome::kSeen);
+  EXPECT_EQ(AddDiscovered(policy, "http://b.test/", 0, Origin{}),
+            AddOutcome::kOffSite);
+  EXPECT_TRUE((*rules)->AddSeedHost("b.test"));
+  EXPECT_FALSE((*rules)->AddSeedHost("b.test"));
+  EXPECT_TRUE((*rules)->scope().IsSeedHost("b.test"));
+  EXPECT_EQ(AddDiscovered(policy, "http://b.test/", 0, Origin{}),
+            AddOutcome::kQueued);
+  EXPECT_EQ(frontier->stats().queued, 2u);
+  EXPECT_EQ((*rules)->domains().stats().domains, 0u);
 }
 
 }  // namespace

@@ -1,0 +1,334 @@
+"""sieve.scrapy: a Scrapy scheduler backed by sieve.Frontier.
+
+Pinned to Debian 12's Scrapy 2.8: waking the engine when a host's delay is
+over uses ``crawler.engine.slot.nextcall``, which is outside Scrapy's
+scheduler contract.
+
+Settings (docs/python.md, "Scrapy"):
+
+    SCHEDULER = "sieve.scrapy.Scheduler"
+    DOWNLOADER_MIDDLEWARES = {"sieve.scrapy.FrontierMiddleware": 950}
+
+What the frontier owns from then on:
+  - Dedup: on crawler.request_fingerprinter's fingerprint, in a Bloom filter
+    (SIEVE_EXPECTED_REQUESTS, SIEVE_FP_RATE); DUPEFILTER_CLASS is ignored.
+    ``dont_filter`` requests are queued again (and marked seen).
+  - When each host is ready: SIEVE_DELAY seconds from the end of the host's
+    last response (robots.txt's included), robots.txt's Crawl-delay, 429/503
+    back-off with Retry-After, SIEVE_MAX_IN_FLIGHT_PER_HOST requests at once.
+    The host is Scrapy's download slot: ``request.meta["download_slot"]``
+    when set, else the URL's host name (ports share it, as in Scrapy).
+  - Order: breadth-first FIFO across hosts; Request.priority is not used.
+  - Persistence: with SIEVE_FRONTIER_DIR (default: JOBDIR/sieve) a checkpoint
+    every SIEVE_CHECKPOINT_INTERVAL seconds and at close; a restart resumes
+    from the last one.
+Requests travel as ``request.to_dict(spider=...)`` pickled into the frontier's
+metadata; a request that cannot be (a callback that is not a spider method,
+unpicklable meta) is kept in memory, counted in
+``sieve/unserializable``, and lost on a restart.
+"""
+
+import logging
+import os
+import pickle
+import time
+from urllib.parse import urlsplit
+
+from twisted.internet import reactor
+from twisted.internet.task import LoopingCall, deferLater
+
+from scrapy.exceptions import IgnoreRequest
+from scrapy.utils.httpobj import urlparse_cached
+from scrapy.utils.request import request_from_dict
+
+import sieve
+
+logger = logging.getLogger(__name__)
+
+_URL_KEY = "sieve_url"  # request.meta: the frontier URL to report done.
+_PICKLED, _IN_MEMORY = b"P", b"M"
+
+
+def host_of(request):
+    """The politeness key: Scrapy's download slot (meta "download_slot", else
+    the URL's host name, as Scrapy's downloader keys its slots)."""
+    return request.meta.get("download_slot") or (urlparse_cached(request).hostname or "")
+
+
+class Scheduler:
+    """A Scrapy scheduler whose queue and duplicate filter are a sieve.Frontier.
+
+    next_request returns only requests whose host may be fetched now; when
+    every host is cooling down it wakes the engine itself when the next one
+    is due. Needs FrontierMiddleware to report each request's outcome.
+    """
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+        self.settings = s = crawler.settings
+        self.stats = crawler.stats
+        self.delay = s.getfloat("SIEVE_DELAY", s.getfloat("DOWNLOAD_DELAY") or 1.0)
+        jobdir = s.get("JOBDIR")
+        self.dir = s.get("SIEVE_FRONTIER_DIR") or (os.path.join(jobdir, "sieve") if jobdir else None)
+        self.interval = s.getfloat("SIEVE_CHECKPOINT_INTERVAL", 30.0)
+        self.options = {
+            "delay": self.delay,
+            "max_in_flight_per_host": s.getint("SIEVE_MAX_IN_FLIGHT_PER_HOST", 1),
+            "max_crawl_delay": s.getfloat("SIEVE_MAX_CRAWL_DELAY", 30.0),
+            "expected_urls": s.getint("SIEVE_EXPECTED_REQUESTS", 1_000_000),
+            "fp_rate": s.getfloat("SIEVE_FP_RATE", 1e-6),
+            # A request never reported done (a middleware that swallowed it)
+            # comes back after this, so no host is blocked forever.
+            "lease_timeout": s.getfloat("SIEVE_LEASE_TIMEOUT", 2 * s.getfloat("DOWNLOAD_TIMEOUT", 180) + 60),
+        }
+        self.frontier = None
+        self.spider = None
+        self._in_memory = {}
+        self._next_memory_id = 0
+        self._wake = None
+        self._checkpointer = None
+        self._robots_end = {}  # host -> monotonic end of its robots.txt fetch
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+
+    # -- Scrapy's scheduler interface ---------------------------------------
+
+    def open(self, spider):
+        self.spider = spider
+        self._warn_about_settings_we_own()
+        mws = self.settings.getwithbase("DOWNLOADER_MIDDLEWARES")
+        if not any(k in ("sieve.scrapy.FrontierMiddleware", FrontierMiddleware) and v is not None
+                   for k, v in mws.items()):
+            raise RuntimeError(
+                "sieve.scrapy.Scheduler needs DOWNLOADER_MIDDLEWARES = "
+                '{"sieve.scrapy.FrontierMiddleware": 950}')
+        options = dict(self.options)
+        if self.dir:
+            os.makedirs(self.dir, exist_ok=True)
+            options["work_dir"] = os.path.join(self.dir, "work")
+        if self.dir and os.path.exists(os.path.join(self.dir, "CURRENT")):
+            self.frontier = sieve.Frontier.restore(self.dir, **options)
+            st = self.frontier.stats()
+            self.stats.set_value("sieve/restored_dispatched", st["dispatched"])
+            logger.info("sieve: resumed from %s (%d requests queued)", self.dir, st["queued"])
+        else:
+            self.frontier = sieve.Frontier(**options)
+        if self.dir and self.interval > 0:
+            self._checkpointer = LoopingCall(self.checkpoint)
+            self._checkpointer.start(self.interval, now=False)
+
+    def close(self, reason):
+        if self._checkpointer is not None and self._checkpointer.running:
+            self._checkpointer.stop()
+        if self._wake is not None and self._wake.active():
+            self._wake.cancel()
+        if self.frontier is None:
+            return
+        if self.dir:
+            self.checkpoint()
+        self._export_stats()
+        self.frontier.close()
+        self.frontier = None
+
+    def has_pending_requests(self):
+        st = self.frontier.stats()
+        return st["queued"] + st["in_flight"] > 0
+
+    def enqueue_request(self, request):
+        # A copy of a request handed out before (a redirect, a retry) must
+        # not report for the original.
+        request.meta.pop(_URL_KEY, None)
+        fingerprint = self.crawler.request_fingerprinter.fingerprint(request)
+        try:
+            metadata = _PICKLED + pickle.dumps(request.to_dict(spider=self.spider),
+                                               protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # Scrapy keeps these in memory too.
+            self._next_memory_id += 1
+            metadata = _IN_MEMORY + str(self._next_memory_id).encode()
+            self.stats.inc_value("sieve/unserializable", spider=self.spider)
+        queued = self.frontier.add(request.url, host=host_of(request), metadata=metadata,
+                                   key=fingerprint, dont_filter=request.dont_filter)
+        if not queued:
+            self.stats.inc_value("sieve/duplicates", spider=self.spider)
+            return False
+        if metadata[:1] == _IN_MEMORY:
+            self._in_memory[metadata] = request
+        self.stats.inc_value("scheduler/enqueued/sieve", spider=self.spider)
+        self.stats.inc_value("scheduler/enqueued", spider=self.spider)
+        return True
+
+    def next_request(self):
+        n = self.frontier.next()
+        if n.state == "wait":
+            self._wake_engine_in(n.wait)
+        if n.state != "ready":
+            return None
+        if n.metadata[:1] == _IN_MEMORY:
+            request = self._in_memory.pop(n.metadata, None)
+            if request is None:  # Lost with the process that held it.
+                self.frontier.done(n.url, "not_fetched")
+                return None
+        else:
+            request = request_from_dict(pickle.loads(n.metadata[1:]), spider=self.spider)
+        request.meta[_URL_KEY] = n.url
+        self.stats.inc_value("scheduler/dequeued/sieve", spider=self.spider)
+        self.stats.inc_value("scheduler/dequeued", spider=self.spider)
+        return request
+
+    def __len__(self):
+        return self.frontier.stats()["queued"] if self.frontier else 0
+
+    # -- What FrontierMiddleware calls ---------------------------------------
+
+    def delay_before(self, request):
+        """Seconds request must still wait: its host's robots.txt answer
+        counts as the host's request."""
+        end = self._robots_end.get(host_of(request))
+        if end is None:
+            return 0.0
+        return end - time.monotonic()
+
+    def report(self, request, outcome, retry_after=None, transient=False):
+        """Reports the end of a request next_request handed out; returns the
+        frontier's fate ("finished", "retry_later", "given_up") or None for a
+        request the frontier did not hand out."""
+        url = request.meta.pop(_URL_KEY, None)
+        if url is None or self.frontier is None:
+            return None
+        try:
+            return self.frontier.done(url, outcome, retry_after=retry_after, transient=transient)
+        except KeyError:  # Its lease ran out: it was queued again.
+            return None
+
+    def robots_fetched(self, request, response):
+        """robots.txt of a host answered: its Crawl-delay is obeyed, and the
+        host's next request waits the delay after this answer."""
+        host = host_of(request)
+        crawl_delay = 0.0
+        if response.status == 200:
+            try:
+                from protego import Protego
+                ua = self.settings.get("ROBOTSTXT_USER_AGENT") or self.settings.get("USER_AGENT")
+                crawl_delay = Protego.parse(response.text).crawl_delay(ua) or 0.0
+            except Exception:  # A robots.txt that does not parse sets no delay.
+                crawl_delay = 0.0
+            self.frontier.set_crawl_delay(host, float(crawl_delay))
+        wait = max(self.delay, min(float(crawl_delay), self.options["max_crawl_delay"]))
+        self._robots_end[host] = time.monotonic() + wait
+        self.frontier.block_host(host, time.time() + wait)
+
+    def checkpoint(self):
+        if self.frontier is not None and self.dir:
+            self.frontier.checkpoint(self.dir)
+            self.stats.inc_value("sieve/checkpoints", spider=self.spider)
+            self._export_stats()
+
+    # -- Internals -------------------------------------------------------------
+
+    def _wake_engine_in(self, seconds):
+        due = time.monotonic() + seconds
+        if self._wake is not None and self._wake.active():
+            if self._wake_due <= due:
+                return
+            self._wake.cancel()
+        self._wake_due = due
+        self._wake = reactor.callLater(seconds, self._wake_engine)
+
+    def _wake_engine(self):
+        self._wake = None
+        slot = getattr(self.crawler.engine, "slot", None)
+        if slot is not None and slot.nextcall is not None:
+            slot.nextcall.schedule()
+
+    def _export_stats(self):
+        for name, value in self.frontier.stats().items():
+            self.stats.set_value(f"sieve/{name}", value, spider=self.spider)
+
+    def _warn_about_settings_we_own(self):
+        s = self.settings
+        if s.getbool("AUTOTHROTTLE_ENABLED"):
+            logger.warning("sieve: AUTOTHROTTLE_ENABLED: the frontier sets each host's delay; "
+                           "AutoThrottle's only slows it further")
+        if s.getfloat("DOWNLOAD_DELAY") > 0:
+            logger.warning("sieve: DOWNLOAD_DELAY=%s is taken as SIEVE_DELAY; Scrapy still applies its "
+                           "own (from the start of a request), which only slows the crawl. Set it to 0",
+                           s.getfloat("DOWNLOAD_DELAY"))
+        if s.get("DUPEFILTER_CLASS") != "scrapy.dupefilters.RFPDupeFilter":
+            logger.warning("sieve: DUPEFILTER_CLASS %s is ignored: the frontier dedups",
+                           s.get("DUPEFILTER_CLASS"))
+        if s.getint("CONCURRENT_REQUESTS_PER_DOMAIN") < self.options["max_in_flight_per_host"]:
+            logger.warning("sieve: CONCURRENT_REQUESTS_PER_DOMAIN is below SIEVE_MAX_IN_FLIGHT_PER_HOST")
+
+
+class FrontierMiddleware:
+    """Reports each request's outcome to the Scheduler's frontier: the
+    answer's status (429/503 back the host off, with Retry-After), or an
+    error. A throttled request the frontier will retry is dropped here
+    (IgnoreRequest), so Scrapy's RetryMiddleware does not retry it too.
+
+    Order: near the downloader (950), so it sees answers before the other
+    middlewares and requests after them.
+    """
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+
+    def _scheduler(self):
+        engine = self.crawler.engine
+        slot = getattr(engine, "slot", None)
+        scheduler = getattr(slot, "scheduler", None)
+        return scheduler if isinstance(scheduler, Scheduler) else None
+
+    def process_request(self, request, spider):
+        scheduler = self._scheduler()
+        if scheduler is None or _URL_KEY not in request.meta:
+            return None
+        wait = scheduler.delay_before(request)
+        if wait > 0:  # Right after the host's robots.txt.
+            return deferLater(reactor, wait, lambda: None)
+        return None
+
+    def process_response(self, request, response, spider):
+        scheduler = self._scheduler()
+        if scheduler is None:
+            return response
+        if _URL_KEY not in request.meta:
+            if urlsplit(request.url).path == "/robots.txt":
+                scheduler.robots_fetched(request, response)
+            return response
+        retry_after = _retry_after(response) if response.status in (429, 503) else None
+        fate = scheduler.report(request, response.status, retry_after=retry_after)
+        if response.status in (429, 503):
+            if fate == "retry_later":
+                raise IgnoreRequest(f"sieve: {response.status}, the frontier retries it later")
+            request.meta["dont_retry"] = True
+        return response
+
+    def process_exception(self, request, exception, spider):
+        scheduler = self._scheduler()
+        if scheduler is not None and not isinstance(exception, IgnoreRequest):
+            scheduler.report(request, "error")
+        elif scheduler is not None:
+            scheduler.report(request, "not_fetched")
+        return None
+
+
+def _retry_after(response):
+    """Retry-After in seconds (delta-seconds or an HTTP date), or None."""
+    value = response.headers.get(b"Retry-After")
+    if not value:
+        return None
+    value = value.decode("latin-1").strip()
+    if value.isdigit():
+        return float(value)
+    from email.utils import parsedate_to_datetime
+    try:
+        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
