@@ -1,15 +1,11 @@
 #include "crawler/config/config_keys.h"
 
 #include <algorithm>
-#include <cstdint>
-#include <cstdlib>
+#include <limits>
 #include <span>
-#include <string>
+#include <string_view>
 
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
-#include "filter/filter.h"
+#include "crawler/config/enum_fields.h"
 
 namespace sieve {
 namespace {
@@ -26,164 +22,6 @@ constexpr struct {
   double min = std::numeric_limits<double>::lowest();
   double max = std::numeric_limits<double>::max();
 } kNoBound;
-
-// crawl.scope: an enum, by the names of crawler/policy/scope_mode.h.
-constexpr EnumField kScopeField = {
-    .get =
-        [](const CrawlConfig& c) {
-          return std::string(ScopeModeName(c.crawl.scope));
-        },
-    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
-      absl::StatusOr<ScopeMode> mode = ParseScopeMode(name);
-      if (!mode.ok()) return mode.status();
-      c.crawl.scope = *mode;
-      return absl::OkStatus();
-    },
-    .names =
-        [] {
-          std::vector<std::string> names;
-          for (ScopeMode m : AllScopeModes())
-            names.emplace_back(ScopeModeName(m));
-          return names;
-        }};
-
-// politeness.key: an enum, by the names of crawler/policy/politeness_key.h.
-constexpr EnumField kPolitenessKeyField = {
-    .get =
-        [](const CrawlConfig& c) {
-          return std::string(PolitenessKeyName(c.politeness.key));
-        },
-    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
-      absl::StatusOr<PolitenessKey> key = ParsePolitenessKey(name);
-      if (!key.ok()) return key.status();
-      c.politeness.key = *key;
-      return absl::OkStatus();
-    },
-    .names =
-        [] {
-          std::vector<std::string> names;
-          for (PolitenessKey k : AllPolitenessKeys())
-            names.emplace_back(PolitenessKeyName(k));
-          return names;
-        }};
-
-// sieve.on_capacity: an enum, by the names of crawler/policy/capacity_policy.h.
-constexpr EnumField kCapacityField = {
-    .get =
-        [](const CrawlConfig& c) {
-          return std::string(CapacityPolicyName(c.sieve.on_capacity));
-        },
-    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
-      absl::StatusOr<CapacityPolicy> policy = ParseCapacityPolicy(name);
-      if (!policy.ok()) return policy.status();
-      c.sieve.on_capacity = *policy;
-      return absl::OkStatus();
-    },
-    .names =
-        [] {
-          std::vector<std::string> names;
-          for (CapacityPolicy p : AllCapacityPolicies())
-            names.emplace_back(CapacityPolicyName(p));
-          return names;
-        }};
-
-// sieve.filter: a filter kind, checked by filter/'s parser (the one parser of
-// kind names).
-constexpr EnumField kFilterField = {
-    .get = [](const CrawlConfig& c) { return c.sieve.filter; },
-    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
-      absl::StatusOr<FilterKind> kind = ParseFilterKind(name);
-      if (!kind.ok()) return kind.status();
-      c.sieve.filter = std::string(FilterKindName(*kind));
-      return absl::OkStatus();
-    },
-    .names =
-        [] {
-          std::vector<std::string> names;
-          for (FilterKind k : AllFilterKinds())
-            names.emplace_back(FilterKindName(k));
-          return names;
-        }};
-
-// parse.html_parser: an enum, by the names of parse/link_extractor.h.
-constexpr EnumField kHtmlParserField = {
-    .get =
-        [](const CrawlConfig& c) {
-          return std::string(HtmlParserName(c.parse.html_parser));
-        },
-    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
-      absl::StatusOr<HtmlParser> parser = ParseHtmlParser(name);
-      if (!parser.ok()) return parser.status();
-      c.parse.html_parser = *parser;
-      return absl::OkStatus();
-    },
-    .names =
-        [] {
-          std::vector<std::string> names;
-          for (HtmlParser p : {HtmlParser::kTokenizer, HtmlParser::kGumbo})
-            names.emplace_back(HtmlParserName(p));
-          return names;
-        }};
-
-// crawl.sitemaps and crawl.sitemap_location: enums, by the names of
-// crawler/policy/sitemap_mode.h.
-constexpr EnumField kSitemapsField = {
-    .get =
-        [](const CrawlConfig& c) {
-          return std::string(SitemapSourceName(c.crawl.sitemaps));
-        },
-    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
-      absl::StatusOr<SitemapSource> source = ParseSitemapSource(name);
-      if (!source.ok()) return source.status();
-      c.crawl.sitemaps = *source;
-      return absl::OkStatus();
-    },
-    .names =
-        [] {
-          std::vector<std::string> names;
-          for (SitemapSource s : AllSitemapSources())
-            names.emplace_back(SitemapSourceName(s));
-          return names;
-        }};
-
-constexpr EnumField kSitemapLocationField = {
-    .get =
-        [](const CrawlConfig& c) {
-          return std::string(SitemapLocationRuleName(c.crawl.sitemap_location));
-        },
-    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
-      absl::StatusOr<SitemapLocationRule> rule = ParseSitemapLocationRule(name);
-      if (!rule.ok()) return rule.status();
-      c.crawl.sitemap_location = *rule;
-      return absl::OkStatus();
-    },
-    .names =
-        [] {
-          std::vector<std::string> names;
-          for (SitemapLocationRule r : AllSitemapLocationRules())
-            names.emplace_back(SitemapLocationRuleName(r));
-          return names;
-        }};
-
-// crawl.revisit: an enum, by the names of crawler/policy/revisit_policy.h.
-constexpr EnumField kRevisitField = {
-    .get =
-        [](const CrawlConfig& c) {
-          return std::string(RevisitModeName(c.crawl.revisit));
-        },
-    .set = [](CrawlConfig& c, std::string_view name) -> absl::Status {
-      absl::StatusOr<RevisitMode> mode = ParseRevisitMode(name);
-      if (!mode.ok()) return mode.status();
-      c.crawl.revisit = *mode;
-      return absl::OkStatus();
-    },
-    .names =
-        [] {
-          std::vector<std::string> names;
-          for (RevisitMode m : AllRevisitModes())
-            names.emplace_back(RevisitModeName(m));
-          return names;
-        }};
 
 const ConfigKey kKeys[] = {
     // [crawl]
@@ -528,10 +366,6 @@ const ConfigKey kKeys[] = {
 
 #undef SIEVE_FIELD
 
-std::string QuoteToml(const std::string& s) {
-  return absl::StrCat("\"", s, "\"");
-}
-
 }  // namespace
 
 std::span<const ConfigKey> ConfigKeys() { return kKeys; }
@@ -564,65 +398,6 @@ const ConfigKey* FindConfigKeyByFlag(std::string_view flag) {
     if (!key.flag.empty() && key.flag == flag) return &key;
   }
   return nullptr;
-}
-
-std::string FormatConfigValue(const ConfigKey& key, const CrawlConfig& config) {
-  CrawlConfig& c = const_cast<CrawlConfig&>(
-      config);  // Accessors are shared with the loader.
-  struct Formatter {
-    CrawlConfig& c;
-    std::string operator()(bool& (*get)(CrawlConfig&)) const {
-      return get(c) ? "true" : "false";
-    }
-    std::string operator()(int64_t& (*get)(CrawlConfig&)) const {
-      return absl::StrCat(get(c));
-    }
-    std::string operator()(double& (*get)(CrawlConfig&)) const {
-      // The fewest digits that read back to the same value: absl::StrCat's
-      // six would print 2592001 as 2.592e+06.
-      const double v = get(c);
-      for (int digits = 6; digits < 17; ++digits) {
-        std::string text = absl::StrFormat("%.*g", digits, v);
-        if (std::strtod(text.c_str(), nullptr) == v) return text;
-      }
-      return absl::StrFormat("%.17g", v);
-    }
-    std::string operator()(std::string& (*get)(CrawlConfig&)) const {
-      return QuoteToml(get(c));
-    }
-    std::string operator()(
-        std::vector<std::string>& (*get)(CrawlConfig&)) const {
-      return absl::StrCat("[",
-                          absl::StrJoin(get(c), ", ",
-                                        [](std::string* out, const auto& s) {
-                                          out->append(QuoteToml(s));
-                                        }),
-                          "]");
-    }
-    std::string operator()(const EnumField& field) const {
-      return QuoteToml(field.get(c));
-    }
-  };
-  return std::visit(Formatter{c}, key.field);
-}
-
-std::string ConfigValueName(const ConfigKey& key) {
-  struct Namer {
-    const ConfigKey& key;
-    std::string operator()(bool& (*)(CrawlConfig&)) const { return ""; }
-    std::string operator()(int64_t& (*)(CrawlConfig&)) const { return "INT"; }
-    std::string operator()(double& (*)(CrawlConfig&)) const { return "NUM"; }
-    std::string operator()(std::string& (*)(CrawlConfig&)) const {
-      return key.choices.empty() ? "STR" : std::string(key.choices);
-    }
-    std::string operator()(std::vector<std::string>& (*)(CrawlConfig&)) const {
-      return "LIST";
-    }
-    std::string operator()(const EnumField& field) const {
-      return absl::StrJoin(field.names(), "|");
-    }
-  };
-  return std::visit(Namer{key}, key.field);
 }
 
 }  // namespace sieve
