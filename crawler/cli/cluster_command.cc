@@ -5,8 +5,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "crawler/cli/crawl_command.h"
 #include "crawler/cli/seeds.h"
+#include "crawler/config/config_keys.h"
+#include "crawler/config/crawl_options.h"
 #include "crawler/policy/link_policy.h"
+#include "crawler/policy/politeness_key.h"
+#include "fetch/dns_cache.h"
 #include "nlohmann/json.hpp"
 #include "parse/url.h"
 
@@ -38,20 +43,35 @@ int RunStatus(cluster::RedisClient& client, const cluster::ClusterKeys& keys,
   return 0;
 }
 
+// The seeds keyed exactly as a worker of the crawl keys its links: the
+// crawl's URL normalisation and politeness.key (--config, --set and the keys'
+// flags), which the crawl checks against those it was started with.
 int RunSeed(cluster::RedisClient& client, const cluster::ClusterKeys& keys,
-            const std::string& file) {
-  absl::StatusOr<SeedList> list = ReadSeedFile(file, UrlOptions{});
+            const ParsedArgs& args) {
+  absl::StatusOr<CrawlConfig> config = LoadCrawlConfig(args);
+  if (!config.ok()) return Fail(config.status());
+  const UrlOptions url_options = MakeUrlOptions(*config);
+  absl::StatusOr<SeedList> list = ReadSeedFile(args.Get("seeds"), url_options);
   if (!list.ok()) return Fail(list.status());
   for (const std::string& problem : list->problems)
     std::cerr << "sieve cluster seed: skipped " << problem << "\n";
+  absl::StatusOr<std::unique_ptr<DnsCache>> dns =
+      DnsCache::Create(MakeFetchOptions(*config, {}).dns);
+  if (!dns.ok()) return Fail(dns.status());
+  const PolitenessKeys host_keys = MakePolitenessKeys(*config, dns->get());
+  std::vector<UrlParts> urls;
+  for (const std::string& url : list->urls) {
+    absl::StatusOr<UrlParts> parts = SplitUrl(url, url_options);
+    if (!parts.ok()) continue;
+    host_keys.Prefetch(*parts);  // The lookups at once, not in turn.
+    urls.push_back(*std::move(parts));
+  }
   std::vector<cluster::SeedUrl> seeds;
   const std::string origin = Origin{}.Encode();
-  for (const std::string& url : list->urls) {
-    absl::StatusOr<UrlParts> parts = SplitUrl(url);
-    if (!parts.ok()) continue;
-    seeds.push_back({parts->normalized_url, parts->Authority(), origin});
-  }
-  absl::StatusOr<uint64_t> queued = cluster::AddSeeds(client, keys, seeds);
+  for (const UrlParts& parts : urls)
+    seeds.push_back({parts.normalized_url, host_keys.KeyOf(parts), origin});
+  absl::StatusOr<uint64_t> queued =
+      cluster::AddSeeds(client, keys, seeds, ClusterSharedSettings(*config));
   if (!queued.ok()) return Fail(queued.status());
   std::cout << "queued " << *queued << " of " << seeds.size()
             << " seeds in crawl " << keys.crawl_id() << " ("
@@ -62,7 +82,7 @@ int RunSeed(cluster::RedisClient& client, const cluster::ClusterKeys& keys,
 }  // namespace
 
 std::vector<FlagSpec> ClusterFlags() {
-  return {
+  std::vector<FlagSpec> flags = {
       {.name = "cluster",
        .value_name = "URL",
        .help = "the crawl's Redis: redis://HOST:PORT[/DB]"},
@@ -70,10 +90,28 @@ std::vector<FlagSpec> ClusterFlags() {
       {.name = "seeds",
        .value_name = "FILE",
        .help = "seed: the URLs to add, one a line"},
+      {.name = "config",
+       .value_name = "FILE",
+       .help = "seed: the crawl's TOML config: the seeds are normalised "
+               "(url.*) and keyed (politeness.key) as its workers do"},
+      {.name = "set",
+       .value_name = "SECTION.KEY=VALUE",
+       .help = "seed: a setting of the crawl's, as `sieve crawl --set`",
+       .repeatable = true},
       {.name = "json",
        .value_name = "",
        .help = "status: print one JSON object"},
   };
+  const CrawlConfig defaults;
+  for (const ConfigKey& key : ConfigKeys()) {
+    if (key.flag.empty() || (key.commands & kClusterSeedCommand) == 0) continue;
+    flags.push_back({.name = std::string(key.flag),
+                     .value_name = ConfigValueName(key),
+                     .help = "seed: " + std::string(key.help),
+                     .default_text = FormatConfigValue(key, defaults),
+                     .config_path = std::string(key.path)});
+  }
+  return flags;
 }
 
 std::string FormatClusterStatus(const cluster::ClusterStatus& s) {
@@ -180,7 +218,7 @@ int RunClusterCommand(const ParsedArgs& args) {
   if (!client.ok()) return Fail(client.status());
   if (action == "status")
     return RunStatus(**client, *keys, args.Get("json") == "true");
-  return RunSeed(**client, *keys, args.Get("seeds"));
+  return RunSeed(**client, *keys, args);
 }
 
 }  // namespace sieve

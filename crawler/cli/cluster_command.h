@@ -4,6 +4,7 @@
 //
 //   sieve cluster status --cluster redis://HOST:PORT --crawl-id NAME [--json]
 //   sieve cluster seed --cluster redis://HOST:PORT --crawl-id NAME --seeds FILE
+//       [--config FILE] [--set SECTION.KEY=VALUE]... [--politeness-key KEY]
 #ifndef SIEVE_CRAWLER_CLI_CLUSTER_COMMAND_H_
 #define SIEVE_CRAWLER_CLI_CLUSTER_COMMAND_H_
 

@@ -77,14 +77,21 @@ std::span<const Command> Commands() {
        &CrawlFlags, &RunCrawlCommand, &CrawlSettingsHelp},
       {"cluster", "look at or add seeds to a crawl shared through Redis",
        "sieve cluster status --cluster URL --crawl-id NAME [--json]\n"
-       "       sieve cluster seed --cluster URL --crawl-id NAME --seeds FILE",
+       "       sieve cluster seed --cluster URL --crawl-id NAME --seeds FILE\n"
+       "           [--config FILE] [--set SECTION.KEY=VALUE]... "
+       "[--politeness-key KEY]",
        "status: the crawl's totals, each worker's pages, rates and shards, "
        "queued and pending\n"
        "URLs, the shared filter's estimated count and false-positive rate.\n"
        "seed: adds the URLs of FILE to the running crawl (through its shared "
        "filter: URLs\n"
-       "seen before are not queued again). Neither joins the crawl. See "
-       "docs/cluster.md.",
+       "seen before are not queued again), normalised and keyed by host as "
+       "the workers do,\n"
+       "with the crawl's url.* settings and politeness.key: give it the "
+       "crawl's --config and\n"
+       "--set (a crawl refuses a seed command or worker whose settings for "
+       "them differ).\n"
+       "Neither joins the crawl. See docs/cluster.md.",
        &ClusterFlags, &RunClusterCommand},
       {"study",
        "measure the memory, speed and false-positive rate of URL dedup "

@@ -41,7 +41,7 @@ std::vector<FlagSpec> CrawlFlags() {
   const CrawlConfig defaults;
   for (const ConfigKey& key : ConfigKeys()) {
     // The server's settings are `sieve frontier serve`'s flags.
-    if (key.flag.empty() || key.path.starts_with("frontier_server.")) continue;
+    if (key.flag.empty() || (key.commands & kCrawlCommand) == 0) continue;
     std::string default_text = FormatConfigValue(key, defaults);
     if (key.flag_negates)
       default_text = default_text == "true" ? "false" : "true";
@@ -84,7 +84,7 @@ std::string CrawlSettingsHelp() {
                     value.empty() ? "BOOL" : value, "  ", std::string(key.help),
                     " (default ", FormatConfigValue(key, defaults));
     // The server's keys have flags of `sieve frontier serve`, not of crawl.
-    if (!key.flag.empty() && !key.path.starts_with("frontier_server."))
+    if (!key.flag.empty() && (key.commands & kCrawlCommand) != 0)
       absl::StrAppend(&text, "; flag --", std::string(key.flag));
     absl::StrAppend(&text, ")\n");
   }

@@ -18,12 +18,6 @@ namespace {
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 
-bool IsServerKey(std::string_view path) {
-  return path.starts_with("frontier_server.") ||
-         path == "sieve.expected_urls" || path == "sieve.fp_rate" ||
-         path == "log.level";
-}
-
 }  // namespace
 
 std::vector<FlagSpec> FrontierFlags() {
@@ -33,7 +27,8 @@ std::vector<FlagSpec> FrontierFlags() {
        .help = "TOML config file; flags override it"}};
   const CrawlConfig defaults;
   for (const ConfigKey& key : ConfigKeys()) {
-    if (key.flag.empty() || !IsServerKey(key.path)) continue;
+    if (key.flag.empty() || (key.commands & kFrontierServeCommand) == 0)
+      continue;
     flags.push_back({.name = std::string(key.flag),
                      .value_name = ConfigValueName(key),
                      .help = std::string(key.help),

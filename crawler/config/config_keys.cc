@@ -162,10 +162,12 @@ const ConfigKey kKeys[] = {
     {"politeness.max_requests_per_second", "max-requests-per-second",
      "requests started per second, all hosts together (0 = no cap)",
      SIEVE_FIELD(politeness.max_requests_per_second), 0, 1e6},
-    {"politeness.key", "politeness-key",
-     "which hosts share the delay and the in-flight cap: each host, hosts on "
-     "one IP address, or hosts of one registrable domain",
-     kPolitenessKeyField},
+    {.path = "politeness.key",
+     .flag = "politeness-key",
+     .help = "which hosts share the delay and the in-flight cap: each host, "
+             "hosts on one IP address, or hosts of one registrable domain",
+     .field = kPolitenessKeyField,
+     .commands = kCrawlCommand | kClusterSeedCommand},
     // [robots]
     {"robots.token", "robots-token",
      "product token robots.txt groups are matched against (default: the "
@@ -246,12 +248,20 @@ const ConfigKey kKeys[] = {
      "URL (empty: none, or $http_proxy and friends)",
      SIEVE_FIELD(fetch.proxy)},
     // [sieve]
-    {"sieve.expected_urls", "expected-urls",
-     "URLs the Sieve's filter is sized for", SIEVE_FIELD(sieve.expected_urls),
-     1, 1e13},
-    {"sieve.fp_rate", "fp-rate",
-     "the filter's false-positive rate at expected_urls",
-     SIEVE_FIELD(sieve.fp_rate), 1e-12, 0.5},
+    {.path = "sieve.expected_urls",
+     .flag = "expected-urls",
+     .help = "URLs the Sieve's filter is sized for",
+     .field = SIEVE_FIELD(sieve.expected_urls),
+     .min = 1,
+     .max = 1e13,
+     .commands = kCrawlCommand | kFrontierServeCommand},
+    {.path = "sieve.fp_rate",
+     .flag = "fp-rate",
+     .help = "the filter's false-positive rate at expected_urls",
+     .field = SIEVE_FIELD(sieve.fp_rate),
+     .min = 1e-12,
+     .max = 0.5,
+     .commands = kCrawlCommand | kFrontierServeCommand},
     {"sieve.filter", "", "filter kind", kFilterField},
     {"sieve.on_capacity", "on-capacity",
      "past expected_urls: grow the filter, warn, or stop the crawl",
@@ -288,32 +298,70 @@ const ConfigKey kKeys[] = {
     {"urlfrontier.crawl_id", "", "the server's crawl ID (empty: DEFAULT)",
      SIEVE_FIELD(urlfrontier.crawl_id)},
     // [frontier_server] (sieve frontier serve)
-    {"frontier_server.listen", "listen", "host:port the server listens on",
-     SIEVE_FIELD(frontier_server.listen)},
-    {"frontier_server.data", "data", "directory of the server's URL store",
-     SIEVE_FIELD(frontier_server.data)},
-    {"frontier_server.bloom", "bloom", "Bloom filter in front of the URL store",
-     SIEVE_FIELD(frontier_server.bloom)},
-    {"frontier_server.sync", "sync", "fsync the URL store on each write",
-     SIEVE_FIELD(frontier_server.sync)},
-    {"frontier_server.queue_delay", "queue-delay",
-     "default seconds between two answers of one queue",
-     SIEVE_FIELD(frontier_server.queue_delay), 0, 86400},
-    {"frontier_server.delay_requestable", "delay-requestable",
-     "default seconds a URL handed out stays in transit",
-     SIEVE_FIELD(frontier_server.delay_requestable), 1, 86400 * 30},
-    // [url]
-    {"url.strip_query_params", "", "query parameters to drop (glob patterns)",
-     SIEVE_FIELD(url.strip_query_params)},
-    {"url.session_id_params", "",
-     "session-ID query parameters dropped (glob patterns)",
-     SIEVE_FIELD(url.session_id_params)},
-    {"url.sort_query", "", "sort query parameters",
-     SIEVE_FIELD(url.sort_query)},
-    {"url.drop_www", "", "treat www.host as host", SIEVE_FIELD(url.drop_www)},
+    {.path = "frontier_server.listen",
+     .flag = "listen",
+     .help = "host:port the server listens on",
+     .field = SIEVE_FIELD(frontier_server.listen),
+     .commands = kFrontierServeCommand},
+    {.path = "frontier_server.data",
+     .flag = "data",
+     .help = "directory of the server's URL store",
+     .field = SIEVE_FIELD(frontier_server.data),
+     .commands = kFrontierServeCommand},
+    {.path = "frontier_server.bloom",
+     .flag = "bloom",
+     .help = "Bloom filter in front of the URL store",
+     .field = SIEVE_FIELD(frontier_server.bloom),
+     .commands = kFrontierServeCommand},
+    {.path = "frontier_server.sync",
+     .flag = "sync",
+     .help = "fsync the URL store on each write",
+     .field = SIEVE_FIELD(frontier_server.sync),
+     .commands = kFrontierServeCommand},
+    {.path = "frontier_server.queue_delay",
+     .flag = "queue-delay",
+     .help = "default seconds between two answers of one queue",
+     .field = SIEVE_FIELD(frontier_server.queue_delay),
+     .min = 0,
+     .max = 86400,
+     .commands = kFrontierServeCommand},
+    {.path = "frontier_server.delay_requestable",
+     .flag = "delay-requestable",
+     .help = "default seconds a URL handed out stays in transit",
+     .field = SIEVE_FIELD(frontier_server.delay_requestable),
+     .min = 1,
+     .max = 86400 * 30,
+     .commands = kFrontierServeCommand},
+    // [url] (also `sieve cluster seed`'s: they make a URL's normal form)
+    {.path = "url.strip_query_params",
+     .flag = "",
+     .help = "query parameters to drop (glob patterns)",
+     .field = SIEVE_FIELD(url.strip_query_params),
+     .commands = kCrawlCommand | kClusterSeedCommand},
+    {.path = "url.session_id_params",
+     .flag = "",
+     .help = "session-ID query parameters dropped (glob patterns)",
+     .field = SIEVE_FIELD(url.session_id_params),
+     .commands = kCrawlCommand | kClusterSeedCommand},
+    {.path = "url.sort_query",
+     .flag = "",
+     .help = "sort query parameters",
+     .field = SIEVE_FIELD(url.sort_query),
+     .commands = kCrawlCommand | kClusterSeedCommand},
+    {.path = "url.drop_www",
+     .flag = "",
+     .help = "treat www.host as host",
+     .field = SIEVE_FIELD(url.drop_www),
+     .commands = kCrawlCommand | kClusterSeedCommand},
     // [log]
-    {"log.level", "log-level", "log level", SIEVE_FIELD(log.level), 0, 0,
-     "trace|debug|info|warn|error|off"},
+    {.path = "log.level",
+     .flag = "log-level",
+     .help = "log level",
+     .field = SIEVE_FIELD(log.level),
+     .min = 0,
+     .max = 0,
+     .choices = "trace|debug|info|warn|error|off",
+     .commands = kCrawlCommand | kFrontierServeCommand},
 };
 
 #undef SIEVE_FIELD
@@ -321,6 +369,16 @@ const ConfigKey kKeys[] = {
 }  // namespace
 
 std::span<const ConfigKey> ConfigKeys() { return kKeys; }
+
+std::string FormatConfigKeysOf(uint8_t command, const CrawlConfig& config) {
+  std::string out;
+  for (const ConfigKey& key : kKeys) {
+    if ((key.commands & command) != 0)
+      absl::StrAppend(&out, std::string(key.path), " = ",
+                      FormatConfigValue(key, config), "\n");
+  }
+  return out;
+}
 
 const ConfigKey* FindConfigKeyByPath(std::string_view path) {
   for (const ConfigKey& key : kKeys) {

@@ -49,6 +49,16 @@ using ConfigField =
                  double& (*)(CrawlConfig&), std::string& (*)(CrawlConfig&),
                  std::vector<std::string>& (*)(CrawlConfig&), EnumField>;
 
+// The commands that take a key (ConfigKey::commands), a bit set: their flags
+// and help list it.
+enum ConfigCommand : uint8_t {
+  kCrawlCommand = 1 << 0,          // sieve crawl
+  kFrontierServeCommand = 1 << 1,  // sieve frontier serve
+  // sieve cluster seed: the keys that decide a URL's normal form and its host
+  // key, which every worker of a shared crawl and its seeds must agree on.
+  kClusterSeedCommand = 1 << 2,
+};
+
 struct ConfigKey {
   // "table.key" in TOML, e.g. "crawl.max_pages".
   std::string_view path;
@@ -65,6 +75,8 @@ struct ConfigKey {
   // Booleans: the flag sets the opposite value (`--insecure` sets
   // fetch.verify_tls = false; `--noinsecure` sets it true).
   bool flag_negates = false;
+  // The commands that take it (ConfigCommand bits). Default: sieve crawl.
+  uint8_t commands = kCrawlCommand;
 };
 
 // Every setting, in the order config/default.toml documents them.
@@ -72,6 +84,10 @@ std::span<const ConfigKey> ConfigKeys();
 
 // The key bound to `flag` ("max-pages"), or nullptr.
 const ConfigKey* FindConfigKeyByFlag(std::string_view flag);
+
+// "path = value" lines (TOML values, FormatConfigValue) of every key that
+// `command` takes (a ConfigCommand bit), in table order.
+std::string FormatConfigKeysOf(uint8_t command, const CrawlConfig& config);
 
 // The key at `path` ("crawl.max_pages"), or nullptr.
 const ConfigKey* FindConfigKeyByPath(std::string_view path);

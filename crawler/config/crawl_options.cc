@@ -6,6 +6,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "crawler/config/config_keys.h"
 #include "fetch/ca_bundle.h"
 #include "frontier/cluster/redis_frontier.h"
 #include "frontier/service/grpc_frontier.h"
@@ -143,6 +144,7 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> CreateClusterFrontier(
     o.worker_id = absl::StrCat(host, "-", getpid());
   }
   o.shards = static_cast<uint32_t>(c.shards);
+  o.shared_settings = ClusterSharedSettings(config);
   o.filter.expected_urls = local.sieve.expected_urls;
   o.filter.fp_rate = local.sieve.fp_rate;
   o.filter.max_key_bytes = static_cast<uint64_t>(c.max_key_mb) << 20;
@@ -237,6 +239,15 @@ UrlOptions MakeUrlOptions(const CrawlConfig& config) {
   o.sort_query = config.url.sort_query;
   o.drop_www = config.url.drop_www;
   return o;
+}
+
+PolitenessKeys MakePolitenessKeys(const CrawlConfig& config, DnsCache* dns) {
+  return PolitenessKeys(config.politeness.key, dns,
+                        absl::Seconds(config.fetch.connect_timeout));
+}
+
+std::string ClusterSharedSettings(const CrawlConfig& config) {
+  return FormatConfigKeysOf(kClusterSeedCommand, config);
 }
 
 ScopeOptions MakeScopeOptions(const CrawlConfig& config) {

@@ -12,7 +12,9 @@
 
 #include "absl/status/statusor.h"
 #include "crawler/config/crawl_config.h"
+#include "crawler/policy/politeness_key.h"
 #include "crawler/policy/scope.h"
+#include "fetch/dns_cache.h"
 #include "fetch/fetch_options.h"
 #include "frontier/crawl_frontier.h"
 #include "frontier/frontier.h"
@@ -41,6 +43,15 @@ absl::StatusOr<std::unique_ptr<CrawlFrontier>> RestoreFrontier(
     const CrawlConfig& config, const std::filesystem::path& work_dir,
     const SnapshotReader& snapshot);
 UrlOptions MakeUrlOptions(const CrawlConfig& config);
+// The crawl's host keys (politeness.key), a kIp lookup waiting at most
+// fetch.connect_timeout. REQUIRES: `dns` outlives the result; not null for
+// kIp.
+PolitenessKeys MakePolitenessKeys(const CrawlConfig& config, DnsCache* dns);
+// What every worker of a --cluster crawl and `sieve cluster seed` must share
+// (RedisFrontierOptions::shared_settings): the settings that make a URL's
+// normal form and its host key (the keys `sieve cluster seed` takes, url.*
+// and politeness.key), one "key = value" a line.
+std::string ClusterSharedSettings(const CrawlConfig& config);
 // The host of `authority` as the private-address guard compares it (no port):
 // "127.0.0.1" of "127.0.0.1:8080", "[::1]" of "[::1]:80".
 std::string GuardHost(std::string_view authority);

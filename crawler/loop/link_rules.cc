@@ -19,8 +19,7 @@ absl::StatusOr<std::unique_ptr<LinkRules>> LinkRules::Create(
   if (!dns.ok()) return dns.status();
   rules->dns_ = std::move(*dns);
   rules->keys_ = std::make_unique<PolitenessKeys>(
-      config.politeness.key, rules->dns_.get(),
-      absl::Seconds(config.fetch.connect_timeout));
+      MakePolitenessKeys(config, rules->dns_.get()));
   return rules;
 }
 

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "absl/strings/str_cat.h"
+#include "frontier/cluster/crawl_settings.h"
 #include "frontier/cluster/redis_bloom_filter.h"
 #include "frontier/cluster/shard_leases.h"
 
@@ -102,9 +103,12 @@ absl::StatusOr<ClusterStatus> ReadClusterStatus(RedisClient& client,
 }
 
 absl::StatusOr<uint64_t> AddSeeds(RedisClient& client, const ClusterKeys& keys,
-                                  const std::vector<SeedUrl>& seeds) {
+                                  const std::vector<SeedUrl>& seeds,
+                                  std::string_view settings) {
   absl::StatusOr<uint32_t> shards = StoredShards(client, keys);
   if (!shards.ok()) return shards.status();
+  if (absl::Status s = CheckCrawlSettings(client, keys, settings); !s.ok())
+    return s;
   absl::StatusOr<RedisBloomFilter> filter =
       RedisBloomFilter::Open(client, keys, RedisBloomOptions{}, *shards);
   if (!filter.ok()) return filter.status();

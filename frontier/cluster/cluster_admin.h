@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -66,14 +67,17 @@ absl::StatusOr<ClusterStatus> ReadClusterStatus(RedisClient& client,
 
 struct SeedUrl {
   std::string url{};   // Normalised absolute URL.
-  std::string host{};  // Its host key (the crawler's: the authority).
+  std::string host{};  // Its host key, as the crawl's workers key it.
   std::string metadata{};
 };
 
 // Queues each URL new to the crawl's filter in its host's shard; returns how
-// many were queued.
+// many were queued. `settings`: as a worker's shared_settings
+// (crawl_settings.h), checked first: FailedPrecondition, nothing queued, if
+// the crawl's differ.
 absl::StatusOr<uint64_t> AddSeeds(RedisClient& client, const ClusterKeys& keys,
-                                  const std::vector<SeedUrl>& seeds);
+                                  const std::vector<SeedUrl>& seeds,
+                                  std::string_view settings = {});
 
 }  // namespace sieve::cluster
 

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "frontier/cluster/crawl_settings.h"
 #include "frontier/cluster/redis_errors.h"
 #include "frontier/cluster/worker_stats.h"
 
@@ -46,6 +47,10 @@ absl::Status RedisFrontier::Open() {
   absl::StatusOr<uint32_t> shards =
       OpenShardCount(*client_, *keys_, options_.shards);
   if (!shards.ok()) return shards.status();
+  if (absl::Status s =
+          CheckCrawlSettings(*client_, *keys_, options_.shared_settings);
+      !s.ok())
+    return s;
   absl::StatusOr<RedisBloomFilter> filter =
       RedisBloomFilter::Open(*client_, *keys_, options_.filter, *shards);
   if (!filter.ok()) return filter.status();

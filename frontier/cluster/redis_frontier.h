@@ -106,6 +106,11 @@ struct RedisFrontierOptions {
   std::string worker_id{};
   // Used only by the worker that creates the crawl.
   uint32_t shards = 256;
+  // What every worker of the crawl must share, one "key = value" a line
+  // (crawl_settings.h): the first worker stores it; Create fails with
+  // FailedPrecondition when the crawl's differs. Empty: not checked.
+  // Default: empty.
+  std::string shared_settings{};
   RedisBloomOptions filter{};
   absl::Duration lease_ttl = absl::Seconds(10);
   // Per-host rules of each shard's local frontier.

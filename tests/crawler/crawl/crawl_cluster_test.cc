@@ -4,14 +4,18 @@
 // exactly the sites, each page requested once, and per-host politeness across
 // the workers (never two requests at once, none closer than the delay);
 // `sieve cluster status` shows each worker holding a third of the shards.
-// Also `sieve cluster seed` into a running crawl, the commands' errors, and
+// Also `sieve cluster seed` into a running crawl (its seeds normalised and
+// keyed as the workers' links, with the crawl's settings, and refused with
+// others, as a worker with others is), the commands' errors, and
 // the same crawl on a Redis Cluster of 3 masters and 3 replicas with `sieve
 // cluster status` asked through another node than the workers'.
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -152,6 +156,146 @@ TEST(CrawlClusterTest, SeedAddsSitesToARunningCrawl) {
   }
   EXPECT_EQ(extra_pages.size(),
             testing_util::Expected((*extra)->graph()).fetched.size());
+}
+
+// The requests of all `sites` by start, each closer than `delay` to the one
+// before it (or overlapping it) named: hosts that share one politeness key
+// never see that.
+std::vector<std::string> TooClose(const std::vector<const DemoSite*>& sites,
+                                  absl::Duration delay) {
+  std::vector<std::pair<SiteRequest, std::string>> requests;
+  for (const DemoSite* site : sites) {
+    for (SiteRequest& r : site->requests())
+      requests.emplace_back(std::move(r), site->authority());
+  }
+  std::sort(requests.begin(), requests.end(), [](const auto& a, const auto& b) {
+    return a.first.start < b.first.start;
+  });
+  std::vector<std::string> close;
+  for (size_t i = 1; i < requests.size(); ++i) {
+    // 2 ms of slack, as above.
+    if (requests[i].first.start - requests[i - 1].first.end <
+        delay - absl::Milliseconds(2))
+      close.push_back(absl::StrCat(requests[i - 1].second,
+                                   requests[i - 1].first.path, " then ",
+                                   requests[i].second, requests[i].first.path));
+  }
+  return close;
+}
+
+TEST(CrawlClusterTest, SeedIsNormalisedAndKeyedAsTheWorkersLinks) {
+  SIEVE_SKIP_WITHOUT_REDIS();
+  // The crawl strips the query parameter x (url.strip_query_params) and keys
+  // politeness by registrable domain: every loopback site (127.0.0.1, its own
+  // domain) shares one delay. `sieve cluster seed`, given the crawl's
+  // --config and --politeness-key, must do the same: site A's root with ?x=1
+  // is A's root, seen already (not fetched again), and a second site B joins
+  // A's politeness key (never closer to an A request than the delay). Seeds
+  // normalised with the default options and keyed by authority were queued
+  // as new and fetched in a slot of their own.
+  constexpr double kDelay = 0.2;
+  std::unique_ptr<ClusterCrawl> c = ClusterCrawl::Start(
+      "cluster-seed-keys",
+      {.sites = 1,
+       .pages = 6,
+       .delay_seconds = kDelay,
+       .shards = 4,
+       .config_extra = "[url]\nstrip_query_params = [\"x\"]\n",
+       .flags = {"--scope", "domain", "--politeness-key", "registrable_domain",
+                 "--sitemaps", "off"}});
+  ASSERT_NE(c, nullptr);
+  const DemoSite& a = *c->sites()[0];
+  auto b = DemoSite::Start({.pages = 2, .seed = 78});
+  ASSERT_TRUE(b.ok()) << b.status();
+  const std::filesystem::path more = c->dir() / "more.txt";
+  std::ofstream(more) << a.root_url() << "?x=1\n" << (*b)->root_url() << "\n";
+
+  const pid_t worker = c->StartWorker("w0");
+  // Bounded: A's root (its first page, after robots.txt) is fetched within
+  // a second of the start, seconds before A's pages at 0.2 s apart are.
+  const absl::Time deadline = absl::Now() + absl::Seconds(30);
+  auto root_fetched = [&] {
+    for (const SiteRequest& r : a.requests())
+      if (r.path == "/") return true;
+    return false;
+  };
+  while (!root_fetched() && absl::Now() < deadline)
+    absl::SleepFor(absl::Milliseconds(20));
+  ASSERT_TRUE(root_fetched()) << c->Log("w0");
+  const std::filesystem::path log = c->dir() / "seed.log";
+  EXPECT_EQ(WaitFor(StartSieve(
+                {"cluster", "seed", "--cluster", c->redis().url(), "--crawl-id",
+                 "cluster-seed-keys", "--seeds", more.string(), "--config",
+                 (c->dir() / "cluster.toml").string(), "--politeness-key",
+                 "registrable_domain"},
+                log)),
+            0)
+      << ReadFile(log);
+  EXPECT_THAT(ReadFile(log), HasSubstr("queued 1 of 2 seeds"));
+  EXPECT_EQ(WaitFor(worker), 0) << c->Log("w0");
+
+  for (const SiteRequest& r : a.requests())
+    EXPECT_THAT(r.path, ::testing::Not(HasSubstr("x=1")))
+        << "the seed was not normalised as the crawl normalises";
+  EXPECT_GT((*b)->requests().size(), 1u) << "the seeded site was not crawled";
+  EXPECT_THAT(TooClose({&a, b->get()}, absl::Seconds(kDelay)),
+              ::testing::IsEmpty())
+      << "the seed was not keyed as the crawl keys its links";
+}
+
+TEST(CrawlClusterTest, WorkerAndSeedWithOtherUrlOrKeySettingsAreRefused) {
+  SIEVE_SKIP_WITHOUT_REDIS();
+  // The first worker stores the crawl's settings for URL normalisation and
+  // host keys; a worker or a seed command with others would put one host
+  // under two keys (two workers at once) and one URL in two spellings, so
+  // each is refused with the settings that differ, and nothing is queued.
+  std::unique_ptr<ClusterCrawl> c = ClusterCrawl::Start(
+      "cluster-settings",
+      {.sites = 1,
+       .pages = 4,
+       .config_extra = "[url]\ndrop_www = true\n",
+       .flags = {"--politeness-key", "registrable_domain"}});
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(WaitFor(c->StartWorker("w0")), 0) << c->Log("w0");
+
+  // Another key: refused before it fetches anything.
+  const size_t requests = c->sites()[0]->requests().size();
+  const std::filesystem::path out = c->dir() / "w1";
+  const std::filesystem::path log = c->dir() / "w1.log";
+  const int other_key = WaitFor(StartSieve(
+      {"crawl", "--config", (c->dir() / "cluster.toml").string(), "--cluster",
+       c->url(), "--crawl-id", "cluster-settings", "--worker-id", "w1",
+       "--seeds", (c->dir() / "seeds.txt").string(), "--out", out.string(),
+       "--politeness-key", "host", "--max-run-time", "30"},
+      log));
+  EXPECT_EQ(other_key, 1) << ReadFile(log);
+  EXPECT_THAT(ReadFile(log), HasSubstr("politeness.key = \"host\""));
+  EXPECT_THAT(ReadFile(log),
+              HasSubstr("politeness.key = \"registrable_domain\""));
+  EXPECT_EQ(c->sites()[0]->requests().size(), requests);
+
+  // A seed command without the crawl's url.drop_www: refused, nothing queued.
+  const std::filesystem::path more = c->dir() / "more.txt";
+  std::ofstream(more) << "http://www.example.test/\n";
+  const std::filesystem::path seed_log = c->dir() / "seed.log";
+  auto seed = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {
+        "cluster",          "seed",    "--cluster",  c->url(), "--crawl-id",
+        "cluster-settings", "--seeds", more.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::filesystem::remove(seed_log);  // StartSieve appends.
+    return WaitFor(StartSieve(args, seed_log));
+  };
+  EXPECT_EQ(seed({"--politeness-key", "registrable_domain"}), 1)
+      << ReadFile(seed_log);
+  EXPECT_THAT(ReadFile(seed_log), HasSubstr("url.drop_www = true"));
+  EXPECT_EQ(c->Status()["queued"].get<int>(), 0);
+  // With the crawl's settings it is taken.
+  EXPECT_EQ(seed({"--config", (c->dir() / "cluster.toml").string(),
+                  "--politeness-key", "registrable_domain"}),
+            0)
+      << ReadFile(seed_log);
+  EXPECT_THAT(ReadFile(seed_log), HasSubstr("queued 1 of 1 seeds"));
 }
 
 TEST(CrawlClusterTest, TwoWorkersTogetherKeepTheCrawlWideRate) {
