@@ -18,6 +18,7 @@
 #include "crawler/cli/seeds.h"
 #include "crawler/config/config_keys.h"
 #include "crawler/config/config_loader.h"
+#include "crawler/config/config_options.h"
 #include "crawler/config/crawl_options.h"
 #include "crawler/demo/demo_site.h"
 #include "crawler/logging.h"
@@ -153,6 +154,9 @@ std::string CrawlSettingsHelp() {
     // The server's keys have flags of `sieve frontier serve`, not of crawl.
     if (!key.flag.empty() && !key.path.starts_with("frontier_server."))
       absl::StrAppend(&text, "; flag --", std::string(key.flag));
+    // The library option it sets (config_options.h), to grep from.
+    if (const ConfigOption* option = FindConfigOption(key.path))
+      absl::StrAppend(&text, "; option ", std::string(option->option));
     absl::StrAppend(&text, ")\n");
   }
   return text;
