@@ -41,8 +41,8 @@ class OutDirLock {
  private:
   OutDirLock(std::filesystem::path dir, int fd)
       : dir_(std::move(dir)), fd_(fd) {}
-  std::filesystem::path dir_;
-  int fd_ = -1;
+  std::filesystem::path dir_;  // The directory locked.
+  int fd_ = -1;  // OUT/.lock, held open (the lock). Default: -1, none.
 };
 
 }  // namespace sieve

@@ -84,7 +84,8 @@ namespace sieve {
   X(requisites)          /* Records of page requisites (page_requisites). */
 // clang-format on
 
-// Cumulative counts of a crawl (they survive resume).
+// Cumulative counts of a crawl (they survive resume). Every count's
+// Default: 0 (a fresh crawl).
 struct CrawlCounters {
 #define SIEVE_COUNTER_MEMBER(name) uint64_t name = 0;
   SIEVE_CRAWL_COUNTERS(SIEVE_COUNTER_MEMBER)
@@ -97,20 +98,25 @@ struct CrawlCounters {
   std::array<uint64_t, kSkipReasonCount> skipped{};
 };
 
+// What a checkpoint saves of the crawl besides the frontier's files (the
+// defaults are a fresh crawl's).
 struct CrawlState {
-  uint64_t pages_offset = 0;  // Bytes of pages.jsonl covered by this snapshot.
+  // Bytes of pages.jsonl covered by this snapshot. Default: 0.
+  uint64_t pages_offset = 0;
   // Bytes of skipped.jsonl covered by this snapshot (0 in a crawl.state
-  // written before skipped.jsonl existed).
+  // written before skipped.jsonl existed). Default: 0.
   uint64_t skipped_offset = 0;
   // With output.warc: every WARC file of the crawl and its durable length at
   // the same instant as pages_offset (WarcWriter::Sync); --resume cuts the
-  // files back to it (RecoverWarcDirectory).
+  // files back to it (RecoverWarcDirectory). Default: none.
   std::vector<WarcFileState> warc_files;
-  uint64_t sequence = 0;  // Snapshot number.
-  CrawlCounters counters;
+  uint64_t sequence = 0;   // Snapshot number. Default: 0.
+  CrawlCounters counters;  // Default: all 0.
+  // The seeds' hosts (host[:port]), a redirected seed's target's included.
+  // Default: none.
   std::vector<std::string> seed_hosts;
   // The domain budget's table (DomainBudget::Save), kept in the snapshot as
-  // the file domains.budget; empty when it tracks no domain.
+  // the file domains.budget; empty when it tracks no domain. Default: "".
   std::string domain_budget;
 };
 

@@ -3,11 +3,12 @@
 //
 // The request table
 // -----------------
-// `requests_` maps the id of every FetchRequest the Fetcher has in flight to
-// its Request: the one structure every fetch passes through. An entry is
-// added when the request is submitted and removed when its one
-// FetchResponse comes back (the Fetcher answers each request exactly once),
-// so requests_.size() == fetcher_->in_flight() between loop turns.
+// `requests_` (RequestTable, request_table.h) maps the id of every
+// FetchRequest the Fetcher has in flight to its Request: the one structure
+// every fetch passes through. An entry is added when the request is submitted
+// and removed when its one FetchResponse comes back (the Fetcher answers each
+// request exactly once), so requests_.size() == fetcher_->in_flight() between
+// loop turns.
 //   kPage    a frontier URL (a page, a sitemap, a requisite) in one of its
 //            host's slots; `url` is what Next handed out.
 //   kRobots  the robots.txt of `origin`, fetched in the slot of the first
@@ -19,10 +20,10 @@
 //   Dispatch: CrawlFrontier::Next -> HandleReady
 //     host unreachable      -> RecordUnreachable: record, Done(NotFetched)
 //     robots.txt forbids it -> link fate kDisallowed, Done(NotFetched)
-//     robots.txt allows it  -> SubmitPage: requests_[id] = kPage
+//     robots.txt allows it  -> SubmitPage: requests_.Add(kPage)
 //     robots.txt unknown    -> held by the robots gate; the first waiter's
-//                              slot fetches it: requests_[id] = kRobots
-//   Fetcher::Poll -> OnResponse: requests_ entry erased, exchange archived
+//                              slot fetches it: requests_.Add(kRobots)
+//   Fetcher::Poll -> OnResponse: requests_.Take(id), exchange archived
 //     kRobots -> OnRobots: rules cached, sitemaps queued; the waiters go
 //                back Done(Deferred) (robots.txt unavailable: each Finish'd
 //                with the cause, retried or recorded)
@@ -46,19 +47,25 @@
 //   crawler_records.cc     what it writes: page records in answer order,
 //                          parsed pages and sitemaps, skipped URLs
 // and these owners, each with its own state (its header says what it owns):
+//   request_table.h        the requests in flight, max_pages, the rate cap
+//   robots_gate.h          robots.txt rules and the URLs held for them
+//   link_rules.h           DNS cache, politeness keys, scope, traps, domain
+//                          budget and the LinkPolicy over them
 //   crawl_archive.h        the WARC files (CrawlArchive)
-//   crawl_reporter.h       progress, metrics, capacity warning, summary
 //   record_sink.h          pages.jsonl, skipped.jsonl and their counts
 //   revisit_scheduler.h    revisits: histories, validators, next visits
-//   robots_gate.h          robots.txt rules and the URLs held for them
 //   sitemap_queue.h        the sitemaps queued, capped per host
+//   stop_control.h         why and when the run ends, the fatal error
+//   checkpointer.h         OUT/checkpoint and when the next is due
+//   crawl_reporter.h       progress, metrics, capacity warning, summary
 //
 // Surprises first:
 //   - Not thread-safe: one thread (the caller of Run) owns it, except
-//     RequestStop. Parser threads only touch `policy_` and what it points to.
+//     RequestStop. Parser threads only touch the link rules' policy
+//     (LinkRules::policy) and what it points to.
 //   - No per-host policy here: the frontier owns delays, back-off, retries and
 //     page caps (frontier/crawl_frontier.h). The one per-host map is the
-//     robots.txt fetches in flight, bounded by fetch.concurrency.
+//     robots gate's URLs held per origin, bounded by fetch.concurrency.
 #ifndef SIEVE_CRAWLER_LOOP_CRAWLER_IMPL_H_
 #define SIEVE_CRAWLER_LOOP_CRAWLER_IMPL_H_
 
@@ -151,11 +158,12 @@ class Crawler::Impl {
   struct ParsedPage {
     PageRecord record;
     FrontierUrl url;
-    absl::Duration response_time;
-    PageLinks links;
-    std::optional<SitemapLinks> sitemap;  // Set for a sitemap file.
+    absl::Duration response_time;  // Default: 0.
+    PageLinks links;               // Its links' fates. Default: none.
+    // Set for a sitemap file. Default: nullopt.
+    std::optional<SitemapLinks> sitemap;
     // A record of a page not parsed, sent through the pool only to keep its
-    // place behind the pages parsing (WriteRecord).
+    // place behind the pages parsing (WriteRecord). Default: false.
     bool record_only = false;
   };
 
@@ -288,7 +296,6 @@ class Crawler::Impl {
   // I/O error is fatal.
   std::optional<WarcLocation> Archive(FetchResponse& response,
                                       absl::Time start);
-
 
   // The setup (config, seeds, logger, the output directory's lock) and what
   // the checkpoint saves (counters, seeds' hosts, file offsets).
