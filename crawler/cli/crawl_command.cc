@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "crawler/config/config_keys.h"
 #include "crawler/config/config_loader.h"
+#include "crawler/config/config_options.h"
 #include "crawler/config/crawl_options.h"
 #include "crawler/loop/crawler.h"
 #include "toml++/toml.h"
@@ -86,6 +87,9 @@ std::string CrawlSettingsHelp() {
     // The server's keys have flags of `sieve frontier serve`, not of crawl.
     if (!key.flag.empty() && (key.commands & kCrawlCommand) != 0)
       absl::StrAppend(&text, "; flag --", std::string(key.flag));
+    // The library option it sets (config_options.h), to grep from.
+    if (const ConfigOption* option = FindConfigOption(key.path))
+      absl::StrAppend(&text, "; option ", std::string(option->option));
     absl::StrAppend(&text, ")\n");
   }
   return text;

@@ -13,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "crawler/config/config_keys.h"
 #include "crawler/config/config_loader.h"
+#include "crawler/config/config_options.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "study/study_flags.h"
@@ -270,6 +271,23 @@ TEST(CliTest, HelpCrawlListsEverySettingsKey) {
                 HasSubstr(absl::StrCat("  ", std::string(key.path), "=")))
         << key.path;
   }
+}
+
+// Each key's line names the library option it sets, from the one table
+// (crawler/config/config_options.h): `fetch.timeout` -> total_timeout.
+TEST(CliTest, HelpCrawlNamesTheOptionEachKeySets) {
+  SieveRun run = RunSieve("help crawl");
+  ASSERT_EQ(run.exit_code, 0);
+  for (const sieve::ConfigOption& row : sieve::ConfigOptions()) {
+    const size_t at =
+        run.output.find(absl::StrCat("  ", std::string(row.key), "="));
+    ASSERT_NE(at, std::string::npos) << row.key;
+    const std::string line =
+        run.output.substr(at, run.output.find('\n', at) - at);
+    EXPECT_THAT(line, HasSubstr(absl::StrCat("; option ",
+                                             std::string(row.option), ")")));
+  }
+  EXPECT_THAT(run.output, HasSubstr("option FetchOptions::total_timeout)"));
 }
 
 // 'text' quoted for sh.
