@@ -31,6 +31,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "fetch/failure_code.h"
 #include "fetch/wire_capture.h"
 
 namespace sieve {
@@ -62,29 +63,23 @@ struct FetchRequest {
 
 // Why a transfer failed. The curl codes behind each kind are listed in
 // fetch/internal/transfer.cc.
-enum class FetchError : uint8_t {
-  kNone = 0,
-  kInvalidUrl,  // The URL does not parse.
-  kDns,         // The host name did not resolve.
-  kConnect,     // TCP connection refused or unreachable.
-  kTimeout,   // connect_timeout, total_timeout, or the low-speed limit was hit.
-  kTls,       // TLS handshake or certificate verification failed.
-  kTooLarge,  // Content-Length above max_body_bytes with skip_oversized set;
-              // the body was not read.
-  kProtocol,  // Broken HTTP, bad content encoding, or a scheme other than
-              // http/https.
-  kTooManyRedirects,  // More redirects than FetchRequest::max_redirects.
-  kReset,  // Connection reset or closed before the response was complete.
-  kBlockedAddress,  // The address to connect to is private (loopback, RFC 1918,
-                    // link-local, ...) and its host is not allowed to use one
-                    // (FetchOptions::allow_private_addresses,
-                    // private_address_hosts). No connection was made.
-  kOther,           // Anything else (out of memory, internal curl errors).
-};
+// Why a fetch got no HTTP answer: the one failure enum (fetch/failure_code.h),
+// of which the Fetcher returns kNone (an answer, maybe 4xx/5xx) or a transport
+// code: kInvalidUrl, kDns, kConnect, kTimeout (connect_timeout,
+// total_timeout, or the low-speed limit), kTls, kTooLarge (Content-Length
+// above max_body_bytes with skip_oversized set; the body was not read),
+// kProtocol (broken HTTP, bad content encoding, or a scheme other than
+// http/https), kTooManyRedirects (more than FetchRequest::max_redirects),
+// kReset, kBlockedAddress (the address is private and its host may not use
+// one: FetchOptions::allow_private_addresses, private_address_hosts; no
+// connection was made), kOther (out of memory, internal curl errors).
+using FetchError = FailureCode;
 
-// "none", "invalid_url", "dns", "connect", "timeout", "tls", "too_large",
-// "protocol", "too_many_redirects", "reset", "blocked_address", "other".
-absl::string_view FetchErrorName(FetchError error);
+// The name records use ("dns", "too_large", ...); "none" for kNone. O(1).
+inline absl::string_view FetchErrorName(FetchError error) {
+  const std::string_view name = FailureCodeName(error);
+  return absl::string_view(name.data(), name.size());
+}
 
 // Headers of the last response received (after any redirect curl followed).
 // Empty when absent. A header sent several times has its values joined with a

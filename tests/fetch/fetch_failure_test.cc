@@ -3,6 +3,7 @@
 
 #include <set>
 #include <string>
+#include <type_traits>
 
 #include "gtest/gtest.h"
 
@@ -19,6 +20,20 @@ TEST(FailureCodeTest, NamesAreUniqueAndRoundTrip) {
     EXPECT_FALSE(InfoOf(code).cause.empty()) << name;
   }
   EXPECT_EQ(FailureCodeFromName("http_404"), std::nullopt);
+}
+
+// One closed set: the Fetcher's error is the records' code, named once.
+TEST(FailureCodeTest, FetchErrorIsTheFailureCodeNamedOnce) {
+  static_assert(std::is_same_v<FetchError, FailureCode>);
+  for (size_t i = 0; i < kFailureCodeCount; ++i) {
+    const auto code = static_cast<FailureCode>(i);
+    EXPECT_EQ(std::string(FetchErrorName(code)), FailureCodeName(code));
+  }
+  EXPECT_EQ(FetchErrorName(FetchError::kNone), "none");
+  EXPECT_EQ(FailureCodeFromName("none"), std::nullopt);  // Not a failure.
+  FetchResponse reset;
+  reset.error = FetchError::kReset;
+  EXPECT_EQ(FailureOf(reset)->code, FailureCode::kReset);
 }
 
 TEST(FailureCodeTest, OnlyDnsConnectAndTlsAreConnectionLevel) {
