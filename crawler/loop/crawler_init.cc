@@ -214,10 +214,9 @@ absl::Status Crawler::Impl::StartParsing() {
 }
 
 size_t Crawler::Impl::AddSeeds() {
-  const UrlOptions url_options = MakeUrlOptions(config());
   std::vector<UrlParts> seeds;
   for (const std::string& seed : setup_.seeds) {
-    absl::StatusOr<UrlParts> parts = SplitUrl(seed, url_options);
+    absl::StatusOr<UrlParts> parts = rules_->Split(seed);
     if (!parts.ok()) continue;
     rules_->keys().Prefetch(
         *parts);  // The seeds' lookups at once, not in turn.

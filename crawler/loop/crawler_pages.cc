@@ -123,7 +123,7 @@ void Crawler::Impl::Finish(PageRecord& record, const FrontierUrl& url,
 
 void Crawler::Impl::AddRedirectedSeed(std::string_view from,
                                       std::string_view target) {
-  absl::StatusOr<UrlParts> parts = SplitUrl(target);
+  absl::StatusOr<UrlParts> parts = rules_->Split(target);
   if (!parts.ok()) return;
   std::string authority = parts->Authority();
   if (!rules_->AddSeedHost(authority)) return;

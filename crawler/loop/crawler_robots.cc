@@ -13,7 +13,7 @@
 namespace sieve {
 
 void Crawler::Impl::HandleReady(FrontierUrl url, absl::Time now) {
-  absl::StatusOr<UrlParts> parts = SplitUrl(url.url);
+  absl::StatusOr<UrlParts> parts = rules_->Split(url.url);
   if (!parts.ok()) {
     SkipUrl(url, now);
     return;
@@ -71,7 +71,8 @@ void Crawler::Impl::OnRobots(const Request& request,
       rules_->scope().IsSeedHost(request.authority)) {
     // A seed host's robots.txt that redirects to another host (http to
     // https, apex to www) names where the site lives.
-    if (absl::StatusOr<UrlParts> final_parts = SplitUrl(response.effective_url);
+    if (absl::StatusOr<UrlParts> final_parts =
+            rules_->Split(response.effective_url);
         final_parts.ok() && final_parts->Authority() != request.authority) {
       AddRedirectedSeed(response.url, response.effective_url);
     }

@@ -20,6 +20,8 @@ absl::StatusOr<std::unique_ptr<LinkRules>> LinkRules::Create(
   rules->dns_ = std::move(*dns);
   rules->keys_ = std::make_unique<PolitenessKeys>(
       MakePolitenessKeys(config, rules->dns_.get()));
+  // The crawl's one URL normaliser, before the seeds are split with it.
+  rules->policy_.url_options = MakeUrlOptions(config);
   return rules;
 }
 
@@ -50,7 +52,7 @@ absl::Status LinkRules::Start(const CrawlConfig& config,
       .robots = links.robots,
       .frontier = links.frontier,
       .keys = keys_.get(),
-      .url_options = MakeUrlOptions(config),
+      .url_options = std::move(policy_.url_options),  // Create's.
       .max_depth = static_cast<uint32_t>(config.crawl.max_depth),
       .max_outlinks = static_cast<size_t>(config.crawl.max_outlinks_per_page),
       .obey_nofollow = config.crawl.obey_nofollow,

@@ -4,7 +4,8 @@
 //
 // Owns: the crawl's DNS cache (shared with the Fetcher, so the politeness key
 // by IP and the fetch resolve each name once), the politeness keys (the
-// frontier's host key of each URL), the scope with the seeds' hosts, the URL
+// frontier's host key of each URL), the crawl's one URL normaliser (Split),
+// the scope with the seeds' hosts, the URL
 // trap guard (query and calendar variants per path), the domain budget (pages
 // per registrable domain, saved in the checkpoint), and the LinkPolicy that
 // points at them, at the robots gate's rules and at the frontier.
@@ -63,7 +64,8 @@ class LinkRules {
     bool record_skipped = false;
   };
 
-  // The DNS cache (fetch.dns_*) and the politeness keys (politeness.key).
+  // The DNS cache (fetch.dns_*), the politeness keys (politeness.key) and
+  // the URL normaliser (url.*).
   [[nodiscard]] static absl::StatusOr<std::unique_ptr<LinkRules>> Create(
       const CrawlConfig& config);
   // The scope (crawl.scope, allow/deny patterns) around `seed_hosts`.
@@ -79,6 +81,13 @@ class LinkRules {
   const LinkPolicy& policy() const { return policy_; }
   const std::shared_ptr<DnsCache>& dns() const { return dns_; }
   const PolitenessKeys& keys() const { return *keys_; }
+  // The crawl's one URL normaliser (url.*, made once by Create; the policy's
+  // url_options): a URL from outside the crawl (a seed, a redirect's target,
+  // a robots.txt's final URL) split as its links are, so that one page has
+  // one spelling, one host key and one seed host. Errors: as SplitUrl.
+  absl::StatusOr<UrlParts> Split(std::string_view url) const {
+    return SplitUrl(url, policy_.url_options);
+  }
   const Scope& scope() const { return *scope_; }
   // Adds a seed's host (a seed redirected there); false when it was one.
   bool AddSeedHost(std::string_view authority) {

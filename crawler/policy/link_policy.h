@@ -74,6 +74,8 @@ struct LinkPolicy {
   // The frontier's host key of each URL (politeness.key); null: its
   // authority.
   const PolitenessKeys* keys = nullptr;
+  // The crawl's one URL normaliser's options (url.*): every URL the crawl
+  // takes in is split with them (LinkRules::Split, crawler/loop/link_rules.h).
   UrlOptions url_options;
   uint32_t max_depth = 0;  // 0 = no limit.
   // Distinct in-scope URLs taken per page (repeats and off-site links do not

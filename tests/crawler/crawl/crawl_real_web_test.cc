@@ -1,12 +1,14 @@
 // What a crawl engineer meets in the first hour on the real web, through the
-// `sieve` binary: seeds that redirect to another host, dead hosts among live
-// ones, a browser-style User-Agent with its own robots token, a non-UTF-8
-// page's query, seed files as editors write them, and robots.txt answering
-// 503 during a --max-pages crawl.
+// `sieve` binary: seeds that redirect to another host (also to a www. name
+// the crawl's url.drop_www reads without it), dead hosts among live ones, a
+// browser-style User-Agent with its own robots token, a non-UTF-8 page's
+// query, seed files as editors write them, and robots.txt answering 503
+// during a --max-pages crawl.
 #include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -18,6 +20,7 @@
 #include "crawler/demo/demo_site.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/dnsmasq.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
 #include "tests/crawler/crawl/many_hosts_server.h"
 #include "tests/crawler/crawl/site_answer_key.h"
@@ -27,6 +30,7 @@ namespace sieve {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing_util::FreshDir;
 using testing_util::PathOf;
 using testing_util::ReadFile;
@@ -104,6 +108,76 @@ TEST(CrawlRealWebTest, ASeedRedirectingToAnotherHostCrawlsThatWholeSite) {
   }
   EXPECT_EQ(Summary(run.out)["counters"]["seeds_redirected"], 1);
   EXPECT_THAT(ReadFile(run.log), HasSubstr("is crawled as a seed's host"));
+}
+
+TEST(CrawlRealWebTest, WithDropWwwASeedRedirectingToAWwwHostCrawlsThatSite) {
+  // url.drop_www: the crawl's one normaliser reads www.site.test as
+  // site.test, so the host a seed redirects to (apex, 127.0.0.2, answers
+  // with a 301 to www.site.test) is the seed's host in that form too: its
+  // root and links are in scope and past the private-address guard. Taken
+  // with the default normalisation, the seed host was www.site.test, a name
+  // no URL of the crawl has, and the site was lost. dnsmasq answers every
+  // name under .test with 127.0.0.1 (fetch.dns_servers).
+  if (!test::HaveCommand("dnsmasq")) GTEST_SKIP() << "needs dnsmasq";
+  const std::filesystem::path dns_dir = FreshDir("seed-redirect-www-dns");
+  test::Dnsmasq dns(dns_dir, {"--address=/test/127.0.0.1"});
+  ASSERT_TRUE(dns.ok());
+  fetch_test::HttpServer site;
+  std::mutex mu;
+  std::vector<std::string> hosts;  // The Host of each request.
+  site.server().Get(
+      ".*", [&](const httplib::Request& req, httplib::Response& res) {
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          hosts.push_back(req.get_header_value("Host"));
+        }
+        if (req.path == "/robots.txt") {
+          res.status = 404;
+        } else if (req.path == "/") {
+          res.set_content("<a href=\"/a.html\">a</a>", "text/html");
+        } else if (req.path == "/a.html") {
+          res.set_content("<a href=\"b.html\">b</a>", "text/html");
+        } else {
+          res.set_content("<p>b</p>", "text/html");
+        }
+      });
+  site.Start();
+  const std::string www = absl::StrCat("http://www.site.test:", site.port());
+  fetch_test::HttpServer apex("127.0.0.2");
+  apex.server().Get(".*",
+                    [&](const httplib::Request& req, httplib::Response& res) {
+                      if (req.path == "/robots.txt") {
+                        res.status = 404;
+                        return;
+                      }
+                      res.status = 301;
+                      res.set_header("Location", www + req.path);
+                    });
+  apex.Start();
+
+  CrawlRun run =
+      Crawl("seed-redirect-www", apex.Url("/") + "\n",
+            {"--delay", "0", "--sitemaps", "off"},
+            absl::StrCat("[url]\ndrop_www = true\n[fetch]\ndns_servers = [\"",
+                         dns.server(), "\"]\n"));
+  ASSERT_EQ(run.exit_code, 0) << ReadFile(run.log);
+  const std::string normal = absl::StrCat("http://site.test:", site.port());
+  std::set<std::string> fetched;
+  for (const nlohmann::json& page : ReadPages(run.out)) {
+    if (page["url"].get<std::string>().starts_with(normal) &&
+        page["status"] == 200)
+      fetched.insert(PathOf(page["url"]));
+  }
+  EXPECT_EQ(fetched, (std::set<std::string>{"/", "/a.html", "/b.html"}))
+      << ReadFile(run.log);
+  EXPECT_EQ(Summary(run.out)["counters"]["seeds_redirected"], 1);
+  EXPECT_THAT(ReadFile(run.log),
+              HasSubstr(absl::StrCat("site.test:", site.port(),
+                                     " is crawled as a seed's host")));
+  EXPECT_THAT(ReadFile(run.log), Not(HasSubstr("www.site.test:")));
+  std::lock_guard<std::mutex> lock(mu);
+  for (const std::string& host : hosts)
+    EXPECT_EQ(host, absl::StrCat("site.test:", site.port()));
 }
 
 TEST(CrawlRealWebTest, DeadHostsAreRecordedAsConnectWithoutSlowingTheCrawl) {
