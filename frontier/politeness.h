@@ -63,8 +63,11 @@ struct PolitenessOptions {
   // all; after that it is given up (UrlFate::kGivenUp). Default: 3.
   int max_throttle_retries = 3;
   // The same for a transient error (connection refused or reset, timeout).
-  // Default: 1.
-  int max_error_retries = 1;
+  // Default: 2, as Scrapy's RETRY_TIMES; wget (--tries 20) and Heritrix
+  // (max-retries 30) try more, as archivers of one site that may wait, while
+  // a crawl of many hosts records the URL (never drops it) after three tries
+  // spread over the host's back-off. `sieve crawl` reads this default.
+  int max_error_retries = 2;
   // After this many connection failures in a row (DNS, TCP connect, TLS: no
   // answer at all) a host is unreachable: for `unreachable_for` its queued
   // and new URLs are handed out marked so (FrontierUrl::unreachable_error),

@@ -220,7 +220,7 @@ Options (keyword only; seconds as floats):
       Default 0.25.
   max_retry_after: longest Retry-After honoured. Default 3600.0.
   max_throttle_retries, max_error_retries: refetches of a throttled URL and
-      of a transient error before it is given up. Defaults 3 and 1.
+      of a transient error before it is given up. Defaults 3 and 2.
   max_urls_per_host: page cap per host, 0 none. Default 0.
   host_queue_memory_bytes: per-host queues' RAM before they spill to disk.
   lease_timeout: a URL handed out by next and not done within this time is

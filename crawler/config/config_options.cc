@@ -80,7 +80,7 @@ const ConfigOption kOptions[] = {
      "PolitenessOptions::max_throttle_retries",
      SIEVE_LIB(P().max_throttle_retries)},
     {"politeness.max_error_retries", "PolitenessOptions::max_error_retries",
-     nullptr, "the crawl's 2 (Scrapy's RETRY_TIMES); the library's is still 1"},
+     SIEVE_LIB(P().max_error_retries)},
     {"politeness.unreachable_after", "PolitenessOptions::unreachable_after",
      SIEVE_LIB(P().unreachable_after)},
     {"politeness.unreachable_seconds", "PolitenessOptions::unreachable_for",

@@ -10,13 +10,9 @@
 // (`library_default` is set). The crawl chooses its own only where a crawl
 // differs from the library's standalone use, and the row says so (the Sieve's
 // sizing: a crawl of the web is sized for 10^7 URLs, a library user for
-// 10^6). politeness.max_error_retries is 2 for a crawl, as Scrapy's
-// RETRY_TIMES (2), fewer than wget's --tries (20) and Heritrix's max-retries
-// (30), which archive one site at a time and may wait: a crawl of many hosts
-// gives a flaky URL two more tries after the host's back-off, then records it
-// (never drops it). The library's PolitenessOptions still says 1; its row is
-// the one exception to "the library's default" until frontier/politeness.h
-// takes 2 (docs/crawling.md).
+// 10^6). politeness.max_error_retries was the one setting with two defaults
+// (the library's 1, the crawl's 2); both are 2 now, written once in
+// frontier/politeness.h, which says why.
 //
 // Example:
 //   const sieve::ConfigOption* o = sieve::FindConfigOption("fetch.timeout");

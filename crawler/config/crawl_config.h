@@ -1,10 +1,14 @@
 // crawler/config/crawl_config.h: every setting of `sieve crawl`, with its
 // built-in default.
 //
-// The defaults here are the only place a default is written: the settings
-// table (config_keys.h) reads them for `sieve help crawl` and the flags, and a
-// test checks that config/default.toml documents the same values. Only crawler/
-// knows this struct: it maps it into each library's own Options (FetchOptions,
+// Default: each field's initializer, written once. Where a library option
+// takes the setting (config_options.h names it), the initializer reads the
+// library's default (the politeness group) or a test (config_options_test.cc)
+// holds the two equal; the rest are the crawl's own. REQUIRES: the range in
+// the setting's row of the settings table (config_keys.cc), checked when a
+// file or flag sets it; `sieve help crawl` prints both, and a test checks that
+// config/default.toml documents the same values. Only crawler/ knows this
+// struct: it maps it into each library's own Options (FetchOptions,
 // SieveOptions, FrontierOptions, UrlOptions), so no library depends on the
 // configuration format.
 #ifndef SIEVE_CRAWLER_CONFIG_CRAWL_CONFIG_H_
@@ -14,11 +18,13 @@
 #include <string>
 #include <vector>
 
+#include "absl/time/time.h"
 #include "crawler/policy/capacity_policy.h"
 #include "crawler/policy/politeness_key.h"
 #include "crawler/policy/revisit_policy.h"
 #include "crawler/policy/scope_mode.h"
 #include "crawler/policy/sitemap_mode.h"
+#include "frontier/politeness.h"
 #include "parse/link_extractor.h"
 
 namespace sieve {
@@ -83,21 +89,33 @@ struct CrawlConfig {
     bool skipped = true;  // OUT/skipped.jsonl: URLs found and not fetched.
   } output;
 
+  // Each field here that a library option takes reads the library's default
+  // (frontier/politeness.h, the option named in parentheses).
   struct Politeness {
-    double delay = 1.0;                // Seconds between requests to one host.
-    int64_t per_host_connections = 1;  // Requests in flight per host.
-    double max_crawl_delay = 30;  // Cap on robots.txt Crawl-delay, seconds.
-    double adaptive_delay_factor =
-        0;  // Delay >= factor x last response time; 0 = off.
+    // Seconds between requests to one host (min_delay).
+    double delay = absl::ToDoubleSeconds(PolitenessOptions{}.min_delay);
+    // Requests in flight per host (max_in_flight_per_host).
+    int64_t per_host_connections = PolitenessOptions{}.max_in_flight_per_host;
+    // Cap on robots.txt Crawl-delay, seconds (max_crawl_delay).
+    double max_crawl_delay =
+        absl::ToDoubleSeconds(PolitenessOptions{}.max_crawl_delay);
+    // Delay >= factor x last response time; 0 = off (adaptive_delay_multiple).
+    double adaptive_delay_factor = PolitenessOptions{}.adaptive_delay_multiple;
+    // Seconds a host is blocked after 429/503, doubling (backoff_base).
     double backoff_initial =
-        5;  // Seconds a host is blocked after 429/503, doubling.
-    double backoff_max = 600;
-    int64_t max_throttle_retries = 3;  // Refetches of a URL after 429/503.
-    int64_t max_error_retries = 2;     // Refetches after a transient error.
+        absl::ToDoubleSeconds(PolitenessOptions{}.backoff_base);
+    // Longest back-off, seconds (backoff_cap).
+    double backoff_max = absl::ToDoubleSeconds(PolitenessOptions{}.backoff_cap);
+    // Refetches of a URL after 429/503 (max_throttle_retries).
+    int64_t max_throttle_retries = PolitenessOptions{}.max_throttle_retries;
+    // Refetches after a transient error (max_error_retries).
+    int64_t max_error_retries = PolitenessOptions{}.max_error_retries;
     // Connection failures in a row (dns, connect, tls) that make a host
-    // unreachable, and for how long, seconds.
-    int64_t unreachable_after = 2;
-    double unreachable_seconds = 60;
+    // unreachable, and for how long, seconds (unreachable_after,
+    // unreachable_for).
+    int64_t unreachable_after = PolitenessOptions{}.unreachable_after;
+    double unreachable_seconds =
+        absl::ToDoubleSeconds(PolitenessOptions{}.unreachable_for);
     // Requests started per second, all hosts together; 0 = no cap.
     double max_requests_per_second = 0;
     // Which hosts share the delay and the in-flight cap.

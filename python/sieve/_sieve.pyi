@@ -66,7 +66,7 @@ class Frontier:
                  lossless: bool = False, memory_budget_bytes: int = 64 << 20, work_dir: Optional[str] = None,
                  delay: float = 1.0, max_crawl_delay: float = 30.0, max_in_flight_per_host: int = 1,
                  backoff_base: float = 5.0, backoff_cap: float = 600.0, backoff_jitter: float = 0.25,
-                 max_retry_after: float = 3600.0, max_throttle_retries: int = 3, max_error_retries: int = 1,
+                 max_retry_after: float = 3600.0, max_throttle_retries: int = 3, max_error_retries: int = 2,
                  max_urls_per_host: int = 0, host_queue_memory_bytes: int = 64 << 20, lease_timeout: float = 0.0, seed: int = 0x5EED) -> None: ...
     def add(self, url: str, host: Optional[str] = None, depth: int = 0, metadata: bytes = b"", *,
             dont_filter: bool = False, key: Optional[str | bytes] = None) -> bool: ...
