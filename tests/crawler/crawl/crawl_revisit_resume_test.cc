@@ -80,8 +80,19 @@ TEST(CrawlRevisitTest, KillDuringRevisitsThenResumeLosesNothing) {
                   {"--revisit", "fixed", "--revisit-min", "1", "--set",
                    "crawl.checkpoint_seconds=1"});
   const pid_t pid = StartSieve(args, log);
-  // Past two rounds of revisits, and a checkpoint after them.
-  absl::SleepFor(absl::Seconds(3.5));
+  // Past two rounds of revisits (every page fetched, /never.html twice),
+  // then two checkpoint periods so a checkpoint covers them: waited for at
+  // the server, not guessed, so a loaded machine only makes it slower.
+  const absl::Time give_up = absl::Now() + absl::Seconds(60);
+  const auto two_rounds = [&] {
+    if (site.requests("/never.html").size() < 2) return false;
+    for (const char* path : {"/", "/always.html", "/plain.html", "/set.html"})
+      if (site.requests(path).empty()) return false;
+    return true;
+  };
+  while (!two_rounds() && absl::Now() < give_up)
+    absl::SleepFor(absl::Milliseconds(50));
+  absl::SleepFor(absl::Seconds(2.5));
   ASSERT_EQ(::kill(pid, SIGKILL), 0);
   WaitFor(pid);
   const size_t before = site.requests().size();
