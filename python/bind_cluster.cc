@@ -94,6 +94,10 @@ constexpr std::pair<const char*, ClusterSetter> kClusterOptions[] = {
      [](RedisFrontierOptions& o, py::handle v) {
        o.filter.max_key_bytes = As<uint64_t>(v, "max_key_bytes");
      }},
+    {"ack_after_record",
+     [](RedisFrontierOptions& o, py::handle v) {
+       o.ack_after_record = As<bool>(v, "ack_after_record");
+     }},
     {"shared_settings",
      [](RedisFrontierOptions& o, py::handle v) {
        o.shared_settings = As<std::string>(v, "shared_settings");
@@ -176,6 +180,10 @@ Options (keyword only; seconds as floats):
   max_requests_per_second: of the whole crawl, every worker together; 0 none.
       Default 0.
   max_key_bytes: largest Redis string of the shared filter. Default 256 MiB.
+  ack_after_record: a URL done ("finished" or "given_up") stays the crawl's
+      until record_written(url): a worker killed before then (its links not
+      yet added) has it fetched again by another. Default False: done
+      acknowledges it.
   shared_settings: "key = value" lines every worker must agree on; a worker
       whose differ from the crawl's first raises sieve.Error. Default "".
   work_dir: scratch directory of the shards' local queues. Default: the
@@ -256,6 +264,20 @@ Example:
           "worker hands the URL out).")
       .def_property_readonly("worker_id", &PyClusterFrontier::worker_id,
                              "This worker's id in the crawl.")
+      .def(
+          "record_written",
+          [](PyClusterFrontier& self, const std::string& url) {
+            std::shared_ptr<RedisFrontier> f = self.Get();
+            absl::Status s;
+            {
+              py::gil_scoped_release release;
+              s = f->RecordWritten(url);
+            }
+            ThrowIfError(s);
+          },
+          py::arg("url"),
+          "With ack_after_record: url's outcome (its links included) is "
+          "saved; acknowledges it in Redis. KeyError if no such URL waits.")
       .def(
           "held_shards",
           [](PyClusterFrontier& self) {
