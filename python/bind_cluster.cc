@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "frontier/cluster/redis_client.h"
 #include "frontier/cluster/redis_frontier.h"
+#include "frontier/frontier.h"
 #include "python/bindings.h"
 #include "python/frontier_support.h"
 #include "python/py_support.h"
@@ -155,6 +156,14 @@ RedisFrontierOptions ParseClusterOptions(const std::string& url,
     gethostname(host, sizeof(host) - 1);
     o.worker_id = absl::StrCat(host, "-", getpid());
   }
+  // Each shard's local Frontier takes the per-host rules when the worker
+  // takes the shard (RedisFrontier::Create does not check them): a bad one
+  // raises here, from a small Frontier with nothing on disk.
+  FrontierOptions check;
+  check.sieve.expected_urls = 1024;
+  check.politeness = local.politeness;
+  check.max_urls_per_host = local.max_urls_per_host;
+  ValueOrThrow(Frontier::Create(check));
   o.filter.expected_urls = local.sieve.expected_urls;
   o.filter.fp_rate = local.sieve.fp_rate;
   o.politeness = local.politeness;

@@ -114,6 +114,8 @@ class ClusterTest(unittest.TestCase):
             sieve.ClusterFrontier(self.redis.url, crawl_id="")
         with self.assertRaises(ValueError):
             self.worker("a", delay=-1)
+        with self.assertRaisesRegex(ValueError, "max_in_flight_per_host"):
+            self.worker("a", max_in_flight_per_host=0)  # checked at once, not when a shard is taken
         with self.assertRaises(TypeError):
             self.worker("a", lossless=True)  # a local Frontier's option
         with socket.socket() as s:
