@@ -38,6 +38,7 @@ absl::Status Crawler::Impl::Init() {
   if (absl::Status s = OpenOutputs(); !s.ok()) return s;
   if (absl::Status s = StartFetcher(); !s.ok()) return s;
   if (absl::Status s = StartParsing(); !s.ok()) return s;
+  if (absl::Status s = StartRendering(); !s.ok()) return s;
   // A checkpoint before the first fetch, so a crawl killed at any moment can be
   // resumed.
   return WriteCheckpointNow();

@@ -121,10 +121,10 @@ std::unique_ptr<ScriptSite> AppSite() {
            {"text/plain", "User-agent: *\nDisallow: /private/\n"}},
           {"/",
            {kHtml,
-            "<!doctype html><html><head><title>App</title>"
+            "<!doctype html><html><head><title>App</title></head>"
+            "<body><div id=\"app\"></div>"
             "<script src=\"/app.js\"></script>"
-            "<script src=\"/private/track.js\"></script></head>"
-            "<body><div id=\"app\"></div></body></html>"}},
+            "<script src=\"/private/track.js\"></script></body></html>"}},
           {"/app.js", {kJs, app_js}},
           {"/private/track.js", {kJs, track_js}},
           {"/api/links.json", {"application/json", R"({"href":"/fetched.html"})"}},
@@ -178,6 +178,14 @@ CrawlOutput Crawl(const std::string& name,
   return out;
 }
 
+std::string Dump(const CrawlOutput& out) {
+  std::string text;
+  for (const nlohmann::json& page : out.pages) {
+    absl::StrAppend(&text, page.dump(), "\n");
+  }
+  return absl::StrCat(text, out.summary.dump());
+}
+
 const nlohmann::json* RecordOf(const CrawlOutput& out, const std::string& url) {
   for (const nlohmann::json& page : out.pages) {
     if (page.value("url", "") == url) return &page;
@@ -204,7 +212,9 @@ TEST(CrawlRenderTest, DefaultModeFetchesScriptBuiltLinksThroughTheCrawl) {
   // Every script-built link's page fetched, at the server.
   const std::set<std::string> app_paths = app->paths();
   for (const char* path : {"/parse.html", "/fetched.html", "/timer.html"}) {
-    EXPECT_TRUE(app_paths.count(path)) << path << "\n" << out.log;
+    EXPECT_TRUE(app_paths.count(path))
+        << path << "\n"
+        << out.log << Dump(out);
     const nlohmann::json* record = RecordOf(out, app->url(path));
     ASSERT_NE(record, nullptr) << path;
     EXPECT_EQ(record->value("status", 0), 200) << path;
