@@ -110,10 +110,9 @@ void Frontier::EndHostRequest(std::string_view host_name,
   if (host == nullptr || host->in_flight == 0) return;
   --host->in_flight;
   const PolitenessOptions& p = options_.politeness;
-  host->next_allowed =
-      std::max({host->next_allowed,
-                now + DelayBetweenRequests(p, host->politeness),
-                now + AdaptiveDelay(p, response_time)});
+  host->next_allowed = std::max(
+      {host->next_allowed, now + DelayBetweenRequests(p, host->politeness),
+       now + AdaptiveDelay(p, response_time)});
   Touch(*host, now);
 }
 

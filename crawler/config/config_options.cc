@@ -4,9 +4,9 @@
 #include "crawler/policy/scope.h"
 #include "fetch/fetch_options.h"
 #include "frontier/politeness.h"
+#include "parse/url.h"
 #include "render/browser_pool.h"
 #include "render/render_types.h"
-#include "parse/url.h"
 
 namespace sieve {
 namespace {

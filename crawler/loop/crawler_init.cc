@@ -27,6 +27,9 @@ constexpr size_t kParseBytesAtOnce = size_t{4} << 20;
 }  // namespace
 
 absl::Status Crawler::Impl::Init() {
+  // First: render.mode = always that cannot be kept stops the crawl before
+  // anything is opened.
+  if (absl::Status s = StartRendering(); !s.ok()) return s;
   if (absl::Status s = InitOptions(); !s.ok()) return s;
   if (absl::Status s = LockAndResolve(); !s.ok()) return s;
   const fs::path scratch = out() / ".scratch";
@@ -38,7 +41,6 @@ absl::Status Crawler::Impl::Init() {
   if (absl::Status s = OpenOutputs(); !s.ok()) return s;
   if (absl::Status s = StartFetcher(); !s.ok()) return s;
   if (absl::Status s = StartParsing(); !s.ok()) return s;
-  if (absl::Status s = StartRendering(); !s.ok()) return s;
   // A checkpoint before the first fetch, so a crawl killed at any moment can be
   // resumed.
   return WriteCheckpointNow();

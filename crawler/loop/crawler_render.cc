@@ -50,19 +50,20 @@ absl::Status Crawler::Impl::StartRendering() {
                             "chromium-headless-shell; scripts/install-deps.sh "
                             "installs it)"));
   }
-  Fetcher* fetcher = fetcher_.get();
-  const LinkPolicy* policy = &rules_->policy();
+  // Made before the Fetcher and the link rules, used only once the loop
+  // runs (after Init).
   absl::StatusOr<std::unique_ptr<RenderQueue>> queue = RenderQueue::Create(
-      options, [fetcher] { fetcher->Wakeup(); },
-      [policy](RenderJob& job) {
-        job.rendered = ProcessRenderedLinks(*policy, job.response,
+      options, [this] { fetcher_->Wakeup(); },
+      [this](RenderJob& job) {
+        job.rendered = ProcessRenderedLinks(rules_->policy(), job.response,
                                             job.result->links, job.url.depth);
       },
       /*start_now=*/always);
   if (!queue.ok()) {
-    return off(absl::StrCat("Chromium does not start (package "
-                            "chromium-headless-shell): ",
-                            queue.status().message()));
+    return off(
+        absl::StrCat("Chromium does not start (package "
+                     "chromium-headless-shell): ",
+                     queue.status().message()));
   }
   render_ = *std::move(queue);
   return absl::OkStatus();
@@ -104,8 +105,8 @@ void Crawler::Impl::ServeSubresources(absl::Time now, absl::Duration& wait) {
     if (!allowed.has_value()) {
       refuse(counters().subresources_refused_robots_unknown,
              absl::PermissionDeniedError(absl::StrCat(
-                 "robots unknown: robots.txt of ",
-                 RobotsGate::OriginOf(*parts), " not fetched yet")));
+                 "robots unknown: robots.txt of ", RobotsGate::OriginOf(*parts),
+                 " not fetched yet")));
       continue;
     }
     if (!*allowed) {
@@ -153,12 +154,13 @@ void Crawler::Impl::OnSubresource(const Request& request,
     ++(blocked ? counters().subresources_refused_private
                : counters().subresources_failed);
     const std::optional<Failure> failure = FailureOf(response);
-    render_->Answer(request.ticket,
-                    absl::UnavailableError(
-                        failure.has_value()
-                            ? absl::StrCat(std::string(FailureCodeName(failure->code)), ": ",
-                                           failure->detail)
-                            : std::string("fetch failed")));
+    render_->Answer(
+        request.ticket,
+        absl::UnavailableError(
+            failure.has_value()
+                ? absl::StrCat(std::string(FailureCodeName(failure->code)),
+                               ": ", failure->detail)
+                : std::string("fetch failed")));
     return;
   }
   ++counters().subresources_fetched;
@@ -178,7 +180,8 @@ void Crawler::Impl::OnSubresource(const Request& request,
 void Crawler::Impl::CollectRendered() {
   if (render_ == nullptr) return;
   if (std::optional<absl::Status> off = render_->TakeOffNotice()) {
-    log()->warn("rendering is off from now on: {}", std::string(off->message()));
+    log()->warn("rendering is off from now on: {}",
+                std::string(off->message()));
   }
   for (RenderJob& job : render_->TakeDone()) {
     PageRecord& record = job.record;

@@ -69,9 +69,9 @@ struct PageRecord {
   std::string error_detail = {};
   std::string redirect_to = {};
   bool truncated = false;
-  bool sitemap = false;    // The URL was fetched as a sitemap.
-  bool requisite = false;  // Fetched as a page requisite (page_requisites).
-  bool rendered = false;    // Rendered in Chromium (render.mode).
+  bool sitemap = false;        // The URL was fetched as a sitemap.
+  bool requisite = false;      // Fetched as a page requisite (page_requisites).
+  bool rendered = false;       // Rendered in Chromium (render.mode).
   int64_t links_rendered = 0;  // Links rendering added (in links_found).
   std::string render_error = {};  // Why its render failed; "" = none.
   // With output.warc: where the response (or revisit) record is; "" when no

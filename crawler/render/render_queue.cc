@@ -54,8 +54,10 @@ BrowserPool* RenderQueue::Browsers(absl::Status& why) {
         BrowserPool::Create(options_.pool);
     if (pool.ok()) {
       browsers_ = *std::move(pool);
+      pool_ready_ = browsers_.get();
     } else {
       pool_error_ = pool.status();
+      pool_failed_ = true;
     }
   }
   why = pool_error_;
@@ -63,10 +65,12 @@ BrowserPool* RenderQueue::Browsers(absl::Status& why) {
 }
 
 absl::Status RenderQueue::unavailable() const {
-  std::lock_guard<std::mutex> lock(pool_mu_);
-  if (!pool_error_.ok()) return pool_error_;
-  return browsers_ != nullptr ? browsers_->disabled_reason()
-                              : absl::OkStatus();
+  if (pool_failed_) {
+    std::lock_guard<std::mutex> lock(pool_mu_);
+    return pool_error_;
+  }
+  const BrowserPool* pool = pool_ready_;
+  return pool != nullptr ? pool->disabled_reason() : absl::OkStatus();
 }
 
 std::optional<absl::Status> RenderQueue::TakeOffNotice() {
@@ -75,11 +79,6 @@ std::optional<absl::Status> RenderQueue::TakeOffNotice() {
   if (off.ok()) return std::nullopt;
   off_noticed_ = true;
   return off;
-}
-
-BrowserPool::Stats RenderQueue::stats() const {
-  std::lock_guard<std::mutex> lock(pool_mu_);
-  return browsers_ != nullptr ? browsers_->stats() : BrowserPool::Stats{};
 }
 
 void RenderQueue::Submit(RenderJob job) {

@@ -33,6 +33,7 @@
 #ifndef SIEVE_CRAWLER_RENDER_RENDER_QUEUE_H_
 #define SIEVE_CRAWLER_RENDER_RENDER_QUEUE_H_
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -63,8 +64,7 @@ struct RenderJob {
   PageLinks rendered;      // The links rendering added (on_rendered).
   FetchResponse response;  // The page as fetched: the render's document.
   // Set by the render thread. Default: not rendered.
-  absl::StatusOr<RenderResult> result =
-      absl::UnknownError("not rendered");
+  absl::StatusOr<RenderResult> result = absl::UnknownError("not rendered");
 };
 
 class RenderQueue {
@@ -117,7 +117,6 @@ class RenderQueue {
   // OK while rendering works; why not once the browser pool could not start
   // or switched itself off (BrowserPool::disabled_reason).
   absl::Status unavailable() const;
-  BrowserPool::Stats stats() const;
   // unavailable() the first time it is not OK, for the caller to warn once;
   // nullopt otherwise.
   std::optional<absl::Status> TakeOffNotice();
@@ -134,11 +133,14 @@ class RenderQueue {
   const Options options_;
   const std::function<void()> wakeup_;
   const std::function<void(RenderJob&)> on_rendered_;
+  // Held while the pool starts (seconds): unavailable() reads the atomics.
   mutable std::mutex pool_mu_;
-  std::unique_ptr<BrowserPool> browsers_;  // Guarded by pool_mu_ until set.
-  absl::Status pool_error_;                // Guarded by pool_mu_.
-  bool pool_tried_ = false;                // Guarded by pool_mu_.
-  bool off_noticed_ = false;               // The loop's.
+  std::unique_ptr<BrowserPool> browsers_;          // Guarded by pool_mu_.
+  absl::Status pool_error_;                        // Guarded by pool_mu_.
+  bool pool_tried_ = false;                        // Guarded by pool_mu_.
+  std::atomic<BrowserPool*> pool_ready_{nullptr};  // Once started.
+  std::atomic<bool> pool_failed_{false};           // pool_error_ is set.
+  bool off_noticed_ = false;                       // The loop's.
   std::unique_ptr<LoopHandler> handler_;
   std::unique_ptr<CachingHandler> cache_;
   std::deque<Ask> held_;  // The loop's.

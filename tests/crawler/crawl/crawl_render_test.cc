@@ -9,8 +9,12 @@
 //   - a static host beside it is crawled without rendering;
 //   - no request reaches a server with the browser's User-Agent: every one
 //     carries the crawl's;
-//   - --render off renders nothing (the script-built pages stay unfound).
+//   - the script-built host's requests, subresources included, keep its
+//     delay;
+//   - --render off renders nothing (the script-built pages stay unfound);
+//   - --render always with --frontier is refused at start.
 // Skips with a message when chromium-headless-shell is absent.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -23,6 +27,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "nlohmann/json.hpp"
@@ -46,20 +52,21 @@ class ScriptSite {
   explicit ScriptSite(std::map<std::string, std::pair<std::string, std::string>>
                           files)  // path -> (content type, body)
       : files_(std::move(files)) {
-    server_.Get(".*", [this](const httplib::Request& req,
-                             httplib::Response& res) {
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        requests_.push_back({req.path, req.get_header_value("User-Agent")});
-      }
-      auto it = files_.find(req.path);
-      if (it == files_.end()) {
-        res.status = 404;
-        res.set_content("not found", "text/plain");
-        return;
-      }
-      res.set_content(it->second.second, it->second.first);
-    });
+    server_.Get(
+        ".*", [this](const httplib::Request& req, httplib::Response& res) {
+          {
+            std::lock_guard<std::mutex> lock(mu_);
+            requests_.push_back({req.path, req.get_header_value("User-Agent")});
+            starts_.push_back(absl::Now());
+          }
+          auto it = files_.find(req.path);
+          if (it == files_.end()) {
+            res.status = 404;
+            res.set_content("not found", "text/plain");
+            return;
+          }
+          res.set_content(it->second.second, it->second.first);
+        });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
   }
@@ -76,6 +83,11 @@ class ScriptSite {
     std::lock_guard<std::mutex> lock(mu_);
     return requests_;
   }
+  // When each request arrived, in order.
+  std::vector<absl::Time> starts() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return starts_;
+  }
   std::set<std::string> paths() const {
     std::set<std::string> out;
     for (const auto& [path, ua] : requests()) out.insert(path);
@@ -89,6 +101,7 @@ class ScriptSite {
   int port_ = 0;
   mutable std::mutex mu_;
   std::vector<std::pair<std::string, std::string>> requests_;
+  std::vector<absl::Time> starts_;
 };
 
 constexpr char kHtml[] = "text/html; charset=utf-8";
@@ -127,7 +140,8 @@ std::unique_ptr<ScriptSite> AppSite() {
             "<script src=\"/private/track.js\"></script></body></html>"}},
           {"/app.js", {kJs, app_js}},
           {"/private/track.js", {kJs, track_js}},
-          {"/api/links.json", {"application/json", R"({"href":"/fetched.html"})"}},
+          {"/api/links.json",
+           {"application/json", R"({"href":"/fetched.html"})"}},
           {"/parse.html", {kHtml, Leaf("parse")}},
           {"/fetched.html", {kHtml, Leaf("fetched")}},
           {"/timer.html", {kHtml, Leaf("timer")}},
@@ -162,11 +176,16 @@ CrawlOutput Crawl(const std::string& name,
   std::string seed_text;
   for (const std::string& seed : seeds) absl::StrAppend(&seed_text, seed, "\n");
   std::ofstream(dir / "seeds.txt") << seed_text;
-  std::vector<std::string> args = {"crawl",       "--seeds",
+  std::vector<std::string> args = {"crawl",
+                                   "--seeds",
                                    (dir / "seeds.txt").string(),
-                                   "--out",       (dir / "out").string(),
-                                   "--delay",     "0",
-                                   "--log-level", "info"};
+                                   "--out",
+                                   (dir / "out").string(),
+                                   "--log-level",
+                                   "info"};
+  if (std::find(flags.begin(), flags.end(), "--delay") == flags.end()) {
+    args.insert(args.end(), {"--delay", "0"});
+  }
   args.insert(args.end(), flags.begin(), flags.end());
   const int rc = WaitFor(StartSieve(args, dir / "log.txt"));
   CrawlOutput out;
@@ -193,13 +212,13 @@ const nlohmann::json* RecordOf(const CrawlOutput& out, const std::string& url) {
   return nullptr;
 }
 
-#define SKIP_WITHOUT_CHROMIUM()                                \
-  do {                                                         \
-    if (!BrowserProcess::Installed(BrowserOptions{})) {        \
-      GTEST_SKIP() << "chromium-headless-shell is not "        \
-                      "installed (scripts/install-deps.sh "    \
-                      "installs it): rendering not tested";    \
-    }                                                          \
+#define SKIP_WITHOUT_CHROMIUM()                             \
+  do {                                                      \
+    if (!BrowserProcess::Installed(BrowserOptions{})) {     \
+      GTEST_SKIP() << "chromium-headless-shell is not "     \
+                      "installed (scripts/install-deps.sh " \
+                      "installs it): rendering not tested"; \
+    }                                                       \
   } while (0)
 
 TEST(CrawlRenderTest, DefaultModeFetchesScriptBuiltLinksThroughTheCrawl) {
@@ -212,9 +231,7 @@ TEST(CrawlRenderTest, DefaultModeFetchesScriptBuiltLinksThroughTheCrawl) {
   // Every script-built link's page fetched, at the server.
   const std::set<std::string> app_paths = app->paths();
   for (const char* path : {"/parse.html", "/fetched.html", "/timer.html"}) {
-    EXPECT_TRUE(app_paths.count(path))
-        << path << "\n"
-        << out.log << Dump(out);
+    EXPECT_TRUE(app_paths.count(path)) << path << "\n" << out.log << Dump(out);
     const nlohmann::json* record = RecordOf(out, app->url(path));
     ASSERT_NE(record, nullptr) << path;
     EXPECT_EQ(record->value("status", 0), 200) << path;
@@ -270,6 +287,38 @@ TEST(CrawlRenderTest, RenderOffFindsOnlyStaticLinks) {
   const nlohmann::json* home = RecordOf(out, app->url("/"));
   ASSERT_NE(home, nullptr);
   EXPECT_FALSE(home->contains("rendered"));
+}
+
+// A render's requests take their host's turns: no two requests reach the
+// script-built host closer than the delay, its scripts and JSON included.
+TEST(CrawlRenderTest, SubresourcesKeepTheHostsDelay) {
+  SKIP_WITHOUT_CHROMIUM();
+  std::unique_ptr<ScriptSite> app = AppSite();
+  const CrawlOutput out =
+      Crawl("render_delay", {app->url("/")}, {"--delay", "0.3"});
+  ASSERT_TRUE(app->paths().count("/api/links.json")) << out.log;
+  const std::vector<absl::Time> starts = app->starts();
+  const auto requests = app->requests();
+  for (size_t i = 1; i < starts.size(); ++i) {
+    // The delay runs from the end of the answer before: starts are further.
+    EXPECT_GE(starts[i] - starts[i - 1], absl::Milliseconds(290))
+        << requests[i - 1].first << " then " << requests[i].first;
+  }
+  EXPECT_GE(starts.size(), 7u);  // robots.txt, /, 2 subresources, 3 pages.
+}
+
+// --frontier's frontier has no host lane to keep a render's requests polite:
+// `always` is refused at start (exit 1, saying why), before any connection.
+TEST(CrawlRenderTest, AlwaysWithARemoteFrontierIsRefusedAtStart) {
+  const std::filesystem::path dir = FreshDir("render_frontier");
+  const int rc = WaitFor(StartSieve(
+      {"crawl", "http://127.0.0.1:9/", "--out", (dir / "out").string(),
+       "--render", "always", "--frontier", "grpc://127.0.0.1:9"},
+      dir / "log.txt"));
+  const std::string log = ReadFile(dir / "log.txt");
+  EXPECT_EQ(rc, 1) << log;
+  EXPECT_TRUE(absl::StrContains(log, "render.mode = always")) << log;
+  EXPECT_TRUE(absl::StrContains(log, "--frontier")) << log;
 }
 
 }  // namespace
