@@ -290,8 +290,9 @@ struct FrontierAdd {
   uint32_t depth = 0;
   std::string_view metadata = {};
   // What the seen-test checks instead of the URL (Scrapy's request
-  // fingerprint). Empty: the URL. Honoured by Frontier (frontier/frontier.h);
-  // a CrawlFrontier that does not say so dedups on the URL. Default: empty.
+  // fingerprint). Empty: the URL. Honoured by Frontier (frontier/frontier.h)
+  // and by RedisFrontier's AddMany (frontier/cluster/redis_frontier.h); a
+  // CrawlFrontier that does not say so dedups on the URL. Default: empty.
   std::string_view dedup_key = {};
 };
 

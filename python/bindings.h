@@ -10,6 +10,7 @@ namespace sieve::python {
 void BindFilter(pybind11::module_& m);    // sieve.Filter
 void BindSieve(pybind11::module_& m);     // sieve.Sieve
 void BindFrontier(pybind11::module_& m);  // sieve.Frontier, sieve.Next
+void BindCluster(pybind11::module_& m);   // sieve.ClusterFrontier
 
 }  // namespace sieve::python
 

@@ -7,10 +7,12 @@
 
 PYBIND11_MODULE(_sieve, m) {
   m.doc() =
-      "Sieve's filter, Sieve and Frontier for Python (the C++ libraries "
-      "sieve::filter and sieve::frontier; docs/python.md).";
+      "Sieve's filter, Sieve, Frontier and ClusterFrontier for Python (the C++ "
+      "libraries sieve::filter, sieve::frontier and sieve::cluster; "
+      "docs/python.md).";
   sieve::python::DefineExceptions(m);
   sieve::python::BindFilter(m);
   sieve::python::BindSieve(m);
   sieve::python::BindFrontier(m);
+  sieve::python::BindCluster(m);
 }

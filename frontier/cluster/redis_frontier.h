@@ -164,7 +164,9 @@ class RedisFrontier final : public CrawlFrontier {
            std::string_view metadata = {}) override;
   // One pipelined round trip for all of `urls` (one script call each), on a
   // connection of its own: an AddMany waiting for Redis holds up no Next or
-  // Done.
+  // Done. The shared seen-set tests each one's dedup_key when set, else its
+  // URL (a shard's local frontier hands one URL out at most once while
+  // its worker holds the shard).
   void AddMany(std::span<const FrontierAdd> urls,
                std::span<bool> queued) override;
   NextUrl Next(absl::Time now) override;

@@ -68,10 +68,13 @@ void RedisFrontier::AddMany(std::span<const FrontierAdd> urls,
     if (refused[i]) continue;
     const FrontierAdd& add = urls[i];
     at.push_back(i);
-    u.emplace_back(add.url);
+    // The seen-set tests the dedup key when there is one (Scrapy's request
+    // fingerprint), else the URL; the entry carries the URL.
+    u.emplace_back(add.dedup_key.empty() ? add.url : add.dedup_key);
     h.emplace_back(add.host);
-    fields.push_back(ShardQueue::EntryFields(
-        {u.back(), h.back(), add.depth, std::string(add.metadata)}));
+    fields.push_back(
+        ShardQueue::EntryFields({std::string(add.url), h.back(), add.depth,
+                                 std::string(add.metadata)}));
   }
   // A transient error (connection lost, Redis loading its AOF) is tried
   // again for up to kAddRetryFor, 100 ms apart, holding no lock while it
@@ -96,7 +99,8 @@ void RedisFrontier::AddMany(std::span<const FrontierAdd> urls,
   }
   std::lock_guard<std::mutex> lock(mu_);
   if (!fresh.ok()) {
-    for (size_t i = 0; i < u.size(); ++i) Lost(fresh.status(), u[i]);
+    for (size_t i = 0; i < u.size(); ++i)
+      Lost(fresh.status(), std::string(urls[at[i]].url));
     return;
   }
   for (size_t i = 0; i < u.size(); ++i) {

@@ -1,7 +1,8 @@
-"""Sieve's frontier for Python: Bloom filters, the Sieve and the Frontier.
+"""Sieve's frontier for Python: Bloom filters, the Sieve, the Frontier and the
+ClusterFrontier (one worker of a crawl shared through Redis).
 
 The classes come from the compiled module sieve._sieve (the C++ libraries
-sieve::filter and sieve::frontier); docs/python.md is the guide.
+sieve::filter, sieve::frontier and sieve::cluster); docs/python.md is the guide.
 
     import sieve
     f = sieve.Frontier(delay=1.0)
@@ -11,6 +12,7 @@ sieve::filter and sieve::frontier); docs/python.md is the guide.
 
 from sieve._sieve import (
     CapacityWarning,
+    ClusterFrontier,
     Error,
     Filter,
     Frontier,
@@ -18,4 +20,4 @@ from sieve._sieve import (
     Sieve,
 )
 
-__all__ = ["CapacityWarning", "Error", "Filter", "Frontier", "Next", "Sieve"]
+__all__ = ["CapacityWarning", "ClusterFrontier", "Error", "Filter", "Frontier", "Next", "Sieve"]

@@ -22,6 +22,17 @@ What the frontier owns from then on:
   - Persistence: with SIEVE_FRONTIER_DIR (default: JOBDIR/sieve) a checkpoint
     every SIEVE_CHECKPOINT_INTERVAL seconds and at close; a restart resumes
     from the last one.
+  - Several processes, one crawl: with SIEVE_CLUSTER_URL ("redis://HOST:PORT")
+    the frontier is a sieve.ClusterFrontier: every process running the spider
+    with the same URL and SIEVE_CLUSTER_CRAWL_ID (default: the spider's name)
+    shares the seen-set, the queued requests (pickled, so one process may
+    fetch what another enqueued) and each host's delay (a host is fetched by
+    one process at a time). The state is Redis's: no checkpoints are taken,
+    SIEVE_FRONTIER_DIR only holds scratch space, and a process killed has its
+    hosts and unfinished requests taken over by the others after
+    SIEVE_CLUSTER_LEASE_SECONDS. The shared seen-set filters ``dont_filter``
+    requests too (each process runs the spider's start requests; the crawl
+    fetches them once).
 Requests travel as ``request.to_dict(spider=...)`` pickled into the frontier's
 metadata; a request that cannot be (a callback that is not a spider method,
 unpicklable meta) is kept in memory, counted in
@@ -71,6 +82,7 @@ class Scheduler:
         jobdir = s.get("JOBDIR")
         self.dir = s.get("SIEVE_FRONTIER_DIR") or (os.path.join(jobdir, "sieve") if jobdir else None)
         self.interval = s.getfloat("SIEVE_CHECKPOINT_INTERVAL", 30.0)
+        self.cluster_url = s.get("SIEVE_CLUSTER_URL")
         self.options = {
             "delay": self.delay,
             "max_in_flight_per_host": s.getint("SIEVE_MAX_IN_FLIGHT_PER_HOST", 1),
@@ -88,6 +100,12 @@ class Scheduler:
         self._wake = None
         self._checkpointer = None
         self._robots_end = {}  # host -> monotonic end of its robots.txt fetch
+        # Over Redis: since when the frontier's next has said "empty" (None:
+        # it has not, or a request was enqueued since). The crawl is over
+        # only after SIEVE_CLUSTER_IDLE_SECONDS of it: another process may be
+        # between reporting a response and enqueueing its links.
+        self._empty_since = None
+        self.idle_grace = s.getfloat("SIEVE_CLUSTER_IDLE_SECONDS", 2.0)
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -108,6 +126,9 @@ class Scheduler:
         if self.dir:
             os.makedirs(self.dir, exist_ok=True)
             options["work_dir"] = os.path.join(self.dir, "work")
+        if self.cluster_url:
+            self._open_cluster(spider, options)
+            return
         if self.dir and os.path.exists(os.path.join(self.dir, "CURRENT")):
             self.frontier = sieve.Frontier.restore(self.dir, **options)
             st = self.frontier.stats()
@@ -119,6 +140,22 @@ class Scheduler:
             self._checkpointer = LoopingCall(self.checkpoint)
             self._checkpointer.start(self.interval, now=False)
 
+    def _open_cluster(self, spider, options):
+        s = self.settings
+        del options["lease_timeout"]  # A shard's next owner takes over instead.
+        fingerprinter = s.get("REQUEST_FINGERPRINTER_IMPLEMENTATION")
+        self.frontier = sieve.ClusterFrontier(
+            self.cluster_url, crawl_id=s.get("SIEVE_CLUSTER_CRAWL_ID") or spider.name,
+            worker_id=s.get("SIEVE_CLUSTER_WORKER_ID") or None,
+            shards=s.getint("SIEVE_CLUSTER_SHARDS", 256),
+            lease_seconds=s.getfloat("SIEVE_CLUSTER_LEASE_SECONDS", 10.0),
+            fetch_slots=s.getint("CONCURRENT_REQUESTS"),
+            # Processes that key or dedup requests otherwise must not share a crawl.
+            shared_settings=f"scheduler = sieve.scrapy\nfingerprinter = {fingerprinter}\n",
+            **options)
+        self.stats.set_value("sieve/cluster_worker", self.frontier.worker_id, spider=spider)
+        logger.info("sieve: worker %s of the crawl in %s", self.frontier.worker_id, self.cluster_url)
+
     def close(self, reason):
         if self._checkpointer is not None and self._checkpointer.running:
             self._checkpointer.stop()
@@ -126,13 +163,15 @@ class Scheduler:
             self._wake.cancel()
         if self.frontier is None:
             return
-        if self.dir:
+        if self.dir and not self.cluster_url:
             self.checkpoint()
         self._export_stats()
         self.frontier.close()
         self.frontier = None
 
     def has_pending_requests(self):
+        if self.cluster_url:  # Other processes may hold the crawl's requests.
+            return self._empty_since is None or time.monotonic() - self._empty_since < self.idle_grace
         st = self.frontier.stats()
         return st["queued"] + st["in_flight"] > 0
 
@@ -146,10 +185,15 @@ class Scheduler:
                                                protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # Scrapy keeps these in memory too.
             self._next_memory_id += 1
-            metadata = _IN_MEMORY + str(self._next_memory_id).encode()
+            metadata = _IN_MEMORY + f"{os.getpid()}/{self._next_memory_id}".encode()
             self.stats.inc_value("sieve/unserializable", spider=self.spider)
-        queued = self.frontier.add(request.url, host=host_of(request), metadata=metadata,
-                                   key=fingerprint, dont_filter=request.dont_filter)
+        if self.cluster_url:
+            self._empty_since = None  # The crawl may have work again.
+            queued = self.frontier.add(request.url, host=host_of(request), metadata=metadata,
+                                       key=fingerprint)
+        else:
+            queued = self.frontier.add(request.url, host=host_of(request), metadata=metadata,
+                                       key=fingerprint, dont_filter=request.dont_filter)
         if not queued:
             self.stats.inc_value("sieve/duplicates", spider=self.spider)
             return False
@@ -161,6 +205,12 @@ class Scheduler:
 
     def next_request(self):
         n = self.frontier.next()
+        if self.cluster_url and n.state == "empty":
+            if self._empty_since is None:
+                self._empty_since = time.monotonic()
+            self._wake_engine_in(0.1)  # Asks again until idle_grace is over.
+        elif self.cluster_url:
+            self._empty_since = None
         if n.state == "wait":
             self._wake_engine_in(n.wait)
         if n.state != "ready":
@@ -168,6 +218,7 @@ class Scheduler:
         if n.metadata[:1] == _IN_MEMORY:
             request = self._in_memory.pop(n.metadata, None)
             if request is None:  # Lost with the process that held it.
+                self.stats.inc_value("sieve/unserializable_lost", spider=self.spider)
                 self.frontier.done(n.url, "not_fetched")
                 return None
         else:
@@ -217,10 +268,11 @@ class Scheduler:
             self.frontier.set_crawl_delay(host, float(crawl_delay))
         wait = max(self.delay, min(float(crawl_delay), self.options["max_crawl_delay"]))
         self._robots_end[host] = time.monotonic() + wait
-        self.frontier.block_host(host, time.time() + wait)
+        if not self.cluster_url:  # The host is this process's shard's: _robots_end holds it.
+            self.frontier.block_host(host, time.time() + wait)
 
     def checkpoint(self):
-        if self.frontier is not None and self.dir:
+        if self.frontier is not None and self.dir and not self.cluster_url:
             self.frontier.checkpoint(self.dir)
             self.stats.inc_value("sieve/checkpoints", spider=self.spider)
             self._export_stats()
@@ -313,7 +365,9 @@ class FrontierMiddleware:
     def process_exception(self, request, exception, spider):
         scheduler = self._scheduler()
         if scheduler is not None and not isinstance(exception, IgnoreRequest):
-            scheduler.report(request, "error")
+            # Over Redis the shared seen-set drops RetryMiddleware's copy
+            # (dont_filter): the frontier retries the request itself.
+            scheduler.report(request, "error", transient=bool(scheduler.cluster_url))
         elif scheduler is not None:
             scheduler.report(request, "not_fetched")
         return None

@@ -3,8 +3,8 @@ own loopback address, 127.0.0.2, 127.0.0.3 ...: its own politeness key), each wi
 link to each other and to the next host's /p0, a robots.txt (optionally with
 a Crawl-delay) and, optionally, a page answering 429 with Retry-After once.
 
-Every request is logged as (host, path, status, start, end) in the server's
-own clock, so politeness is checked where it matters: at the server.
+Every request is logged as (host, path, status, start, end, user_agent) in
+the server's own clock, so politeness is checked where it matters: at the server.
 """
 
 import threading
@@ -37,7 +37,8 @@ class Host:
                 self.end_headers()
                 self.wfile.write(body)
                 self.wfile.flush()
-                site.record(host.name, self.path, status, start, time.monotonic())
+                site.record(host.name, self.path, status, start, time.monotonic(),
+                            self.headers.get("User-Agent", ""))
 
         address = f"127.0.0.{len(site.hosts) + 2}"
         self.server = ThreadingHTTPServer((address, 0), Handler)
@@ -80,9 +81,9 @@ class Site:
     def next_host(self, host):
         return self.hosts[(self.hosts.index(host) + 1) % len(self.hosts)]
 
-    def record(self, host, path, status, start, end):
+    def record(self, host, path, status, start, end, agent):
         with self._lock:
-            self.log.append((host, path, status, start, end))
+            self.log.append((host, path, status, start, end, agent))
 
     def requests(self):
         with self._lock:
@@ -90,7 +91,7 @@ class Site:
 
     def page_counts(self):
         counts = {}
-        for host, path, status, _, _ in self.requests():
+        for host, path, status, *_ in self.requests():
             if path != "/robots.txt" and status == 200:
                 counts[(host, path)] = counts.get((host, path), 0) + 1
         return counts
