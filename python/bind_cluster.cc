@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "frontier/cluster/redis_client.h"
 #include "frontier/cluster/redis_frontier.h"
+#include "frontier/frontier.h"
 #include "python/bindings.h"
 #include "python/frontier_support.h"
 #include "python/py_support.h"
@@ -94,6 +95,10 @@ constexpr std::pair<const char*, ClusterSetter> kClusterOptions[] = {
      [](RedisFrontierOptions& o, py::handle v) {
        o.filter.max_key_bytes = As<uint64_t>(v, "max_key_bytes");
      }},
+    {"ack_after_record",
+     [](RedisFrontierOptions& o, py::handle v) {
+       o.ack_after_record = As<bool>(v, "ack_after_record");
+     }},
     {"shared_settings",
      [](RedisFrontierOptions& o, py::handle v) {
        o.shared_settings = As<std::string>(v, "shared_settings");
@@ -151,6 +156,14 @@ RedisFrontierOptions ParseClusterOptions(const std::string& url,
     gethostname(host, sizeof(host) - 1);
     o.worker_id = absl::StrCat(host, "-", getpid());
   }
+  // Each shard's local Frontier takes the per-host rules when the worker
+  // takes the shard (RedisFrontier::Create does not check them): a bad one
+  // raises here, from a small Frontier with nothing on disk.
+  FrontierOptions check;
+  check.sieve.expected_urls = 1024;
+  check.politeness = local.politeness;
+  check.max_urls_per_host = local.max_urls_per_host;
+  ValueOrThrow(Frontier::Create(check));
   o.filter.expected_urls = local.sieve.expected_urls;
   o.filter.fp_rate = local.sieve.fp_rate;
   o.politeness = local.politeness;
@@ -176,6 +189,10 @@ Options (keyword only; seconds as floats):
   max_requests_per_second: of the whole crawl, every worker together; 0 none.
       Default 0.
   max_key_bytes: largest Redis string of the shared filter. Default 256 MiB.
+  ack_after_record: a URL done ("finished" or "given_up") stays the crawl's
+      until record_written(url): a worker killed before then (its links not
+      yet added) has it fetched again by another. Default False: done
+      acknowledges it.
   shared_settings: "key = value" lines every worker must agree on; a worker
       whose differ from the crawl's first raises sieve.Error. Default "".
   work_dir: scratch directory of the shards' local queues. Default: the
@@ -256,6 +273,20 @@ Example:
           "worker hands the URL out).")
       .def_property_readonly("worker_id", &PyClusterFrontier::worker_id,
                              "This worker's id in the crawl.")
+      .def(
+          "record_written",
+          [](PyClusterFrontier& self, const std::string& url) {
+            std::shared_ptr<RedisFrontier> f = self.Get();
+            absl::Status s;
+            {
+              py::gil_scoped_release release;
+              s = f->RecordWritten(url);
+            }
+            ThrowIfError(s);
+          },
+          py::arg("url"),
+          "With ack_after_record: url's outcome (its links included) is "
+          "saved; acknowledges it in Redis. KeyError if no such URL waits.")
       .def(
           "held_shards",
           [](PyClusterFrontier& self) {

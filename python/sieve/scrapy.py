@@ -30,7 +30,8 @@ What the frontier owns from then on:
     one process at a time). The state is Redis's: no checkpoints are taken,
     SIEVE_FRONTIER_DIR only holds scratch space, and a process killed has its
     hosts and unfinished requests taken over by the others after
-    SIEVE_CLUSTER_LEASE_SECONDS. The shared seen-set filters ``dont_filter``
+    SIEVE_CLUSTER_LEASE_SECONDS (a request is the crawl's until its response
+    has left Scrapy, links enqueued). The shared seen-set filters ``dont_filter``
     requests too (each process runs the spider's start requests; the crawl
     fetches them once).
 Requests travel as ``request.to_dict(spider=...)`` pickled into the frontier's
@@ -105,6 +106,10 @@ class Scheduler:
         # only after SIEVE_CLUSTER_IDLE_SECONDS of it: another process may be
         # between reporting a response and enqueueing its links.
         self._empty_since = None
+        # Over Redis: requests done whose response Scrapy still processes
+        # (request -> frontier URL); acknowledged once it is through.
+        self._awaiting_record = {}
+        self._acker = None
         self.idle_grace = s.getfloat("SIEVE_CLUSTER_IDLE_SECONDS", 2.0)
 
     @classmethod
@@ -152,7 +157,12 @@ class Scheduler:
             fetch_slots=s.getint("CONCURRENT_REQUESTS"),
             # Processes that key or dedup requests otherwise must not share a crawl.
             shared_settings=f"scheduler = sieve.scrapy\nfingerprinter = {fingerprinter}\n",
-            **options)
+            # A response's links are enqueued after done: the request stays
+            # the crawl's until they are (a process killed in between has it
+            # fetched again by another, links and all).
+            ack_after_record=True, **options)
+        self._acker = LoopingCall(self._record_written)
+        self._acker.start(0.1, now=False)
         self.stats.set_value("sieve/cluster_worker", self.frontier.worker_id, spider=spider)
         logger.info("sieve: worker %s of the crawl in %s", self.frontier.worker_id, self.cluster_url)
 
@@ -163,6 +173,9 @@ class Scheduler:
             self._wake.cancel()
         if self.frontier is None:
             return
+        if self._acker is not None and self._acker.running:
+            self._acker.stop()
+        self._record_written(everything=True)
         if self.dir and not self.cluster_url:
             self.checkpoint()
         self._export_stats()
@@ -249,9 +262,12 @@ class Scheduler:
         if url is None or self.frontier is None:
             return None
         try:
-            return self.frontier.done(url, outcome, retry_after=retry_after, transient=transient)
+            fate = self.frontier.done(url, outcome, retry_after=retry_after, transient=transient)
         except KeyError:  # Its lease ran out: it was queued again.
             return None
+        if self.cluster_url and fate != "retry_later" and outcome != "not_fetched":
+            self._awaiting_record[request] = url
+        return fate
 
     def robots_fetched(self, request, response):
         """robots.txt of a host answered: its Crawl-delay is obeyed, and the
@@ -278,6 +294,27 @@ class Scheduler:
             self._export_stats()
 
     # -- Internals -------------------------------------------------------------
+
+    def _record_written(self, everything=False):
+        """Acknowledges the requests done whose response (or failure) has left
+        Scrapy: neither in the downloader (its middlewares) nor in the
+        scraper (the callback, its requests enqueued). Reads the engine's
+        internals (Scrapy 2.8)."""
+        if not self._awaiting_record or self.frontier is None:
+            return
+        busy = set()
+        if not everything:
+            engine = self.crawler.engine
+            busy = set(engine.downloader.active)
+            scraper_slot = getattr(engine.scraper, "slot", None)
+            if scraper_slot is not None:
+                busy |= scraper_slot.active
+        for request in [r for r in self._awaiting_record if r not in busy]:
+            url = self._awaiting_record.pop(request)
+            try:
+                self.frontier.record_written(url)
+            except KeyError:  # Its shard went to another process meanwhile.
+                pass
 
     def _wake_engine_in(self, seconds):
         due = time.monotonic() + seconds

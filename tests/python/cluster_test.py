@@ -114,6 +114,8 @@ class ClusterTest(unittest.TestCase):
             sieve.ClusterFrontier(self.redis.url, crawl_id="")
         with self.assertRaises(ValueError):
             self.worker("a", delay=-1)
+        with self.assertRaisesRegex(ValueError, "max_in_flight_per_host"):
+            self.worker("a", max_in_flight_per_host=0)  # checked at once, not when a shard is taken
         with self.assertRaises(TypeError):
             self.worker("a", lossless=True)  # a local Frontier's option
         with socket.socket() as s:
@@ -156,6 +158,15 @@ class ClusterTest(unittest.TestCase):
             self.assertGreater(blocked, 0.5)
             self.assertGreater(len([x for x in ticks if x < started + blocked]), 10)
 
+    def run_two_spiders(self, start, settings):
+        """Two crawls of start over the cluster, each process's requests
+        marked by its User-Agent; both start crawling once both are up."""
+        barrier = {"dir": os.path.join(self.tmp.name, "barrier"), "count": 2}
+        os.makedirs(barrier["dir"])
+        return {name: run_spider({"start_urls": start, "barrier": barrier,
+                                  "settings": dict(settings, USER_AGENT=name)}, self.tmp.name, name)
+                for name in ("worker-a", "worker-b")}
+
     def test_two_scrapy_processes_fetch_every_page_once_and_hold_politeness_at_the_server(self):
         site = Site()
         self.addCleanup(site.close)
@@ -163,8 +174,7 @@ class ClusterTest(unittest.TestCase):
             site.add_host(6, private=False, crawl_delay=0.5 if i == 0 else None)
         start = [h.url("/p0") for h in site.hosts]
         settings = {"SIEVE_DELAY": DELAY, "SIEVE_CLUSTER_URL": self.redis.url, "SIEVE_CLUSTER_LEASE_SECONDS": 1}
-        runs = {name: run_spider({"start_urls": start, "settings": dict(settings, USER_AGENT=name)},
-                                 self.tmp.name, name) for name in ("worker-a", "worker-b")}
+        runs = self.run_two_spiders(start, settings)
         for name, p in runs.items():
             self.assertEqual(p.wait(timeout=90), 0, log_of(self.tmp.name, name))
         logs = "\n".join(log_of(self.tmp.name, name) for name in runs)
@@ -179,6 +189,29 @@ class ClusterTest(unittest.TestCase):
         # them): the shared seen-set let each through once.
         duplicates = sum(read_stats(self.tmp.name, name).get("sieve/duplicates", 0) for name in runs)
         self.assertGreaterEqual(duplicates, len(start))
+
+    def test_the_requests_of_a_process_killed_with_kill_9_are_taken_over_by_the_other(self):
+        site = Site()
+        self.addCleanup(site.close)
+        for _ in range(8):
+            site.add_host(6, private=False)
+        start = [h.url("/p0") for h in site.hosts]
+        settings = {"SIEVE_DELAY": DELAY, "SIEVE_CLUSTER_URL": self.redis.url, "SIEVE_CLUSTER_LEASE_SECONDS": 1}
+        runs = self.run_two_spiders(start, settings)
+        deadline = time.monotonic() + 60
+        while sum(1 for e in site.requests() if e[5] == "worker-a" and e[1] != "/robots.txt") < 3:
+            self.assertLess(time.monotonic(), deadline, log_of(self.tmp.name, "worker-a"))
+            self.assertIsNone(runs["worker-a"].poll(), log_of(self.tmp.name, "worker-a"))
+            time.sleep(0.02)
+        runs["worker-a"].send_signal(signal.SIGKILL)
+        runs["worker-a"].wait()
+        self.assertEqual(runs["worker-b"].wait(timeout=90), 0, log_of(self.tmp.name, "worker-b"))
+        counts = site.page_counts()
+        self.assertEqual(set(counts), site.all_pages(), log_of(self.tmp.name, "worker-b"))
+        # Fetched twice: at most what the killed process had in flight (one request per host).
+        self.assertLessEqual(sum(c - 1 for c in counts.values()), len(site.hosts), counts)
+        self.assertEqual(site.politeness_violations(DELAY), [])
+        self.assertGreater(read_stats(self.tmp.name, "worker-b")["sieve/reclaimed"], 0)
 
 
 if __name__ == "__main__":

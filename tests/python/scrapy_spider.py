@@ -4,11 +4,17 @@ cannot be restarted, and the resume test kills it with SIGKILL):
     /usr/bin/python3 scrapy_spider.py CONFIG.json
 
 CONFIG: {"start_urls": [...], "settings": {...}, "refetch": URL or null,
-"stats": path of the JSON file the crawl's stats are written to at close}.
+"stats": path of the JSON file the crawl's stats are written to at close,
+"barrier": {"dir": DIR, "count": N} or null: once the spider is open (its
+scheduler too), it waits until N processes are, before its first request
+(cluster_test.py starts its crawls at once, every process registered with the
+shared frontier before any asks it for work)}.
 """
 
 import json
+import os
 import sys
+import time
 
 import scrapy
 from scrapy.crawler import CrawlerProcess
@@ -20,6 +26,20 @@ class SiteSpider(scrapy.Spider):
     def __init__(self, config, **kwargs):
         super().__init__(**kwargs)
         self.config = config
+
+    @classmethod
+    def from_crawler(cls, crawler, *args, **kwargs):
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        crawler.signals.connect(spider.wait_for_barrier, signal=scrapy.signals.spider_opened)
+        return spider
+
+    def wait_for_barrier(self, spider):
+        barrier = self.config.get("barrier")
+        if barrier:  # Blocks the reactor: nothing else runs in the process yet.
+            open(os.path.join(barrier["dir"], str(os.getpid())), "w").close()
+            deadline = time.monotonic() + 60
+            while len(os.listdir(barrier["dir"])) < barrier["count"] and time.monotonic() < deadline:
+                time.sleep(0.01)
 
     def start_requests(self):
         for url in self.config["start_urls"]:

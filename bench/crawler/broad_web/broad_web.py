@@ -193,6 +193,20 @@ def table(results):
         if scheme == "https" and (hosts, "http", "sieve") in med:
             print("  sieve CPU per page https / http: %.2fx" % (
                 m["cpu_ms_per_page"] / med[(hosts, "http", "sieve")]["cpu_ms_per_page"]))
+    for (hosts, scheme, tool), m in sorted(med.items()):
+        base = med.get((hosts, scheme, "scrapy"))
+        if tool != "scrapy-sieve" or not base:
+            continue
+        # Scrapy with sieve.scrapy.Scheduler against Scrapy's default scheduler, same spider.
+        print("scrapy-sieve / scrapy, %d hosts, %s (medians of %d and %d runs): pages/s %.1f / "
+              "%.1f = %.2fx; CPU ms/page %.3f / %.3f = %.2fx; politeness violations %d / %d; "
+              "duplicate requests %d / %d; peak RSS MB %.0f / %.0f" % (
+                  hosts, scheme, len(runs[(hosts, scheme, tool)]),
+                  len(runs[(hosts, scheme, "scrapy")]), m["pages_per_s"], base["pages_per_s"],
+                  m["pages_per_s"] / base["pages_per_s"], m["cpu_ms_per_page"],
+                  base["cpu_ms_per_page"], m["cpu_ms_per_page"] / base["cpu_ms_per_page"],
+                  m["politeness_violations"], base["politeness_violations"],
+                  m["duplicate_requests"], base["duplicate_requests"], m["rss_mb"], base["rss_mb"]))
     sizes = sorted({h for (h, s, t) in med if t == "sieve"})
     for scheme in ("http", "https"):
         have = [h for h in sizes if (h, scheme, "sieve") in med]

@@ -8,11 +8,18 @@
 #   env PAGES    pages per host (default 20)
 #   env SCHEMES  (default "http https")
 #   env TOOLS    (default "sieve scrapy", plus sieve-before when SIEVE_BEFORE is set); runs
-#                alternate between the tools
+#                alternate between the tools. Tool scrapy-sieve is the same Scrapy spider with
+#                SCHEDULER = "sieve.scrapy.Scheduler" and sieve.scrapy.FrontierMiddleware
+#                (docs/python.md): SIEVE_DELAY = DELAY, DOWNLOAD_DELAY = 0 (the frontier holds
+#                the delay; Scrapy's own would only slow it), the package from SIEVE_PYTHONPATH
+#   env SIEVE_PYTHONPATH  where `import sieve` finds the package for scrapy-sieve (default: the
+#                build tree's, python/ beside the sieve binary's crawler/: build/release/python,
+#                built by `cmake --build --preset release --target _sieve`)
 #   env SIEVE_BEFORE  a second sieve binary (an older build), run as tool "sieve-before" with the
 #                same flags, so the two are measured side by side in one run
 #   env RUNS     runs per (hosts, scheme, tool); the table shows medians (default 1)
-#   env SCRAPY_RUNS  Scrapy's runs, the first ones of the RUNS (default RUNS): it is slow
+#   env SCRAPY_RUNS  Scrapy's runs (scrapy and scrapy-sieve), the first ones of the RUNS
+#                (default RUNS): it is slow
 #   env DELAY    seconds between two requests to one host, both crawlers (default 0.5)
 #   env CONCURRENCY  Sieve's --concurrency (default 64); Scrapy keeps its docs' 100
 #   env CRAWL_DELAY_EVERY  every Nth host's robots.txt says Crawl-delay: 1 (default 20; 0 = none)
@@ -78,7 +85,9 @@ if [ -z "${BROAD_WEB_IN_NETNS:-}" ]; then
   SIEVE=$(realpath "${1:-build/release/crawler/sieve}")
   [ -x "$SIEVE" ] || { echo "no sieve binary at $SIEVE" >&2; exit 2; }
   [ -z "${SIEVE_BEFORE:-}" ] || SIEVE_BEFORE=$(realpath "$SIEVE_BEFORE")
-  exec env BROAD_WEB_IN_NETNS=1 SIEVE_BEFORE="${SIEVE_BEFORE:-}" unshare --net --mount -- "$0" "$SIEVE"
+  SIEVE_PYTHONPATH=$(realpath -m "${SIEVE_PYTHONPATH:-$(dirname "$SIEVE")/../python}")
+  exec env BROAD_WEB_IN_NETNS=1 SIEVE_BEFORE="${SIEVE_BEFORE:-}" SIEVE_PYTHONPATH="$SIEVE_PYTHONPATH" \
+    unshare --net --mount -- "$0" "$SIEVE"
 fi
 SIEVE=$1
 SIEVE_BEFORE=${SIEVE_BEFORE:-}
@@ -87,6 +96,14 @@ HOSTS=${HOSTS:-1000}
 PAGES=${PAGES:-20}
 SCHEMES=${SCHEMES:-"http https"}
 TOOLS=${TOOLS:-"sieve${SIEVE_BEFORE:+ sieve-before} scrapy"}
+case " $TOOLS " in
+  *" scrapy-sieve "*)
+    PYTHONPATH=$SIEVE_PYTHONPATH /usr/bin/python3 -c "import sieve.scrapy" || {
+      echo "scrapy-sieve: no sieve package in $SIEVE_PYTHONPATH (build the _sieve target)" >&2
+      exit 2
+    }
+    ;;
+esac
 RUNS=${RUNS:-1}
 SCRAPY_RUNS=${SCRAPY_RUNS:-$RUNS}
 KEEPALIVE=${KEEPALIVE:-75}
@@ -201,7 +218,7 @@ for hosts in $HOSTS; do
       awk -v s="$scheme" '{ print s "://" $2 "/" }' "$web/hosts" > "$web/seeds-$scheme.txt"
       for pin in $PIN; do
         for tool in $TOOLS; do
-          [ "$tool" = scrapy ] && [ "$run" -gt "$SCRAPY_RUNS" ] && continue
+          case $tool in scrapy*) [ "$run" -gt "$SCRAPY_RUNS" ] && continue ;; esac
           label=$tool
           SERVER_PIN=()
           cores=$CORES
@@ -225,8 +242,15 @@ for hosts in $HOSTS; do
               cmd=(/usr/bin/scrapy runspider "$HERE/broad_web_spider.py" -a "seeds=$web/seeds-$scheme.txt"
                 -s "DOWNLOAD_DELAY=$DELAY")
               ;;
+            scrapy-sieve)
+              cmd=(env PYTHONPATH="$SIEVE_PYTHONPATH" /usr/bin/scrapy runspider
+                "$HERE/broad_web_spider.py" -a "seeds=$web/seeds-$scheme.txt"
+                -s SCHEDULER=sieve.scrapy.Scheduler
+                -s 'DOWNLOADER_MIDDLEWARES={"sieve.scrapy.FrontierMiddleware": 950}'
+                -s "SIEVE_DELAY=$DELAY" -s DOWNLOAD_DELAY=0)
+              ;;
           esac
-          if [ "$PROFILE" = 1 ] && [ "$tool" != scrapy ]; then
+          if [ "$PROFILE" = 1 ] && [ "${tool#scrapy}" = "$tool" ]; then
             cmd=(perf record -F "$PERF_FREQ" --call-graph "$PERF_CALL_GRAPH" -o "$dir/perf.data" --
               "${cmd[@]}")
           fi
