@@ -47,27 +47,27 @@ RenderQueue::~RenderQueue() {
 }
 
 BrowserPool* RenderQueue::Browsers(absl::Status& why) {
-  std::lock_guard<std::mutex> lock(pool_mu_);
-  if (!pool_tried_) {
-    pool_tried_ = true;
+  std::lock_guard<std::mutex> lock(pool_.mu);
+  if (!pool_.tried) {
+    pool_.tried = true;
     absl::StatusOr<std::unique_ptr<BrowserPool>> pool =
         BrowserPool::Create(options_.pool);
     if (pool.ok()) {
-      browsers_ = *std::move(pool);
-      pool_ready_ = browsers_.get();
+      pool_.browsers = *std::move(pool);
+      pool_ready_ = pool_.browsers.get();
     } else {
-      pool_error_ = pool.status();
+      pool_.error = pool.status();
       pool_failed_ = true;
     }
   }
-  why = pool_error_;
-  return browsers_.get();
+  why = pool_.error;
+  return pool_.browsers.get();
 }
 
 absl::Status RenderQueue::unavailable() const {
   if (pool_failed_) {
-    std::lock_guard<std::mutex> lock(pool_mu_);
-    return pool_error_;
+    std::lock_guard<std::mutex> lock(pool_.mu);
+    return pool_.error;
   }
   const BrowserPool* pool = pool_ready_;
   return pool != nullptr ? pool->disabled_reason() : absl::OkStatus();
@@ -108,19 +108,19 @@ absl::StatusOr<SubresourceResponse> RenderQueue::Post(
       answer->get_future();
   uint64_t ticket = 0;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (closed_) return absl::UnavailableError("the crawl is ending");
-    ticket = next_ticket_++;
-    inbox_.push_back(Ask{.ticket = ticket, .request = request});
-    waiting_.emplace(ticket, answer);
+    std::lock_guard<std::mutex> lock(inbox_.mu);
+    if (inbox_.closed) return absl::UnavailableError("the crawl is ending");
+    ticket = inbox_.next_ticket++;
+    inbox_.asks.push_back(Ask{.ticket = ticket, .request = request});
+    inbox_.waiting.emplace(ticket, answer);
   }
   wakeup_();
   if (future.wait_until(absl::ToChronoTime(request.deadline)) ==
       std::future_status::ready) {
     return future.get();
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  waiting_.erase(ticket);
+  std::lock_guard<std::mutex> lock(inbox_.mu);
+  inbox_.waiting.erase(ticket);
   return absl::DeadlineExceededError("render timeout waiting for the fetch");
 }
 
@@ -128,9 +128,9 @@ std::vector<RenderQueue::Ask> RenderQueue::TakeAsks() {
   std::vector<Ask> out(std::make_move_iterator(held_.begin()),
                        std::make_move_iterator(held_.end()));
   held_.clear();
-  std::lock_guard<std::mutex> lock(mu_);
-  for (Ask& ask : inbox_) out.push_back(std::move(ask));
-  inbox_.clear();
+  std::lock_guard<std::mutex> lock(inbox_.mu);
+  for (Ask& ask : inbox_.asks) out.push_back(std::move(ask));
+  inbox_.asks.clear();
   return out;
 }
 
@@ -138,11 +138,11 @@ void RenderQueue::Answer(uint64_t ticket,
                          absl::StatusOr<SubresourceResponse> answer) {
   std::shared_ptr<std::promise<absl::StatusOr<SubresourceResponse>>> waiter;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = waiting_.find(ticket);
-    if (it == waiting_.end()) return;
+    std::lock_guard<std::mutex> lock(inbox_.mu);
+    auto it = inbox_.waiting.find(ticket);
+    if (it == inbox_.waiting.end()) return;
     waiter = std::move(it->second);
-    waiting_.erase(it);
+    inbox_.waiting.erase(it);
   }
   waiter->set_value(std::move(answer));
 }
@@ -153,10 +153,10 @@ void RenderQueue::Close() {
       std::shared_ptr<std::promise<absl::StatusOr<SubresourceResponse>>>>
       waiting;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    closed_ = true;
-    inbox_.clear();
-    waiting.swap(waiting_);
+    std::lock_guard<std::mutex> lock(inbox_.mu);
+    inbox_.closed = true;
+    inbox_.asks.clear();
+    waiting.swap(inbox_.waiting);
   }
   held_.clear();
   for (auto& [ticket, waiter] : waiting) {

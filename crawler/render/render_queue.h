@@ -111,8 +111,8 @@ class RenderQueue {
   // Waits for every render submitted (after Close: they end at once).
   void WaitIdle() { renders_->WaitIdle(); }
   bool closed() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return closed_;
+    std::lock_guard<std::mutex> lock(inbox_.mu);
+    return inbox_.closed;
   }
   // OK while rendering works; why not once the browser pool could not start
   // or switched itself off (BrowserPool::disabled_reason).
@@ -133,26 +133,33 @@ class RenderQueue {
   const Options options_;
   const std::function<void()> wakeup_;
   const std::function<void(RenderJob&)> on_rendered_;
-  // Held while the pool starts (seconds): unavailable() reads the atomics.
-  mutable std::mutex pool_mu_;
-  std::unique_ptr<BrowserPool> browsers_;          // Guarded by pool_mu_.
-  absl::Status pool_error_;                        // Guarded by pool_mu_.
-  bool pool_tried_ = false;                        // Guarded by pool_mu_.
+  // Started by the first render; its mutex is held while the pool starts
+  // (seconds), so unavailable() reads the atomics below instead.
+  struct PoolStart {
+    std::mutex mu;
+    std::unique_ptr<BrowserPool> browsers;  // Guarded by mu.
+    absl::Status error;                     // Guarded by mu.
+    bool tried = false;                     // Guarded by mu.
+  };
+  // Requests of renders waiting for the loop; all guarded by mu.
+  struct Inbox {
+    std::mutex mu;
+    bool closed = false;
+    uint64_t next_ticket = 1;
+    std::vector<Ask> asks;  // Not taken by the loop yet.
+    absl::flat_hash_map<
+        uint64_t,
+        std::shared_ptr<std::promise<absl::StatusOr<SubresourceResponse>>>>
+        waiting;  // Not answered yet, by ticket.
+  };
+  mutable PoolStart pool_;
   std::atomic<BrowserPool*> pool_ready_{nullptr};  // Once started.
-  std::atomic<bool> pool_failed_{false};           // pool_error_ is set.
+  std::atomic<bool> pool_failed_{false};           // pool_.error is set.
   bool off_noticed_ = false;                       // The loop's.
   std::unique_ptr<LoopHandler> handler_;
   std::unique_ptr<CachingHandler> cache_;
   std::deque<Ask> held_;  // The loop's.
-  // The inbox: guarded by mu_.
-  std::mutex mu_;
-  bool closed_ = false;
-  uint64_t next_ticket_ = 1;
-  std::vector<Ask> inbox_;
-  absl::flat_hash_map<
-      uint64_t,
-      std::shared_ptr<std::promise<absl::StatusOr<SubresourceResponse>>>>
-      waiting_;
+  Inbox inbox_;
   // Last: its threads use everything above; destroyed first.
   std::unique_ptr<WorkerPool<RenderJob>> renders_;
 };
