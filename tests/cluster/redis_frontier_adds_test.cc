@@ -1,4 +1,5 @@
-// RedisFrontier's adds: a page's links in one round trip (AddMany), and an Add
+// RedisFrontier's adds: a page's links in one round trip (AddMany), the
+// seen-set on FrontierAdd::dedup_key when set, and an Add
 // that waits for Redis holds no lock the crawl loop needs (Next still
 // answers while redis-server is stopped with SIGSTOP).
 #include <algorithm>
@@ -86,6 +87,25 @@ TEST_F(RedisFrontierAddsTest, AddManyQueuesEachNewUrlOnceInOrder) {
   EXPECT_EQ(got,
             (std::vector<std::string>{"http://a.test/1", "http://a.test/seen",
                                       "http://b.test/1", "http://c.test/1"}));
+}
+
+TEST_F(RedisFrontierAddsTest, TheSeenSetTestsTheDedupKeyWhenThereIsOne) {
+  std::unique_ptr<RedisFrontier> f = Worker();
+  ASSERT_NE(f, nullptr);
+  const std::vector<FrontierAdd> adds = {
+      {.url = "http://k.test/a", .host = "k.test", .dedup_key = "fp1"},
+      {.url = "http://k.test/b", .host = "k.test", .dedup_key = "fp1"},
+      {.url = "http://k.test/c", .host = "k.test", .dedup_key = "fp2"},
+      {.url = "http://k.test/c", .host = "k.test"}};
+  bool queued[4] = {};
+  f->AddMany(adds, queued);
+  EXPECT_TRUE(queued[0]);
+  EXPECT_FALSE(queued[1]) << "its key was seen";
+  EXPECT_TRUE(queued[2]);
+  EXPECT_TRUE(queued[3]) << "its URL is its key, not seen";
+  NextUrl next = NextReady(*f);
+  ASSERT_EQ(next.state, NextUrl::kReady);
+  EXPECT_EQ(next.url.url, "http://k.test/a") << "the entry carries the URL";
 }
 
 TEST_F(RedisFrontierAddsTest, NextAnswersWhileAnAddWaitsForAPausedRedis) {
