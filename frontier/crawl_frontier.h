@@ -385,6 +385,33 @@ class CrawlFrontier {
   virtual void SetCrawlDelay(std::string_view host,
                              absl::Duration crawl_delay) = 0;
 
+  // The host lane for a request that is no URL of the queue (a page's
+  // subresource fetched for a render, crawler/render/render_queue.h): it
+  // obeys the host's politeness as a URL handed out by Next would (delay,
+  // Crawl-delay, in-flight cap, back-off) and goes ahead of the host's queued
+  // URLs, since the caller asks before its next Next. Returns zero when the
+  // request may start at `now`: it is then the host's request in flight (its
+  // delay runs, its slot is taken) until EndHostRequest; otherwise how long
+  // until it may (at least 1 ms; a host whose slots are all taken waits for a
+  // Done, and the duration is only a hint). Unavailable for a host found
+  // unreachable; Unimplemented by default (a frontier without this lane:
+  // frontier/cluster, frontier/service). Not counted in the page caps.
+  [[nodiscard]] virtual absl::StatusOr<absl::Duration> StartHostRequest(
+      std::string_view host, absl::Time now) {
+    (void)host;
+    (void)now;
+    return absl::UnimplementedError("this frontier has no host lane");
+  }
+  // The request StartHostRequest started for `host` ended at `now` after
+  // `response_time` (zero without an answer): the slot is freed and the
+  // host's next request waits its delay from `now`, as after Done.
+  virtual void EndHostRequest(std::string_view host,
+                              absl::Duration response_time, absl::Time now) {
+    (void)host;
+    (void)response_time;
+    (void)now;
+  }
+
   // Adds the frontier's state to `snapshot` (files the caller commits with
   // its own, as one checkpoint). Everything handed out by Next and not yet
   // Done is saved as queued. Restoring is each implementation's own factory.

@@ -214,6 +214,12 @@ class Frontier final : public CrawlFrontier {
   // host's next request.
   void SetCrawlDelay(std::string_view host,
                      absl::Duration crawl_delay) override;
+  // See CrawlFrontier::StartHostRequest and EndHostRequest. Cost: a host
+  // lookup and a schedule update.
+  absl::StatusOr<absl::Duration> StartHostRequest(std::string_view host,
+                                                  absl::Time now) override;
+  void EndHostRequest(std::string_view host, absl::Duration response_time,
+                      absl::Time now) override;
   // Hosts whose Crawl-delay was above the cap, with the delay they asked for.
   std::vector<std::pair<std::string, absl::Duration>> CappedCrawlDelays() const;
   // No request to `host` starts before `until` (e.g. robots.txt answered 5xx).

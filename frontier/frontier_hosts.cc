@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "frontier/frontier.h"
 
 namespace sieve {
@@ -75,6 +76,44 @@ void Frontier::SetCrawlDelay(std::string_view host_name,
   }
   Touch(host,
         absl::InfinitePast());  // Due hosts are promoted by the next Next.
+}
+
+absl::StatusOr<absl::Duration> Frontier::StartHostRequest(
+    std::string_view host_name, absl::Time now) {
+  std::lock_guard lock(mu_);
+  HostState& host = hosts_->table.GetOrCreate(host_name);
+  if (host.unreachable(now)) {
+    return absl::UnavailableError(
+        absl::StrCat("host unreachable: ", host.unreachable_error));
+  }
+  const PolitenessOptions& p = options_.politeness;
+  if (host.in_flight >= p.max_in_flight_per_host || host.ready_at() > now) {
+    // A full host is freed by a Done or EndHostRequest, which the caller
+    // sees come back; the hint only bounds its wait.
+    const absl::Duration wait = host.in_flight >= p.max_in_flight_per_host
+                                    ? absl::Milliseconds(50)
+                                    : host.ready_at() - now;
+    Touch(host, now);  // A host made here for nothing is forgotten later.
+    return std::max(wait, absl::Milliseconds(1));
+  }
+  ++host.in_flight;
+  host.last_start = now;
+  host.next_allowed = now + DelayBetweenRequests(p, host.politeness);
+  Touch(host, now);
+  return absl::ZeroDuration();
+}
+
+void Frontier::EndHostRequest(std::string_view host_name,
+                              absl::Duration response_time, absl::Time now) {
+  std::lock_guard lock(mu_);
+  HostState* host = hosts_->table.Find(host_name);
+  if (host == nullptr || host->in_flight == 0) return;
+  --host->in_flight;
+  const PolitenessOptions& p = options_.politeness;
+  host->next_allowed = std::max(
+      {host->next_allowed, now + DelayBetweenRequests(p, host->politeness),
+       now + AdaptiveDelay(p, response_time)});
+  Touch(*host, now);
 }
 
 std::vector<std::pair<std::string, absl::Duration>>

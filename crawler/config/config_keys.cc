@@ -362,6 +362,21 @@ const ConfigKey kKeys[] = {
      .max = 0,
      .choices = "trace|debug|info|warn|error|off",
      .commands = kCrawlCommand | kFrontierServeCommand},
+    // [render]
+    {"render.mode", "render",
+     "render pages in headless Chromium: off, auto (pages that look built by "
+     "script) or always (every HTML page)",
+     kRenderModeField},
+    {"render.browsers", "", "Chromium processes rendering at once",
+     SIEVE_FIELD(render.browsers), 1, 64},
+    {"render.tabs", "", "pages rendered at once in each browser",
+     SIEVE_FIELD(render.tabs), 1, 64},
+    {"render.timeout", "",
+     "seconds one render may take, its fetches and politeness waits included",
+     SIEVE_FIELD(render.timeout), 0.1, 3600},
+    {"render.max_requests_per_page", "",
+     "requests one rendered page may make (its own document not counted)",
+     SIEVE_FIELD(render.max_requests_per_page), 0, 100000},
 };
 
 #undef SIEVE_FIELD

@@ -5,6 +5,8 @@
 #include "fetch/fetch_options.h"
 #include "frontier/politeness.h"
 #include "parse/url.h"
+#include "render/browser_pool.h"
+#include "render/render_types.h"
 
 namespace sieve {
 namespace {
@@ -160,6 +162,15 @@ const ConfigOption kOptions[] = {
      SIEVE_LIB(UrlOptions{}.sort_query)},
     {"url.drop_www", "UrlOptions::drop_www", SIEVE_LIB(UrlOptions{}.drop_www)},
     {"log.level", "spdlog level"},
+    {"render.mode", "crawl loop (RenderQueue, crawler/render/render_signs.h)"},
+    {"render.browsers", "BrowserPoolOptions::browsers",
+     SIEVE_LIB(BrowserPoolOptions{}.browsers)},
+    {"render.tabs", "BrowserPoolOptions::tabs",
+     SIEVE_LIB(BrowserPoolOptions{}.tabs)},
+    {"render.timeout", "RenderOptions::timeout",
+     SIEVE_LIB(absl::ToDoubleSeconds(RenderOptions{}.timeout))},
+    {"render.max_requests_per_page", "RenderOptions::max_requests",
+     SIEVE_LIB(RenderOptions{}.max_requests)},
 };
 // clang-format on
 

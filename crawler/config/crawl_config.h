@@ -24,6 +24,7 @@
 #include "crawler/policy/revisit_policy.h"
 #include "crawler/policy/scope_mode.h"
 #include "crawler/policy/sitemap_mode.h"
+#include "crawler/render/render_mode.h"
 #include "frontier/politeness.h"
 #include "parse/link_extractor.h"
 
@@ -220,6 +221,18 @@ struct CrawlConfig {
   struct Log {
     std::string level = "info";  // trace | debug | info | warn | error | off.
   } log;
+
+  // Pages rendered in headless Chromium, every request they make fetched by
+  // the crawl (crawler/render/render_queue.h, docs/crawling.md "Rendering").
+  struct Render {
+    // Which pages are rendered (crawler/render/render_mode.h).
+    RenderMode mode = RenderMode::kAuto;
+    int64_t browsers = 1;  // Chromium processes (BrowserPoolOptions).
+    int64_t tabs = 4;      // Pages rendered at once in each.
+    double timeout = 30;   // Seconds one render may take, fetches included.
+    // Requests a page may make (its own document not counted).
+    int64_t max_requests_per_page = 100;
+  } render;
 };
 
 }  // namespace sieve

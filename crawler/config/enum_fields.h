@@ -96,6 +96,9 @@ inline constexpr EnumField kCapacityField =
     EnumFieldOf<&CrawlConfig::sieve, &CrawlConfig::SieveSettings::on_capacity,
                 &CapacityPolicyName, &ParseCapacityPolicy,
                 &AllCapacityPolicies>();
+inline constexpr EnumField kRenderModeField =
+    EnumFieldOf<&CrawlConfig::render, &CrawlConfig::Render::mode,
+                &RenderModeName, &ParseRenderMode, &AllRenderModes>();
 
 }  // namespace sieve
 

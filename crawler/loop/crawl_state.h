@@ -81,7 +81,19 @@ namespace sieve {
   X(warc_responses)      /* Response records written (WARC on). */           \
   X(warc_revisits)       /* Revisit records: payloads seen before. */        \
   X(warc_bytes)          /* Compressed WARC bytes written. */                \
-  X(requisites)          /* Records of page requisites (page_requisites). */
+  X(requisites)          /* Records of page requisites (page_requisites). */\
+  X(render_pages)        /* Pages rendered in Chromium (render.mode). */     \
+  X(render_errors)       /* Renders that failed (static links kept). */      \
+  X(render_links)        /* Links rendering added (in links_found). */       \
+  /* Requests of renders fetched by the crawl (no page records). */          \
+  X(subresources_fetched)                                                    \
+  X(subresources_failed)  /* Fetched with no HTTP answer. */                 \
+  X(subresources_refused_robots)  /* robots.txt disallows them. */           \
+  /* Their origin's robots.txt not known yet (not fetched for them). */      \
+  X(subresources_refused_robots_unknown)                                     \
+  X(subresources_refused_private) /* The private-address guard. */           \
+  /* Host unreachable, bad URL, or the crawl stopping. */                    \
+  X(subresources_refused_other)
 // clang-format on
 
 // Cumulative counts of a crawl (they survive resume). Every count's

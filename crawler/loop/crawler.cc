@@ -70,8 +70,12 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
     // Links of pages parsed after Dispatch's look at the Frontier are only
     // seen next time round: "empty" is final only if no page was parsing.
     const bool pool_idle_before = pool_->pending() == 0;
+    // A render's requests go first: they wait in a render, and take their
+    // host's turn ahead of its queued pages.
+    ServeSubresources(now, wait);
     Dispatch(now, wait, frontier_empty);
     CollectParsed(now);
+    CollectRendered();
     if (absl::Status s = frontier_->status(); !s.ok() && stop_.fatal().ok()) {
       // A disk error of the frontier's store: its queues may be incomplete on
       // disk, so stop here; the last checkpoint is intact.
@@ -101,7 +105,8 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
 
 bool Crawler::Impl::RunEnds(absl::Time now, bool frontier_empty,
                             bool pool_idle_before, absl::Duration& wait) {
-  const bool fetching = fetcher_->in_flight() > 0 || pool_->pending() > 0;
+  const bool fetching = fetcher_->in_flight() > 0 || pool_->pending() > 0 ||
+                        (render_ != nullptr && render_->pending() > 0);
   if (stop_.stopping()) return !fetching || stop_.GraceOver(now);
   if (fetching) return false;
   if (frontier_empty && pool_idle_before) return true;
@@ -114,10 +119,11 @@ bool Crawler::Impl::RunEnds(absl::Time now, bool frontier_empty,
 }
 
 absl::Status Crawler::Impl::WriteCheckpointNow() {
-  // Between pages: every parsed page is recorded and done, so the Frontier and
-  // pages.jsonl agree.
+  // Between pages: every parsed (and rendered) page is recorded and done, so
+  // the Frontier and pages.jsonl agree.
   pool_->WaitIdle();
   CollectParsed(absl::Now());
+  SettleRenders();
   if (absl::Status s = sink_->Sync(state_); !s.ok()) return s;
   // The same instant for the WARC files: every response archived so far
   // belongs to a URL recorded above pages_offset (or to robots.txt).
@@ -135,6 +141,9 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::EndRun() {
   // Pages still parsing are recorded; transfers still in flight are abandoned
   // and stay queued in the checkpoint.
   const absl::Time end = absl::Now();
+  // Renders still running end now with what they found (their requests are
+  // refused) and are recorded by the last checkpoint.
+  if (render_ != nullptr) render_->Close();
   // The last WARC file is finished (its .cdxj written) before the final
   // checkpoint, which records it complete.
   if (absl::Status s = archive_->Close(); !s.ok()) return s;

@@ -15,6 +15,9 @@
 //            URL of that origin Next handed out; the URLs handed out while it
 //            is in flight are held by the robots gate (robots_gate.h, one
 //            entry per origin, so at most fetch.concurrency entries).
+//   kSubresource  a request a render made (render_queue.h), in its host's
+//            lane (CrawlFrontier::StartHostRequest): answered to the render,
+//            never a page record.
 //
 // A request's life:
 //   Dispatch: CrawlFrontier::Next -> HandleReady
@@ -46,6 +49,8 @@
 //                          (OnResponse, OnPage, ...)
 //   crawler_records.cc     what it writes: page records in answer order,
 //                          parsed pages and sitemaps, skipped URLs
+//   crawler_render.cc      render.mode: which parsed pages render, their
+//                          subresources fetched for them, their records
 // and these owners, each with its own state (its header says what it owns):
 //   request_table.h        the requests in flight, max_pages, the rate cap
 //   robots_gate.h          robots.txt rules and the URLs held for them
@@ -58,6 +63,8 @@
 //   stop_control.h         why and when the run ends, the fatal error
 //   checkpointer.h         OUT/checkpoint and when the next is due
 //   crawl_reporter.h       progress, metrics, capacity warning, summary
+//   render_queue.h         renders off the loop thread, their requests'
+//                          inbox (crawler/render/)
 //
 // Surprises first:
 //   - Not thread-safe: one thread (the caller of Run) owns it, except
@@ -110,6 +117,7 @@
 #include "crawler/policy/scope.h"
 #include "crawler/policy/sitemap_links.h"
 #include "crawler/policy/url_history.h"
+#include "crawler/render/render_queue.h"
 #include "fetch/dns_cache.h"
 #include "fetch/fetch_failure.h"
 #include "fetch/fetcher.h"
@@ -143,7 +151,8 @@ class Crawler::Impl {
                      absl::Seconds(config().crawl.checkpoint_seconds)) {}
 
   ~Impl() {
-    pool_.reset();  // Parser threads hold pointers into this object.
+    render_.reset();  // Render and parser threads hold pointers into this.
+    pool_.reset();
   }
 
   absl::Status Init();
@@ -165,6 +174,9 @@ class Crawler::Impl {
     // A record of a page not parsed, sent through the pool only to keep its
     // place behind the pages parsing (WriteRecord). Default: false.
     bool record_only = false;
+    // An HTML page to render (render.mode): the page as fetched. Its record
+    // is written when the render ends (CollectRendered). Default: nullopt.
+    std::optional<FetchResponse> to_render;
   };
 
   const CrawlConfig& config() const { return setup_.config; }
@@ -270,6 +282,28 @@ class Crawler::Impl {
   // Done without a fetch (robots.txt forbids it, the URL does not parse).
   void SkipUrl(const FrontierUrl& url, absl::Time now);
 
+  // crawler_render.cc
+  // render.mode: the render queue made (off, with a message, where the mode
+  // cannot be kept; an error for `always`).
+  absl::Status StartRendering();
+  // Whether the parse task renders a page (the mode, and for auto the page's
+  // signs); thread-safe.
+  bool ShouldRender(const FetchResponse& response,
+                    const PageLinks& links) const;
+  // Each turn, before Dispatch: the renders' requests fetched (or held, or
+  // refused), `wait` shortened to the next held host's turn.
+  void ServeSubresources(absl::Time now, absl::Duration& wait);
+  // A subresource's answer goes back to its render.
+  void OnSubresource(const Request& request, const FetchResponse& response,
+                     absl::Time now);
+  // A parsed page to render goes to the render queue.
+  void SubmitRender(ParsedPage& page);
+  // The renders ended: their pages' records, with the links rendering added.
+  void CollectRendered();
+  // Before a checkpoint: every render submitted ends and is recorded (the
+  // loop's fetches go on meanwhile, no new page starts).
+  void SettleRenders();
+
   // crawler_records.cc
   // Writes the record of a URL the frontier counts as done, once the pages
   // handed to the pool before it are written, so records leave in the order
@@ -318,6 +352,8 @@ class Crawler::Impl {
   std::unique_ptr<SitemapQueue> sitemaps_;
   std::unique_ptr<WorkerPool<ParsedPage>> pool_;
   std::unique_ptr<CrawlReporter> reporter_;
+  // render.mode: the pages rendering (null: rendering off).
+  std::unique_ptr<RenderQueue> render_;
 };
 
 }  // namespace sieve

@@ -27,6 +27,9 @@ constexpr size_t kParseBytesAtOnce = size_t{4} << 20;
 }  // namespace
 
 absl::Status Crawler::Impl::Init() {
+  // First: render.mode = always that cannot be kept stops the crawl before
+  // anything is opened.
+  if (absl::Status s = StartRendering(); !s.ok()) return s;
   if (absl::Status s = InitOptions(); !s.ok()) return s;
   if (absl::Status s = LockAndResolve(); !s.ok()) return s;
   const fs::path scratch = out() / ".scratch";

@@ -77,6 +77,8 @@ void Crawler::Impl::OnResponse(FetchResponse response, absl::Time now) {
   const std::optional<WarcLocation> archived = Archive(response, request.start);
   if (request.kind == RequestKind::kRobots) {
     OnRobots(request, response, now);
+  } else if (request.kind == RequestKind::kSubresource) {
+    OnSubresource(request, response, now);
   } else {
     OnPage(std::move(request), std::move(response), now, archived);
   }
@@ -345,7 +347,7 @@ void Crawler::Impl::SubmitParse(ParseKind kind, Answer& answer) {
   const size_t weight =
       kind == ParseKind::kSitemap ? 0 : answer.response.body.size();
   pool_->Submit(
-      [policy, rule, kind, origin = answer.origin,
+      [this, policy, rule, kind, origin = answer.origin,
        record = std::move(answer.record), url = std::move(answer.url),
        response = std::move(answer.response)]() mutable {
         ParsedPage page;
@@ -355,6 +357,9 @@ void Crawler::Impl::SubmitParse(ParseKind kind, Answer& answer) {
         switch (kind) {
           case ParseKind::kHtml:
             page.links = ProcessHtmlPage(*policy, response, page.url.depth);
+            if (ShouldRender(response, page.links)) {
+              page.to_render = std::move(response);
+            }
             break;
           case ParseKind::kStylesheet:
             page.links = ProcessStylesheet(*policy, response, page.url.depth);

@@ -41,6 +41,10 @@ void Crawler::Impl::CollectParsed(absl::Time /*now*/) {
     counters().session_ids += links.session_ids;
     if (links.nofollow_page) ++counters().nofollow_pages;
     if (links.noindex_page) ++counters().noindex_pages;
+    if (page.to_render.has_value() && render_ != nullptr) {
+      SubmitRender(page);  // Recorded when its render ends.
+      continue;
+    }
     WriteRecordNow(page.record);
   }
   for (const FrontierUrl& url : frontier_->TakeDiscarded()) {

@@ -14,6 +14,9 @@
 //   kRobots  the robots.txt of `origin`, fetched in the slot of the first
 //            URL of that origin Next handed out (the URLs waiting for it are
 //            the robots gate's, robots_gate.h).
+//   kSubresource  a request of a render (crawler/render/render_queue.h),
+//            started in its host's lane (CrawlFrontier::StartHostRequest);
+//            `ticket` is the render's; not a page (max_pages).
 //
 // Not thread-safe: the crawl loop's thread only.
 //
@@ -36,7 +39,7 @@
 
 namespace sieve {
 
-enum class RequestKind { kPage, kRobots };
+enum class RequestKind { kPage, kRobots, kSubresource };
 
 // One request in flight.
 struct Request {
@@ -46,6 +49,7 @@ struct Request {
   std::string authority{};  // kRobots: host[:port] of the robots.txt URL.
   std::string origin{};     // kRobots: RobotsCache::Key of the origin.
   absl::Time start{};       // When it was submitted.
+  uint64_t ticket = 0;      // kSubresource: RenderQueue::Ask::ticket.
 };
 
 class RequestTable {

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -112,6 +113,34 @@ void AppendStateMetrics(std::string& out, const CrawlMetrics& m) {
       "Bytes of cached robots.txt rules.", m.robots_cache_bytes);
 }
 
+// Rendering (render.mode): pages rendered, failed renders, the requests of
+// renders by what became of them.
+void AppendRenderMetrics(std::string& out, const CrawlMetrics& m) {
+  const CrawlCounters& c = m.summary.counters;
+  One(out, "sieve_render_pages_total", "counter",
+      "Pages rendered in Chromium, all runs.", c.render_pages);
+  One(out, "sieve_render_errors_total", "counter",
+      "Renders that failed (the page kept its static links), all runs.",
+      c.render_errors);
+  One(out, "sieve_render_links_total", "counter",
+      "Links rendering added to pages' static links, all runs.",
+      c.render_links);
+  Family(out, "sieve_render_subresources_total", "counter",
+         "Requests of renders, by fate (fetched by the crawl, failed, or "
+         "refused and why), all runs.");
+  const std::pair<const char*, uint64_t> kFates[] = {
+      {"fetched", c.subresources_fetched},
+      {"failed", c.subresources_failed},
+      {"robots", c.subresources_refused_robots},
+      {"robots_unknown", c.subresources_refused_robots_unknown},
+      {"private_address", c.subresources_refused_private},
+      {"other", c.subresources_refused_other}};
+  for (const auto& [fate, count] : kFates) {
+    Sample(out, "sieve_render_subresources_total", count,
+           absl::StrCat("fate=\"", fate, "\""));
+  }
+}
+
 // The memory budgets, the URLs skipped and the revisit plan.
 void AppendBudgetMetrics(std::string& out, const CrawlMetrics& m) {
   const CrawlSummary& s = m.summary;
@@ -165,6 +194,7 @@ std::string FormatPrometheusMetrics(const CrawlMetrics& m) {
   AppendRecordMetrics(out, m);
   AppendStateMetrics(out, m);
   AppendBudgetMetrics(out, m);
+  AppendRenderMetrics(out, m);
   AppendProcessMetrics(out, m);
   return out;
 }

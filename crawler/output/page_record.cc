@@ -91,6 +91,11 @@ void AppendOptionalMembers(JsonMembers& json, const PageRecord& r) {
   json.TrueIf("truncated", r.truncated);
   json.TrueIf("sitemap", r.sitemap);
   json.TrueIf("requisite", r.requisite);
+  if (r.rendered) {
+    json.TrueIf("rendered", true);
+    json.Number("links_rendered", r.links_rendered);
+  }
+  json.StringIfAny("render_error", r.render_error);
   if (r.changed.has_value()) {
     json.Key("changed").append(*r.changed ? "true" : "false");
   }

@@ -23,7 +23,10 @@
 // (crawl.page_requisites), and with output.warc "warc_file" and "warc_offset":
 // the WARC file (name in OUT/warc/) and the byte offset of the gzip member
 // holding this URL's response (or revisit) record; on a revisit
-// (crawl.revisit) "changed":true|false (a 304 is false).
+// (crawl.revisit) "changed":true|false (a 304 is false); on a page rendered
+// in Chromium (render.mode) "rendered":true and "links_rendered": the links
+// rendering added (counted in links_found and links_new too), or
+// "render_error" with why its render failed (its static links kept).
 //
 // Surprises first:
 //   - Each record is written and flushed to the OS as it comes (a crash loses
@@ -66,8 +69,11 @@ struct PageRecord {
   std::string error_detail = {};
   std::string redirect_to = {};
   bool truncated = false;
-  bool sitemap = false;    // The URL was fetched as a sitemap.
-  bool requisite = false;  // Fetched as a page requisite (page_requisites).
+  bool sitemap = false;        // The URL was fetched as a sitemap.
+  bool requisite = false;      // Fetched as a page requisite (page_requisites).
+  bool rendered = false;       // Rendered in Chromium (render.mode).
+  int64_t links_rendered = 0;  // Links rendering added (in links_found).
+  std::string render_error = {};  // Why its render failed; "" = none.
   // With output.warc: where the response (or revisit) record is; "" when no
   // response was archived (no answer, or WARC off).
   std::string warc_file = {};

@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -151,6 +152,17 @@ struct PageLinks : LinkOutcomes {
 // one by one, so a page's own query or date variants meet the cap in order).
 PageLinks ProcessHtmlPage(const LinkPolicy& policy,
                           const FetchResponse& response, uint32_t depth);
+
+// The links a render of the HTML `response` found (RenderResult::links) that
+// its static HTML does not have (nor the page's own address), each
+// normalised and judged like ProcessHtmlPage's links (rel=nofollow is not
+// known for them; the page's own nofollow applies). `found` counts them: the
+// links rendering added. Cost: a second ExtractLinks of the body, then
+// ProcessHtmlPage's per link.
+PageLinks ProcessRenderedLinks(const LinkPolicy& policy,
+                               const FetchResponse& response,
+                               std::span<const std::string> rendered,
+                               uint32_t depth);
 
 // Queues the url()s and @imports of a stylesheet fetched as a page requisite
 // at `depth` (parse/css_urls.h), as requisites. Cost: one scan of the body.

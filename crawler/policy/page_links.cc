@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "crawler/policy/internal/link_vet.h"
 #include "crawler/policy/link_policy.h"
 #include "parse/css_urls.h"
@@ -218,6 +219,50 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
   judge.Flush();
   // Requisites last: the page's own links take the Sieve first.
   AddRequisites(policy, requisites, depth + 1, response.url, out);
+  return out;
+}
+
+PageLinks ProcessRenderedLinks(const LinkPolicy& policy,
+                               const FetchResponse& response,
+                               std::span<const std::string> rendered,
+                               uint32_t depth) {
+  PageLinks out;
+  const std::string& base =
+      response.effective_url.empty() ? response.url : response.effective_url;
+  const LinkOptions options = PageLinkOptions(policy);
+  const ExtractedLinks page =
+      ExtractLinks(response.body, base, response.headers.content_type,
+                   response.headers.x_robots_tag, options);
+  // What the static parse already judged, and the page itself (a frame's
+  // address is among the rendered links).
+  absl::flat_hash_set<std::string> known;
+  for (const Link& link : page.links) known.insert(link.url);
+  for (const std::string& self : {response.url, base}) {
+    if (absl::StatusOr<std::string> n = NormalizeUrl(self, options.url);
+        n.ok()) {
+      known.insert(*n);
+    }
+  }
+  std::vector<std::string> added;  // Outlives the judge, which keys on them.
+  for (const std::string& link : rendered) {
+    absl::StatusOr<std::string> n = NormalizeUrl(link, options.url);
+    if (!n.ok() || !known.insert(*n).second) continue;
+    added.push_back(*std::move(n));
+  }
+  const PageSource source = SourceOf(policy, response);
+  PageLinkJudge judge(
+      policy, depth + 1, source.View(),
+      Origin{.redirect_hops = 0, .referrer = response.url}.Encode(), out);
+  for (const std::string& url : added) {
+    ++out.found;
+    if (policy.obey_nofollow && page.nofollow) {
+      ++out.nofollow_links;
+      continue;
+    }
+    judge.Judge(url);
+  }
+  judge.Flush();
+  out.nofollow_page = page.nofollow;
   return out;
 }
 

@@ -2,7 +2,9 @@
 """The broad-web benchmark's helpers (bench/crawler/broad_web/broad_web_bench.sh runs them).
 
   broad_web.py site DIR HOSTS PAGES CRAWL_DELAY_EVERY   the web: DIR/site/<host>/, DIR/hosts
-  broad_web.py run NGINX_LOG DNS_LOG TIME_V HOSTS DELAY CRAWL_DELAY_EVERY CORES   one run -> JSON
+  broad_web.py run NGINX_LOG DNS_LOG TIME_V HOSTS DELAY CRAWL_DELAY_EVERY CORES [LOG]
+                                                        one run -> JSON (LOG: the crawler's output;
+                                                        Scrapy's has its thread's schedstat)
   broad_web.py table RESULTS.jsonl                      the medians table and the two bounds
 
 Host i is h%05d.web.test on 127.1.(i / 250).(i % 250 + 1). "/" links the host's pages
@@ -75,7 +77,16 @@ def parse_time_v(path):
             "minor_faults": int(fields["Minor (reclaiming a frame) page faults"])}
 
 
-def analyse_run(nginx_log, dns_log, time_v, hosts, delay, every, cores):
+def parse_schedstat(log):
+    """Scrapy's thread's "schedstat run_ns=R wait_ns=W" line (broad_web_spider.py), or None."""
+    for line in open(log, errors="replace"):
+        if "schedstat run_ns=" in line:
+            fields = dict(f.split("=") for f in line.split() if f.startswith(("run_ns=", "wait_ns=")))
+            return int(fields["run_ns"]) / 1e9, int(fields["wait_ns"]) / 1e9
+    return None
+
+
+def analyse_run(nginx_log, dns_log, time_v, hosts, delay, every, cores, log=None):
     """One crawl, from the server's log: nginx's line is
     $msec $request_time $host $request_uri $status $connection $connection_requests
     $ssl_session_reused $ssl_protocol (msec is the end of the request; start = msec - request_time)."""
@@ -123,7 +134,14 @@ def analyse_run(nginx_log, dns_log, time_v, hosts, delay, every, cores):
     wall, cpu = t["wall"], t["cpu"]
     per_page = 1000 / max(pages, 1)
     tls = collections.Counter(first_of_connection.values())
+    # Scrapy's one thread: time it waited for a CPU (the machine's load) and time it had nothing
+    # to do (wall - running - waiting); pages/s without the wait is what a free machine allows.
+    sched = parse_schedstat(log) if log else None
+    wait_s = sched[1] if sched else None
+    idle_s = wall - sched[0] - sched[1] if sched else None
     return {
+        "runqueue_wait_s": wait_s, "idle_s": idle_s,
+        "pages_per_s_without_wait": pages / (wall - wait_s) if sched else None,
         "wall_s": wall, "cpu_s": cpu, "rss_mb": t["rss_kb"] / 1024, "pages": pages,
         "requests": requests, "hosts_seen": len(by_host),
         "pages_per_s": pages / wall, "cpu_ms_per_page": cpu * per_page,
@@ -147,6 +165,8 @@ def table(results):
         runs[(r["hosts"], r["scheme"], r["tool"])].append(r)
     cols = [("wall s", "wall_s", "%.1f"), ("pages", "pages", "%d"),
             ("pages/s", "pages_per_s", "%.1f"), ("CPU ms/page", "cpu_ms_per_page", "%.3f"),
+            ("runqueue wait s", "runqueue_wait_s", "%.1f"), ("idle s", "idle_s", "%.1f"),
+            ("pages/s without wait", "pages_per_s_without_wait", "%.1f"),
             ("user ms/page", "user_ms_per_page", "%.3f"), ("sys ms/page", "sys_ms_per_page", "%.3f"),
             ("minor faults/page", "minor_faults_per_page", "%.2f"),
             ("conn/host", "connections_per_host", "%.2f"), ("TLS full", "tls_full", "%d"),
@@ -207,6 +227,12 @@ def table(results):
                   base["cpu_ms_per_page"], m["cpu_ms_per_page"] / base["cpu_ms_per_page"],
                   m["politeness_violations"], base["politeness_violations"],
                   m["duplicate_requests"], base["duplicate_requests"], m["rss_mb"], base["rss_mb"]))
+        if m["pages_per_s_without_wait"] and base["pages_per_s_without_wait"]:
+            print("  without the time Scrapy's thread waited for a CPU: pages/s %.1f / %.1f = %.2fx;"
+                  " idle s %.1f / %.1f" % (
+                      m["pages_per_s_without_wait"], base["pages_per_s_without_wait"],
+                      m["pages_per_s_without_wait"] / base["pages_per_s_without_wait"],
+                      m["idle_s"], base["idle_s"]))
     sizes = sorted({h for (h, s, t) in med if t == "sieve"})
     for scheme in ("http", "https"):
         have = [h for h in sizes if (h, scheme, "sieve") in med]
@@ -222,7 +248,7 @@ def main(argv):
         make_site(argv[2], int(argv[3]), int(argv[4]), int(argv[5]))
     elif argv[1] == "run":
         print(json.dumps(analyse_run(argv[2], argv[3], argv[4], int(argv[5]), float(argv[6]),
-                                     int(argv[7]), int(argv[8]))))
+                                     int(argv[7]), int(argv[8]), argv[9] if len(argv) > 9 else None)))
     elif argv[1] == "table":
         table(argv[2])
     else:

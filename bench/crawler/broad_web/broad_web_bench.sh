@@ -264,7 +264,7 @@ for hosts in $HOSTS; do
           stop_pid "$WORK/nginx.pid"
           stop_pid "$WORK/dnsmasq.pid"
           line=$($PY "$HERE/broad_web.py" run "$dir/access.log" "$dir/dns.log" "$dir/time.txt" \
-            "$hosts" "$DELAY" "$CRAWL_DELAY_EVERY" "$cores")
+            "$hosts" "$DELAY" "$CRAWL_DELAY_EVERY" "$cores" "$dir/log.txt")
           line=$(echo "$line" | $PY -c 'import json,sys; r=json.load(sys.stdin); r.update(hosts=int(sys.argv[1]), scheme=sys.argv[2], tool=sys.argv[3], run=int(sys.argv[4]), load1=float(sys.argv[5])); print(json.dumps(r))' \
             "$hosts" "$scheme" "$label" "$run" "$(cut -d' ' -f1 /proc/loadavg)")
           echo "$line" >> "$RESULTS"

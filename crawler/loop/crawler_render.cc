@@ -1,0 +1,225 @@
+// crawler/loop/crawler_render.cc: render.mode in the crawl loop. A parsed HTML
+// page that should render (ShouldRender) goes to the render queue
+// (crawler/render/render_queue.h) instead of its record; every request its
+// render makes comes back to the loop (ServeSubresources), which checks it
+// like a page (robots.txt of its origin, the private-address guard in the
+// Fetcher, its host's politeness through the frontier's host lane) and
+// fetches it with the crawl's Fetcher and headers (OnSubresource answers the
+// render); the record is written when the render ends (CollectRendered), with
+// the links rendering added.
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "crawler/loop/crawler_impl.h"
+#include "crawler/render/render_signs.h"
+#include "fetch/fetch_failure.h"
+#include "parse/url.h"
+#include "render/browser_process.h"
+
+namespace sieve {
+
+absl::Status Crawler::Impl::StartRendering() {
+  const RenderMode mode = config().render.mode;
+  if (mode == RenderMode::kOff) return absl::OkStatus();
+  const bool always = mode == RenderMode::kAlways;
+  auto off = [&](const std::string& why) -> absl::Status {
+    if (always) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("render.mode = always: ", why));
+    }
+    log()->info("rendering is off (render.mode = auto): {}", why);
+    return absl::OkStatus();
+  };
+  if (!config().cluster.url.empty() || !config().urlfrontier.url.empty()) {
+    return off(
+        "not with --cluster or --frontier (their frontiers have no host lane "
+        "to keep subresources polite); use --render off");
+  }
+  RenderQueue::Options options;
+  options.pool.browsers = static_cast<int>(config().render.browsers);
+  options.pool.tabs = static_cast<int>(config().render.tabs);
+  options.render.timeout = absl::Seconds(config().render.timeout);
+  options.render.max_requests =
+      static_cast<int>(config().render.max_requests_per_page);
+  if (!BrowserProcess::Installed(options.pool.browser)) {
+    return off(absl::StrCat(options.pool.browser.binary,
+                            " is not installed (Debian package "
+                            "chromium-headless-shell; scripts/install-deps.sh "
+                            "installs it)"));
+  }
+  // Made before the Fetcher and the link rules, used only once the loop
+  // runs (after Init).
+  absl::StatusOr<std::unique_ptr<RenderQueue>> queue = RenderQueue::Create(
+      options, [this] { fetcher_->Wakeup(); },
+      [this](RenderJob& job) {
+        job.rendered = ProcessRenderedLinks(rules_->policy(), job.response,
+                                            job.result->links, job.url.depth);
+      },
+      /*start_now=*/always);
+  if (!queue.ok()) {
+    return off(
+        absl::StrCat("Chromium does not start (package "
+                     "chromium-headless-shell): ",
+                     queue.status().message()));
+  }
+  render_ = *std::move(queue);
+  return absl::OkStatus();
+}
+
+bool Crawler::Impl::ShouldRender(const FetchResponse& response,
+                                 const PageLinks& links) const {
+  if (render_ == nullptr || !render_->unavailable().ok()) return false;
+  if (config().render.mode == RenderMode::kAlways) return true;
+  return LooksScriptBuilt(ReadRenderSigns(response.body), links.found);
+}
+
+void Crawler::Impl::SubmitRender(ParsedPage& page) {
+  render_->Submit(RenderJob{.record = std::move(page.record),
+                            .url = std::move(page.url),
+                            .links = std::move(page.links),
+                            .rendered = {},
+                            .response = *std::move(page.to_render)});
+}
+
+void Crawler::Impl::ServeSubresources(absl::Time now, absl::Duration& wait) {
+  if (render_ == nullptr) return;
+  const size_t concurrency = static_cast<size_t>(config().fetch.concurrency);
+  for (RenderQueue::Ask& ask : render_->TakeAsks()) {
+    auto refuse = [&](uint64_t& counter, absl::Status why) {
+      ++counter;
+      render_->Answer(ask.ticket, std::move(why));
+    };
+    absl::StatusOr<UrlParts> parts = SplitUrl(ask.request.url);
+    if (!parts.ok() || stop_.stopping()) {
+      refuse(counters().subresources_refused_other,
+             parts.ok() ? absl::UnavailableError("the crawl is stopping")
+                        : parts.status());
+      continue;
+    }
+    // robots.txt of the subresource's own origin; one not cached yet is not
+    // fetched for it in this version: the request is refused.
+    const std::optional<bool> allowed = robots_->Allowed(*parts);
+    if (!allowed.has_value()) {
+      refuse(counters().subresources_refused_robots_unknown,
+             absl::PermissionDeniedError(absl::StrCat(
+                 "robots unknown: robots.txt of ", RobotsGate::OriginOf(*parts),
+                 " not fetched yet")));
+      continue;
+    }
+    if (!*allowed) {
+      refuse(counters().subresources_refused_robots,
+             absl::PermissionDeniedError("disallowed by robots.txt"));
+      continue;
+    }
+    std::string host = rules_->keys().KeyOf(*parts);
+    std::optional<absl::Duration> hold = requests_.RateWait(now);
+    if (!hold.has_value() && fetcher_->in_flight() >= concurrency) {
+      hold = absl::Milliseconds(50);  // A transfer ending wakes the loop.
+    }
+    if (!hold.has_value()) {
+      absl::StatusOr<absl::Duration> lane =
+          frontier_->StartHostRequest(host, now);
+      if (!lane.ok()) {
+        refuse(counters().subresources_refused_other, lane.status());
+        continue;
+      }
+      if (*lane > absl::ZeroDuration()) hold = *lane;
+    }
+    if (hold.has_value()) {
+      wait = std::min(wait, *hold);
+      render_->Hold(std::move(ask));
+      continue;
+    }
+    const uint64_t id = requests_.Add(Request{.kind = RequestKind::kSubresource,
+                                              .url = {},
+                                              .host = std::move(host),
+                                              .authority = {},
+                                              .origin = {},
+                                              .start = now,
+                                              .ticket = ask.ticket});
+    fetcher_->Submit(FetchRequest{.id = id, .url = ask.request.url});
+  }
+}
+
+void Crawler::Impl::OnSubresource(const Request& request,
+                                  const FetchResponse& response,
+                                  absl::Time now) {
+  frontier_->EndHostRequest(request.host, response.timings.total, now);
+  if (render_ == nullptr) return;
+  if (!response.ok()) {
+    const bool blocked = response.error == FetchError::kBlockedAddress;
+    ++(blocked ? counters().subresources_refused_private
+               : counters().subresources_failed);
+    const std::optional<Failure> failure = FailureOf(response);
+    render_->Answer(
+        request.ticket,
+        absl::UnavailableError(
+            failure.has_value()
+                ? absl::StrCat(std::string(FailureCodeName(failure->code)),
+                               ": ", failure->detail)
+                : std::string("fetch failed")));
+    return;
+  }
+  ++counters().subresources_fetched;
+  SubresourceResponse answer{.status = response.status,
+                             .headers = {},
+                             .body = response.body,
+                             .from_cache = false};
+  if (!response.headers.content_type.empty()) {
+    answer.headers.emplace_back("Content-Type", response.headers.content_type);
+  }
+  if (!response.headers.location.empty()) {
+    answer.headers.emplace_back("Location", response.headers.location);
+  }
+  render_->Answer(request.ticket, std::move(answer));
+}
+
+void Crawler::Impl::CollectRendered() {
+  if (render_ == nullptr) return;
+  if (std::optional<absl::Status> off = render_->TakeOffNotice()) {
+    log()->warn("rendering is off from now on: {}",
+                std::string(off->message()));
+  }
+  for (RenderJob& job : render_->TakeDone()) {
+    PageRecord& record = job.record;
+    if (job.result.ok()) {
+      ++counters().render_pages;
+      const PageLinks& added = job.rendered;
+      record.rendered = true;
+      record.links_rendered = added.found;
+      record.links_found += added.found;
+      record.links_new += added.queued;
+      counters().render_links += static_cast<uint64_t>(added.found);
+      CountLinks(added, record.url);
+    } else {
+      ++counters().render_errors;
+      record.render_error = std::string(job.result.status().message());
+      log()->debug("render of {} failed: {}", record.url, record.render_error);
+    }
+    WriteRecordNow(record);
+  }
+}
+
+void Crawler::Impl::SettleRenders() {
+  if (render_ != nullptr && render_->closed()) {
+    // The crawl ends: no more fetches; the renders end without them.
+    render_->WaitIdle();
+    CollectRendered();
+    return;
+  }
+  while (render_ != nullptr && render_->pending() > 0) {
+    absl::Duration wait = absl::Milliseconds(20);
+    ServeSubresources(absl::Now(), wait);
+    for (FetchResponse& response : fetcher_->Poll(wait)) {
+      OnResponse(std::move(response), absl::Now());
+    }
+    CollectRendered();
+    pool_->WaitIdle();
+    CollectParsed(absl::Now());
+  }
+}
+
+}  // namespace sieve

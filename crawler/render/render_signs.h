@@ -1,0 +1,49 @@
+// crawler/render/render_signs.h: whether an HTML page looks built by script,
+// so render.mode = auto renders it (docs/crawling.md, "Rendering").
+//
+// The signs, each one that a page without JavaScript shows its reader
+// nothing, taken from the static bytes only:
+//   - an empty app root: an element whose id is one of the mount points of
+//     the common frameworks (app, root, __next, __nuxt, ___gatsby, svelte)
+//     with nothing inside it;
+//   - a <noscript> whose text asks for JavaScript ("enable JavaScript",
+//     "requires JavaScript", ...: it contains the word);
+//   - scripts, no followable link and little text (under kLittleText visible
+//     characters outside <script>, <style>, <noscript> and <template>).
+// A page without any <script> never qualifies. Framework markers and a
+// per-host decision from what rendering added are not in this slice.
+//
+// Thread-safe (no state); cost: one pass of the tokenizer with text on.
+//
+// Example:
+//   if (sieve::LooksScriptBuilt(html, links.found)) Render(page);
+#ifndef SIEVE_CRAWLER_RENDER_RENDER_SIGNS_H_
+#define SIEVE_CRAWLER_RENDER_RENDER_SIGNS_H_
+
+#include <cstdint>
+#include <string_view>
+
+namespace sieve {
+
+// Visible characters (not whitespace) under which a page with scripts and no
+// link counts as empty: a title and a line of text.
+inline constexpr int64_t kLittleText = 200;
+
+// What the signs found in one page.
+struct RenderSigns {
+  bool scripts = false;         // A <script> element.
+  bool empty_app_root = false;  // See the file comment.
+  bool noscript_asks_js = false;
+  int64_t text_chars = 0;  // Visible characters, whitespace not counted.
+};
+
+// The signs of `html` (UTF-8 or ASCII-compatible).
+RenderSigns ReadRenderSigns(std::string_view html);
+
+// Whether a page with `signs` and `links_found` followable links is rendered
+// by render.mode = auto.
+bool LooksScriptBuilt(const RenderSigns& signs, int64_t links_found);
+
+}  // namespace sieve
+
+#endif  // SIEVE_CRAWLER_RENDER_RENDER_SIGNS_H_

@@ -1,0 +1,325 @@
+// Rendering in the crawl (#38), through the `sieve` binary with the default
+// mode (render.mode = auto), checked at the server:
+//   - a host whose links are built by script (at parse time, from fetch()
+//     JSON, after a timer): every script-built link's page is fetched, and
+//     its home page's record says "rendered": true with the links rendering
+//     added;
+//   - the script robots.txt disallows is never requested, and counted
+//     refused;
+//   - a static host beside it is crawled without rendering;
+//   - no request reaches a server with the browser's User-Agent: every one
+//     carries the crawl's;
+//   - the script-built host's requests, subresources included, keep its
+//     delay;
+//   - --render off renders nothing (the script-built pages stay unfound);
+//   - --render always with --frontier is refused at start.
+// Skips with a message when chromium-headless-shell is absent.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "gtest/gtest.h"
+#include "httplib.h"
+#include "nlohmann/json.hpp"
+#include "render/browser_process.h"
+#include "tests/crawler/crawl/crawl_test_util.h"
+
+namespace sieve {
+namespace {
+
+using testing_util::FreshDir;
+using testing_util::PathOf;
+using testing_util::ReadFile;
+using testing_util::ReadPages;
+using testing_util::StartSieve;
+using testing_util::WaitFor;
+
+// One host of the test: fixed files on 127.0.0.1 (a port of its own), every
+// request logged with its User-Agent.
+class ScriptSite {
+ public:
+  explicit ScriptSite(std::map<std::string, std::pair<std::string, std::string>>
+                          files)  // path -> (content type, body)
+      : files_(std::move(files)) {
+    server_.Get(
+        ".*", [this](const httplib::Request& req, httplib::Response& res) {
+          {
+            std::lock_guard<std::mutex> lock(mu_);
+            requests_.push_back({req.path, req.get_header_value("User-Agent")});
+            starts_.push_back(absl::Now());
+          }
+          auto it = files_.find(req.path);
+          if (it == files_.end()) {
+            res.status = 404;
+            res.set_content("not found", "text/plain");
+            return;
+          }
+          res.set_content(it->second.second, it->second.first);
+        });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+  }
+  ~ScriptSite() {
+    server_.stop();
+    thread_.join();
+  }
+
+  std::string url(const std::string& path) const {
+    return absl::StrCat("http://127.0.0.1:", port_, path);
+  }
+  // (path, User-Agent) of every request, in order.
+  std::vector<std::pair<std::string, std::string>> requests() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return requests_;
+  }
+  // When each request arrived, in order.
+  std::vector<absl::Time> starts() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return starts_;
+  }
+  std::set<std::string> paths() const {
+    std::set<std::string> out;
+    for (const auto& [path, ua] : requests()) out.insert(path);
+    return out;
+  }
+
+ private:
+  const std::map<std::string, std::pair<std::string, std::string>> files_;
+  httplib::Server server_;
+  std::thread thread_;
+  int port_ = 0;
+  mutable std::mutex mu_;
+  std::vector<std::pair<std::string, std::string>> requests_;
+  std::vector<absl::Time> starts_;
+};
+
+constexpr char kHtml[] = "text/html; charset=utf-8";
+constexpr char kJs[] = "text/javascript";
+
+std::string Leaf(const std::string& name) {
+  return absl::StrCat("<!doctype html><title>", name, "</title><p>", name,
+                      ": a page only a script links to.</p>");
+}
+
+// The script-built site: an empty app root filled by /app.js.
+std::unique_ptr<ScriptSite> AppSite() {
+  const std::string app_js = R"JS(
+    function add(href) {
+      const a = document.createElement('a');
+      a.href = href;
+      a.textContent = href;
+      document.getElementById('app').appendChild(a);
+    }
+    add('/parse.html');
+    fetch('/api/links.json').then(r => r.json()).then(j => add(j.href));
+    setTimeout(() => add('/timer.html'), 200);
+  )JS";
+  const std::string track_js =
+      "document.body.insertAdjacentHTML('beforeend', "
+      "'<a href=\"/disallowed-made.html\">x</a>');";
+  return std::make_unique<ScriptSite>(
+      std::map<std::string, std::pair<std::string, std::string>>{
+          {"/robots.txt",
+           {"text/plain", "User-agent: *\nDisallow: /private/\n"}},
+          {"/",
+           {kHtml,
+            "<!doctype html><html><head><title>App</title></head>"
+            "<body><div id=\"app\"></div>"
+            "<script src=\"/app.js\"></script>"
+            "<script src=\"/private/track.js\"></script></body></html>"}},
+          {"/app.js", {kJs, app_js}},
+          {"/private/track.js", {kJs, track_js}},
+          {"/api/links.json",
+           {"application/json", R"({"href":"/fetched.html"})"}},
+          {"/parse.html", {kHtml, Leaf("parse")}},
+          {"/fetched.html", {kHtml, Leaf("fetched")}},
+          {"/timer.html", {kHtml, Leaf("timer")}},
+          {"/disallowed-made.html", {kHtml, Leaf("disallowed")}},
+      });
+}
+
+// A static site with a harmless script: nothing to render.
+std::unique_ptr<ScriptSite> StaticSite() {
+  return std::make_unique<ScriptSite>(
+      std::map<std::string, std::pair<std::string, std::string>>{
+          {"/",
+           {kHtml,
+            "<!doctype html><title>Static</title><script>var x = 1;</script>"
+            "<p>A static home page with enough text to read without any "
+            "script at all, and a link to its one other page.</p>"
+            "<a href=\"/s1.html\">s1</a>"}},
+          {"/s1.html", {kHtml, Leaf("s1")}},
+      });
+}
+
+struct CrawlOutput {
+  std::vector<nlohmann::json> pages;
+  nlohmann::json summary;
+  std::string log;
+};
+
+CrawlOutput Crawl(const std::string& name,
+                  const std::vector<std::string>& seeds,
+                  const std::vector<std::string>& flags) {
+  const std::filesystem::path dir = FreshDir(name);
+  std::string seed_text;
+  for (const std::string& seed : seeds) absl::StrAppend(&seed_text, seed, "\n");
+  std::ofstream(dir / "seeds.txt") << seed_text;
+  std::vector<std::string> args = {"crawl",
+                                   "--seeds",
+                                   (dir / "seeds.txt").string(),
+                                   "--out",
+                                   (dir / "out").string(),
+                                   "--log-level",
+                                   "info"};
+  if (std::find(flags.begin(), flags.end(), "--delay") == flags.end()) {
+    args.insert(args.end(), {"--delay", "0"});
+  }
+  args.insert(args.end(), flags.begin(), flags.end());
+  const int rc = WaitFor(StartSieve(args, dir / "log.txt"));
+  CrawlOutput out;
+  out.log = ReadFile(dir / "log.txt");
+  EXPECT_EQ(rc, 0) << out.log;
+  out.pages = ReadPages(dir / "out");
+  out.summary = nlohmann::json::parse(ReadFile(dir / "out" / "summary.json"),
+                                      nullptr, /*allow_exceptions=*/false);
+  return out;
+}
+
+std::string Dump(const CrawlOutput& out) {
+  std::string text;
+  for (const nlohmann::json& page : out.pages) {
+    absl::StrAppend(&text, page.dump(), "\n");
+  }
+  return absl::StrCat(text, out.summary.dump());
+}
+
+const nlohmann::json* RecordOf(const CrawlOutput& out, const std::string& url) {
+  for (const nlohmann::json& page : out.pages) {
+    if (page.value("url", "") == url) return &page;
+  }
+  return nullptr;
+}
+
+#define SKIP_WITHOUT_CHROMIUM()                             \
+  do {                                                      \
+    if (!BrowserProcess::Installed(BrowserOptions{})) {     \
+      GTEST_SKIP() << "chromium-headless-shell is not "     \
+                      "installed (scripts/install-deps.sh " \
+                      "installs it): rendering not tested"; \
+    }                                                       \
+  } while (0)
+
+TEST(CrawlRenderTest, DefaultModeFetchesScriptBuiltLinksThroughTheCrawl) {
+  SKIP_WITHOUT_CHROMIUM();
+  std::unique_ptr<ScriptSite> app = AppSite();
+  std::unique_ptr<ScriptSite> plain = StaticSite();
+  const CrawlOutput out =
+      Crawl("render_default", {app->url("/"), plain->url("/")}, {});
+
+  // Every script-built link's page fetched, at the server.
+  const std::set<std::string> app_paths = app->paths();
+  for (const char* path : {"/parse.html", "/fetched.html", "/timer.html"}) {
+    EXPECT_TRUE(app_paths.count(path)) << path << "\n" << out.log << Dump(out);
+    const nlohmann::json* record = RecordOf(out, app->url(path));
+    ASSERT_NE(record, nullptr) << path;
+    EXPECT_EQ(record->value("status", 0), 200) << path;
+  }
+  // The subresources the page needed came through the crawl; the disallowed
+  // script never did, nor what it would have linked.
+  EXPECT_TRUE(app_paths.count("/app.js"));
+  EXPECT_TRUE(app_paths.count("/api/links.json"));
+  EXPECT_FALSE(app_paths.count("/private/track.js"));
+  EXPECT_FALSE(app_paths.count("/disallowed-made.html"));
+  // The home page's record says it was rendered and what rendering added.
+  const nlohmann::json* home = RecordOf(out, app->url("/"));
+  ASSERT_NE(home, nullptr);
+  EXPECT_TRUE(home->value("rendered", false)) << home->dump();
+  EXPECT_EQ(home->value("links_rendered", 0), 3) << home->dump();
+  // Subresources are no page records.
+  EXPECT_EQ(RecordOf(out, app->url("/app.js")), nullptr);
+  EXPECT_EQ(RecordOf(out, app->url("/api/links.json")), nullptr);
+
+  // The static host: crawled whole, nothing rendered.
+  EXPECT_TRUE(plain->paths().count("/s1.html"));
+  for (const nlohmann::json& page : out.pages) {
+    if (absl::StartsWith(page.value("url", ""), plain->url("/"))) {
+      EXPECT_FALSE(page.contains("rendered")) << page.dump();
+    }
+  }
+
+  // Every request carried the crawl's User-Agent, never the browser's.
+  for (const ScriptSite* site : {app.get(), plain.get()}) {
+    for (const auto& [path, ua] : site->requests()) {
+      EXPECT_TRUE(absl::StartsWith(ua, "SieveBot/")) << path << ": " << ua;
+      EXPECT_FALSE(absl::StrContains(ua, "Chrome")) << path << ": " << ua;
+    }
+  }
+
+  // The counts, in summary.json.
+  const nlohmann::json& c = out.summary["counters"];
+  EXPECT_EQ(c.value("render_pages", 0), 1) << out.summary.dump();
+  EXPECT_EQ(c.value("render_errors", 1), 0);
+  EXPECT_EQ(c.value("render_links", 0), 3);
+  EXPECT_EQ(c.value("subresources_fetched", 0), 2);
+  EXPECT_EQ(c.value("subresources_refused_robots", 0), 1);
+}
+
+TEST(CrawlRenderTest, RenderOffFindsOnlyStaticLinks) {
+  SKIP_WITHOUT_CHROMIUM();
+  std::unique_ptr<ScriptSite> app = AppSite();
+  const CrawlOutput out =
+      Crawl("render_off", {app->url("/")}, {"--render", "off"});
+  const std::set<std::string> paths = app->paths();
+  EXPECT_FALSE(paths.count("/parse.html"));
+  EXPECT_FALSE(paths.count("/app.js"));
+  const nlohmann::json* home = RecordOf(out, app->url("/"));
+  ASSERT_NE(home, nullptr);
+  EXPECT_FALSE(home->contains("rendered"));
+}
+
+// A render's requests take their host's turns: no two requests reach the
+// script-built host closer than the delay, its scripts and JSON included.
+TEST(CrawlRenderTest, SubresourcesKeepTheHostsDelay) {
+  SKIP_WITHOUT_CHROMIUM();
+  std::unique_ptr<ScriptSite> app = AppSite();
+  const CrawlOutput out =
+      Crawl("render_delay", {app->url("/")}, {"--delay", "0.3"});
+  ASSERT_TRUE(app->paths().count("/api/links.json")) << out.log;
+  const std::vector<absl::Time> starts = app->starts();
+  const auto requests = app->requests();
+  for (size_t i = 1; i < starts.size(); ++i) {
+    // The delay runs from the end of the answer before: starts are further.
+    EXPECT_GE(starts[i] - starts[i - 1], absl::Milliseconds(290))
+        << requests[i - 1].first << " then " << requests[i].first;
+  }
+  EXPECT_GE(starts.size(), 7u);  // robots.txt, /, 2 subresources, 3 pages.
+}
+
+// --frontier's frontier has no host lane to keep a render's requests polite:
+// `always` is refused at start (exit 1, saying why), before any connection.
+TEST(CrawlRenderTest, AlwaysWithARemoteFrontierIsRefusedAtStart) {
+  const std::filesystem::path dir = FreshDir("render_frontier");
+  const int rc = WaitFor(StartSieve(
+      {"crawl", "http://127.0.0.1:9/", "--out", (dir / "out").string(),
+       "--render", "always", "--frontier", "grpc://127.0.0.1:9"},
+      dir / "log.txt"));
+  const std::string log = ReadFile(dir / "log.txt");
+  EXPECT_EQ(rc, 1) << log;
+  EXPECT_TRUE(absl::StrContains(log, "render.mode = always")) << log;
+  EXPECT_TRUE(absl::StrContains(log, "--frontier")) << log;
+}
+
+}  // namespace
+}  // namespace sieve
