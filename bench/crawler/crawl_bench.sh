@@ -5,6 +5,9 @@
 # Usage: bench/crawler/crawl_bench.sh [SIEVE_BINARY]     (default: build/release/crawler/sieve)
 #   env SIEVE_BEFORE  a second sieve binary (an older build), run as tool "sieve-before" with the
 #                same flags, so the two are measured side by side in one run
+#   env SIEVE_BEFORE_FLAGS  flags added to sieve-before's command only: with SIEVE_BEFORE set to
+#                the same binary and SIEVE_BEFORE_FLAGS="--render off", the default mode against
+#                rendering off (docs/benchmarks.md, issue 38)
 #   env PROFILE  when 1, after the timed runs each sieve binary crawls once more under
 #                `perf record` (needs linux-perf) and the script prints its top 10 symbols by
 #                share of the samples (self time, whole process) and the share of each library
@@ -86,12 +89,12 @@ echo "site: $DOCROOT ($(find "$DOCROOT" -name '*.html' | wc -l) HTML files), see
 # The crawl command of sieve or sieve-before, writing into DIR/out. The outlink cap is lifted:
 # the build before 2026-11-22 capped it at 1,000 links a page, which cuts real index pages.
 sieve_command() {  # tool dir
-  local binary=$SIEVE
-  [ "$1" = sieve-before ] && binary=$SIEVE_BEFORE
+  local binary=$SIEVE flags=
+  [ "$1" = sieve-before ] && binary=$SIEVE_BEFORE flags=${SIEVE_BEFORE_FLAGS:-}
   echo "$SEED" > "$2/seeds.txt"
   printf '[crawl]\nmax_outlinks_per_page = 100000\n' > "$2/config.toml"
   echo "$binary crawl --config $2/config.toml --seeds $2/seeds.txt --out $2/out --delay 0" \
-    "--concurrency 4 --per-host-connections 4 --expected-urls 1000000 --log-level warn"
+    "--concurrency 4 --per-host-connections 4 --expected-urls 1000000 --log-level warn $flags"
 }
 
 run_tool() {  # tool dir -> prints "wall cpu rss_kb urls"

@@ -65,7 +65,7 @@ def scheduler_options(count):
     crawler = get_crawler(settings_dict={"SIEVE_EXPECTED_REQUESTS": count})
     options = sieve.scrapy.Scheduler(crawler).options
     return {"kind": options.get("filter_kind", "classic"), "capacity": options["expected_urls"],
-            "fp_rate": options["fp_rate"]}
+            "fp_rate": options["fp_rate"], "lossless": options["lossless"]}
 
 
 def measure_rfp(count):
@@ -177,7 +177,8 @@ def main():
               "%d requests lost to false positives; RFPDupeFilter's bytes / the filter's: %.1fx "
               "(RSS: %.1fx)" % (
                   bloom["kind"], bloom["capacity"], bloom["fp_rate"],
-                  " (the scheduler's default)" if rate is None else "", mb(bloom["bytes"]),
+                  "" if rate is not None else " (the scheduler's default%s)" % (
+                      ", in lossless mode" if bloom["lossless"] else ""), mb(bloom["bytes"]),
                   bloom["bytes"] / args.count, mb(bloom["rss_growth"]), bloom["false_positives"],
                   rfp["bytes"] / bloom["bytes"], rfp["rss_growth"] / max(bloom["rss_growth"], 1)))
         print("  lossless mode: RSS +%s (filter %s), fingerprint store %s on disk, %d false "

@@ -92,10 +92,28 @@ class SignsSink : public html::TokenSink {
   int hidden_ = 0;  // Inside <template>.
 };
 
+// Whether `html` holds "<script" in any case: every script start tag does.
+// A hit inside a comment or an attribute only costs the full pass.
+bool MayHaveScript(std::string_view html) {
+  constexpr absl::string_view kTag = "script";
+  for (size_t at = html.find('<'); at != std::string_view::npos;
+       at = html.find('<', at + 1)) {
+    if (html.size() - at - 1 < kTag.size()) return false;
+    if (absl::EqualsIgnoreCase(
+            absl::string_view(html.data() + at + 1, kTag.size()), kTag)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 RenderSigns ReadRenderSigns(std::string_view html) {
   RenderSigns signs;
+  // A page without a script never qualifies (LooksScriptBuilt): a static
+  // page costs this scan, not a second tokenizer pass.
+  if (!MayHaveScript(html)) return signs;
   SignsSink sink(signs);
   html::Tokenizer tokenizer(html, &sink);
   sink.set_tokenizer(&tokenizer);

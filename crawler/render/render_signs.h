@@ -13,7 +13,8 @@
 // A page without any <script> never qualifies. Framework markers and a
 // per-host decision from what rendering added are not in this slice.
 //
-// Thread-safe (no state); cost: one pass of the tokenizer with text on.
+// Thread-safe (no state); cost: a scan for "<script" (find('<') steps), then,
+// only when one is there, one pass of the tokenizer with text on.
 //
 // Example:
 //   if (sieve::LooksScriptBuilt(html, links.found)) Render(page);

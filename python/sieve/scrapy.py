@@ -10,8 +10,13 @@ Settings (docs/python.md, "Scrapy"):
     DOWNLOADER_MIDDLEWARES = {"sieve.scrapy.FrontierMiddleware": 950}
 
 What the frontier owns from then on:
-  - Dedup: on crawler.request_fingerprinter's fingerprint, in a Bloom filter
-    (SIEVE_EXPECTED_REQUESTS, SIEVE_FP_RATE); DUPEFILTER_CLASS is ignored.
+  - Dedup: on crawler.request_fingerprinter's fingerprint, exact like
+    RFPDupeFilter but in a fraction of its memory: a Bloom filter
+    (SIEVE_EXPECTED_REQUESTS, SIEVE_FP_RATE) whose every "maybe seen" is
+    confirmed against the fingerprints kept on disk (SIEVE_LOSSLESS, default
+    True: no request is lost, however far past SIEVE_EXPECTED_REQUESTS the
+    crawl goes; SIEVE_FP_RATE defaults to 0.01 then, 1e-6 without it).
+    DUPEFILTER_CLASS is ignored.
     ``dont_filter`` requests are queued again (and marked seen).
   - When each host is ready: SIEVE_DELAY seconds from the end of the host's
     last response (robots.txt's included), robots.txt's Crawl-delay, 429/503
@@ -25,9 +30,10 @@ What the frontier owns from then on:
   - Several processes, one crawl: with SIEVE_CLUSTER_URL ("redis://HOST:PORT")
     the frontier is a sieve.ClusterFrontier: every process running the spider
     with the same URL and SIEVE_CLUSTER_CRAWL_ID (default: the spider's name)
-    shares the seen-set, the queued requests (pickled, so one process may
-    fetch what another enqueued) and each host's delay (a host is fetched by
-    one process at a time). The state is Redis's: no checkpoints are taken,
+    shares the seen-set (a Bloom filter in Redis: SIEVE_LOSSLESS does not
+    apply), the queued requests (pickled, so one process may fetch what
+    another enqueued) and each host's delay (a host is fetched by one process
+    at a time). The state is Redis's: no checkpoints are taken,
     SIEVE_FRONTIER_DIR only holds scratch space, and a process killed has its
     hosts and unfinished requests taken over by the others after
     SIEVE_CLUSTER_LEASE_SECONDS (a request is the crawl's until its response
@@ -67,6 +73,31 @@ def host_of(request):
     return request.meta.get("download_slot") or (urlparse_cached(request).hostname or "")
 
 
+def _request_to_dict(request, spider):
+    """request.to_dict(spider=spider), the same dict, without its cost per
+    request: Scrapy 2.8 names a callback by walking every member of the
+    spider (inspect.getmembers in _find_method), which was the larger part of
+    this scheduler's CPU per request. A method's own name is tried first;
+    anything else goes through Scrapy's own search (ValueError when the
+    callback is not a method of the spider)."""
+    callback, errback = request.callback, request.errback
+    request.callback = _method_name(spider, callback)
+    request.errback = _method_name(spider, errback)
+    try:
+        return request.to_dict(spider=spider)
+    finally:
+        request.callback, request.errback = callback, errback
+
+
+def _method_name(spider, func):
+    name = getattr(func, "__name__", None)
+    bound = getattr(spider, name, None) if isinstance(name, str) else None
+    own = getattr(func, "__func__", None)
+    if own is not None and getattr(bound, "__func__", None) is own:
+        return name
+    return func  # Not found here: to_dict searches (or passes a non-callable through).
+
+
 class Scheduler:
     """A Scrapy scheduler whose queue and duplicate filter are a sieve.Frontier.
 
@@ -84,12 +115,16 @@ class Scheduler:
         self.dir = s.get("SIEVE_FRONTIER_DIR") or (os.path.join(jobdir, "sieve") if jobdir else None)
         self.interval = s.getfloat("SIEVE_CHECKPOINT_INTERVAL", 30.0)
         self.cluster_url = s.get("SIEVE_CLUSTER_URL")
+        # The shared seen-set in Redis is a Bloom filter only: no lossless
+        # mode there, so a fine filter instead.
+        lossless = s.getbool("SIEVE_LOSSLESS", True) and not self.cluster_url
         self.options = {
             "delay": self.delay,
             "max_in_flight_per_host": s.getint("SIEVE_MAX_IN_FLIGHT_PER_HOST", 1),
             "max_crawl_delay": s.getfloat("SIEVE_MAX_CRAWL_DELAY", 30.0),
             "expected_urls": s.getint("SIEVE_EXPECTED_REQUESTS", 1_000_000),
-            "fp_rate": s.getfloat("SIEVE_FP_RATE", 1e-6),
+            "fp_rate": s.getfloat("SIEVE_FP_RATE", 0.01 if lossless else 1e-6),
+            "lossless": lossless,
             # A request never reported done (a middleware that swallowed it)
             # comes back after this, so no host is blocked forever.
             "lease_timeout": s.getfloat("SIEVE_LEASE_TIMEOUT", 2 * s.getfloat("DOWNLOAD_TIMEOUT", 180) + 60),
@@ -148,6 +183,7 @@ class Scheduler:
     def _open_cluster(self, spider, options):
         s = self.settings
         del options["lease_timeout"]  # A shard's next owner takes over instead.
+        del options["lossless"]
         fingerprinter = s.get("REQUEST_FINGERPRINTER_IMPLEMENTATION")
         self.frontier = sieve.ClusterFrontier(
             self.cluster_url, crawl_id=s.get("SIEVE_CLUSTER_CRAWL_ID") or spider.name,
@@ -194,7 +230,7 @@ class Scheduler:
         request.meta.pop(_URL_KEY, None)
         fingerprint = self.crawler.request_fingerprinter.fingerprint(request)
         try:
-            metadata = _PICKLED + pickle.dumps(request.to_dict(spider=self.spider),
+            metadata = _PICKLED + pickle.dumps(_request_to_dict(request, self.spider),
                                                protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # Scrapy keeps these in memory too.
             self._next_memory_id += 1
@@ -347,6 +383,9 @@ class Scheduler:
         if s.get("DUPEFILTER_CLASS") != "scrapy.dupefilters.RFPDupeFilter":
             logger.warning("sieve: DUPEFILTER_CLASS %s is ignored: the frontier dedups",
                            s.get("DUPEFILTER_CLASS"))
+        if self.cluster_url and s.getbool("SIEVE_LOSSLESS", False):
+            logger.warning("sieve: SIEVE_LOSSLESS does not apply with SIEVE_CLUSTER_URL: the shared "
+                           "seen-set is a Bloom filter (SIEVE_FP_RATE, default 1e-6)")
         if s.getint("CONCURRENT_REQUESTS_PER_DOMAIN") < self.options["max_in_flight_per_host"]:
             logger.warning("sieve: CONCURRENT_REQUESTS_PER_DOMAIN is below SIEVE_MAX_IN_FLIGHT_PER_HOST")
 

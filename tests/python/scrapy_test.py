@@ -125,6 +125,59 @@ class SchedulerSettingsTest(unittest.TestCase):
         self.assertEqual(scheduler.delay, 2.5)  # DOWNLOAD_DELAY taken over
         scheduler.close("finished")
 
+    def test_dedup_loses_no_request_past_the_expected_count(self):
+        # RFPDupeFilter is exact, so the default must be too: lossless mode
+        # (a coarse Bloom filter, each "maybe seen" confirmed by the exact
+        # fingerprints) keeps every new request even far past
+        # SIEVE_EXPECTED_REQUESTS, where a plain Bloom filter drops most.
+        import scrapy
+        scheduler = self.open_scheduler(
+            DOWNLOADER_MIDDLEWARES={"sieve.scrapy.FrontierMiddleware": 950},
+            SIEVE_EXPECTED_REQUESTS=100)
+        requests = [scrapy.Request(f"http://h{i % 50}.test/p{i}") for i in range(5000)]
+        self.assertEqual(sum(scheduler.enqueue_request(r) for r in requests), 5000)
+        again = [scrapy.Request(f"http://h1.test/p{i}") for i in (1, 51, 4951)]
+        self.assertEqual([scheduler.enqueue_request(r) for r in again], [False] * 3)
+        self.assertTrue(scheduler.options["lossless"])
+        scheduler.close("finished")
+
+    def test_a_shared_seen_set_is_not_lossless_so_its_filter_is_fine(self):
+        from scrapy.utils.test import get_crawler
+        from sieve.scrapy import Scheduler
+        scheduler = Scheduler.from_crawler(get_crawler(settings_dict={
+            "SIEVE_CLUSTER_URL": "redis://127.0.0.1:1"}))
+        self.assertFalse(scheduler.options["lossless"])
+        self.assertEqual(scheduler.options["fp_rate"], 1e-6)
+
+
+class RequestTransportTest(unittest.TestCase):
+    def test_requests_travel_as_scrapys_own_dict(self):
+        import scrapy
+        from scrapy.utils.test import get_crawler
+        from sieve.scrapy import _request_to_dict
+
+        class Spider(scrapy.Spider):
+            name = "s"
+
+            def parse(self, response):
+                pass
+
+            def failed(self, failure):
+                pass
+
+        spider = Spider.from_crawler(get_crawler(Spider))
+        for request in (scrapy.Request("http://h.test/a", callback=spider.parse, errback=spider.failed),
+                        scrapy.Request("http://h.test/b"),
+                        scrapy.FormRequest("http://h.test/c", formdata={"q": "1"}, callback=spider.parse,
+                                           meta={"m": 1}, cb_kwargs={"k": 2}, dont_filter=True)):
+            callback = request.callback
+            self.assertEqual(_request_to_dict(request, spider), request.to_dict(spider=spider))
+            self.assertEqual(request.callback, callback)  # Put back.
+        stranger = scrapy.Request("http://h.test/d", callback=lambda response: None)
+        with self.assertRaises(ValueError):  # As to_dict: not a method of the spider.
+            _request_to_dict(stranger, spider)
+        self.assertTrue(callable(stranger.callback))
+
 
 if __name__ == "__main__":
     unittest.main()

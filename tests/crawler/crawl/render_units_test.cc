@@ -54,6 +54,13 @@ TEST(RenderSignsTest, ScriptsWithoutLinksOrTextRender) {
   EXPECT_FALSE(Renders("<div id=app></div><noscript>JavaScript</noscript>", 0));
 }
 
+TEST(RenderSignsTest, ScriptTagsAreFoundInAnyCase) {
+  EXPECT_TRUE(ReadRenderSigns("<div id=app></div><SCRIPT src=a.js>").scripts);
+  EXPECT_TRUE(ReadRenderSigns("<p>x</p><ScRiPt>1</script>").scripts);
+  EXPECT_FALSE(ReadRenderSigns("<p>x</p><scrip").scripts);
+  EXPECT_FALSE(ReadRenderSigns("<p>no script here</p><").scripts);
+}
+
 TEST(RenderModeTest, NamesRoundTrip) {
   for (RenderMode mode : AllRenderModes()) {
     absl::StatusOr<RenderMode> parsed = ParseRenderMode(RenderModeName(mode));
