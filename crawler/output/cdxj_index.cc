@@ -4,6 +4,7 @@
 #include <string_view>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "crawler/output/warc_exchange.h"
@@ -27,13 +28,19 @@ std::string CdxjLine(const CdxjEntry& entry) {
   nlohmann::ordered_json json;
   json["url"] = entry.url;
   json["mime"] = entry.mime;
-  json["status"] = std::to_string(entry.status);
+  if (entry.status.has_value()) {
+    json["status"] = std::to_string(*entry.status);
+  }
   json["digest"] = std::string(digest);
   json["length"] = std::to_string(entry.length);
   json["offset"] = std::to_string(entry.offset);
   json["filename"] = entry.filename;
+  // A urn: (a resource record's) is its own key, lower-cased as pywb does.
+  const std::string key = absl::StartsWith(A(entry.url), "urn:")
+                              ? absl::AsciiStrToLower(entry.url)
+                              : SurtKey(entry.url);
   return absl::StrCat(
-      SurtKey(entry.url), " ", CdxTimestamp(entry.date), " ",
+      key, " ", CdxTimestamp(entry.date), " ",
       json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
@@ -66,15 +73,19 @@ absl::Status IndexWarcFile(const std::filesystem::path& warc, int64_t length) {
     absl::StatusOr<WarcRecord> record = reader->ReadAt(at);
     if (!record.ok()) return record.status();
     const std::string type = record->Field("WARC-Type");
-    if (type == "response" || type == "revisit") {
+    if (type == "response" || type == "revisit" || type == "resource") {
       CdxjEntry e;
       e.url = record->Field("WARC-Target-URI");
       if (!ParseWarcDate(record->Field("WARC-Date"), &e.date)) {
         return absl::DataLossError(
             absl::StrCat("bad WARC-Date in record at ", at));
       }
-      e.mime = type == "revisit" ? "warc/revisit" : MimeOf(record->block);
-      e.status = HttpStatusOf(record->block);
+      if (type == "resource") {  // Bytes without an HTTP head.
+        e.mime = record->Field("Content-Type");
+      } else {
+        e.mime = type == "revisit" ? "warc/revisit" : MimeOf(record->block);
+        e.status = HttpStatusOf(record->block);
+      }
       e.digest = record->Field("WARC-Payload-Digest");
       e.length = record->length;
       e.offset = at;

@@ -5,8 +5,9 @@
 //     "mime":"text/html","status":"200","digest":"B2LTW...","length":"1043",
 //     "offset":"2218","filename":"sieve-...-00000.warc.gz"}
 //
-// one line per response or revisit record (revisits with mime
-// "warc/revisit"), key = SURT of the URL (parse/surt.h), then the 14-digit
+// one line per response, revisit or resource record (revisits with mime
+// "warc/revisit"; a resource's urn: is its own key, no status, as warcio),
+// key = SURT of the URL (parse/surt.h), then the 14-digit
 // UTC timestamp, then a JSON object whose values are all strings; the digest
 // is the payload's Base32 without "sha1:" (as pywb writes it). The file is
 // sorted by byte order (LC_ALL=C sort), which binary search in pywb needs.
@@ -19,6 +20,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,7 +33,8 @@ struct CdxjEntry {
   std::string url;
   absl::Time date;
   std::string mime;  // "warc/revisit" for a revisit.
-  int status = 0;
+  // HTTP status; none for a resource record (no HTTP head), as warcio.
+  std::optional<int> status;
   std::string digest;  // "sha1:..." or bare Base32; written bare.
   int64_t length = 0;  // Of the record's gzip member.
   int64_t offset = 0;

@@ -284,6 +284,50 @@ absl::StatusOr<WarcLocation> WarcWriter::WriteExchange(const WarcExchange& ex) {
   return at;
 }
 
+absl::StatusOr<WarcLocation> WarcWriter::WriteResource(
+    const WarcResource& resource) {
+  if (!resource.target_uri.starts_with("urn:")) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a resource record's URI must be a urn: ", resource.target_uri));
+  }
+  const std::string uri = OneLine(resource.target_uri);
+  const std::string digest = Sha1Digest(resource.block);
+  const std::string id = NewWarcRecordId(gen_);
+  const std::string record = GzipMember(
+      FormatWarcRecord({{"WARC-Type", "resource"},
+                        {"WARC-Record-ID", id},
+                        {"WARC-Date", WarcDate(resource.date)},
+                        {"WARC-Target-URI", uri},
+                        {"Content-Type", OneLine(resource.content_type)},
+                        {"WARC-Block-Digest", digest},
+                        {"WARC-Payload-Digest", digest}},
+                       resource.block),
+      options_.gzip_level);
+  if (absl::Status s = MakeRoom(static_cast<int64_t>(record.size())); !s.ok()) {
+    return s;
+  }
+  WarcLocation at{file_name_,
+                  file_bytes_,
+                  static_cast<int64_t>(record.size()),
+                  WarcRecordKind::kResource,
+                  digest,
+                  id};
+  if (absl::Status s = Append(record); !s.ok()) return s;
+  files_.back().length = file_bytes_;
+  ++file_exchanges_;
+  ++stats_.records;
+  ++stats_.resources;
+  cdxj_lines_.push_back(CdxjLine({.url = uri,
+                                  .date = resource.date,
+                                  .mime = OneLine(resource.content_type),
+                                  .status = std::nullopt,
+                                  .digest = digest,
+                                  .length = at.length,
+                                  .offset = at.offset,
+                                  .filename = file_name_}));
+  return at;
+}
+
 absl::StatusOr<std::vector<WarcFileState>> WarcWriter::Sync() {
   std::vector<WarcFileState> states = files_;
   if (fd_ >= 0) {

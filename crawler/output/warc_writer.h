@@ -31,6 +31,13 @@
 // counts them); the first copies stay revisitable. The table starts empty in
 // each process (a resumed crawl does not revisit what it wrote before).
 //
+// Resources: WriteResource writes one `resource` record (WARC 1.1 6.5) of
+// bytes that were made, not fetched (a render's DOM and requests,
+// crawler/render/render_archive.h), under a `urn:` URI so replay never serves
+// it as a page's capture; its WARC-Payload-Digest is the block's (no HTTP
+// head). The CDXJ lists it as warcio does: its Content-Type as mime, no
+// status, the urn as key.
+//
 // Crash safety: Sync() flushes the open file to disk (fsync) and returns
 // every file's durable length, for a checkpoint; after a crash,
 // RecoverWarcDirectory (crawler/output/warc_recovery.h) cuts each file back
@@ -105,7 +112,17 @@ struct WarcWriterOptions {
   std::function<absl::Time()> clock;
 };
 
-enum class WarcRecordKind : uint8_t { kResponse, kRevisit };
+enum class WarcRecordKind : uint8_t { kResponse, kRevisit, kResource };
+
+// A `resource` record's content (WriteResource).
+struct WarcResource {
+  // WARC-Target-URI. REQUIRES: a "urn:" URI (never a fetched URL: replay
+  // would serve the bytes as its capture).
+  std::string target_uri;
+  absl::Time date;
+  std::string content_type;  // Content-Type of the block.
+  std::string block;
+};
 
 // Where WriteExchange put the response (or revisit) record.
 struct WarcLocation {
@@ -129,9 +146,10 @@ struct WarcFileState {
 
 struct WarcStats {
   int64_t files = 0;
-  int64_t records = 0;  // warcinfo + request + response + revisit.
+  int64_t records = 0;  // warcinfo + request + response + revisit + resource.
   int64_t responses = 0;
   int64_t revisits = 0;
+  int64_t resources = 0;
   int64_t truncated = 0;        // Responses with WARC-Truncated.
   int64_t bytes = 0;            // Compressed bytes written.
   int64_t payload_bytes = 0;    // Payload bytes archived (not revisits).
@@ -158,6 +176,13 @@ class WarcWriter {
   // record that recovery cuts off).
   [[nodiscard]] absl::StatusOr<WarcLocation> WriteExchange(
       const WarcExchange& exchange);
+
+  // Writes `resource` as one resource record (see the file comment),
+  // rotating first as WriteExchange does; InvalidArgument unless its URI
+  // starts with "urn:". Returns where it is. Cost: SHA-1 and one deflate of
+  // the block, one write(2).
+  [[nodiscard]] absl::StatusOr<WarcLocation> WriteResource(
+      const WarcResource& resource);
 
   // fsyncs the open file (and the directory, for new names) and returns the
   // state of every file this writer made, in order. What a checkpoint keeps.

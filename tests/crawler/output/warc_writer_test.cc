@@ -279,6 +279,40 @@ TEST(WarcWriterTest, WritesASortedCdxjThatPointsAtEachResponse) {
   }
 }
 
+// A render's DOM and requests (crawler/render/render_archive.h): a resource
+// record under a urn:, never a fetched URL's, its digests over the block.
+TEST(WarcWriterTest, WritesAResourceUnderItsUrnAndRefusesAnyOtherUri) {
+  test::ScopedTempDir dir;
+  std::unique_ptr<WarcWriter> w = OpenWriter(dir.path());
+  WarcResource resource{.target_uri = "urn:sieve:render:http://a.test/",
+                        .date = absl::FromUnixSeconds(1700000000),
+                        .content_type = "application/json",
+                        .block = R"({"dom":"<p>x</p>"})"};
+  auto at = w->WriteResource(resource);
+  ASSERT_TRUE(at.ok()) << at.status();
+  EXPECT_EQ(at->kind, WarcRecordKind::kResource);
+  resource.target_uri = "http://a.test/";
+  EXPECT_TRUE(absl::IsInvalidArgument(w->WriteResource(resource).status()));
+  ASSERT_TRUE(w->Close().ok());
+  EXPECT_EQ(w->stats().resources, 1);
+  auto record =
+      (*WarcFileReader::Open(dir.path() / at->file)).ReadAt(at->offset);
+  ASSERT_TRUE(record.ok());
+  EXPECT_EQ(record->Field("WARC-Type"), "resource");
+  EXPECT_EQ(record->Field("WARC-Target-URI"),
+            "urn:sieve:render:http://a.test/");
+  EXPECT_EQ(record->Field("Content-Type"), "application/json");
+  EXPECT_EQ(record->Field("WARC-Record-ID"), at->record_id);
+  EXPECT_EQ(record->block, R"({"dom":"<p>x</p>"})");
+  EXPECT_EQ(record->Field("WARC-Payload-Digest"), Sha1Digest(record->block));
+  EXPECT_TRUE(VerifyWarcDigests(*record).ok());
+  const auto lines = Lines(CdxjPathFor(dir.path() / at->file));
+  ASSERT_THAT(lines, SizeIs(1));
+  EXPECT_THAT(lines[0], StartsWith("urn:sieve:render:http://a.test/ "
+                                   "20231114221320 {\"url\":"));
+  EXPECT_THAT(lines[0], HasSubstr("\"mime\":\"application/json\""));
+}
+
 TEST(WarcRecoveryTest, RebuildsTheSameIndexTheWriterWrote) {
   test::ScopedTempDir dir;
   std::unique_ptr<WarcWriter> w = OpenWriter(dir.path());
@@ -292,10 +326,15 @@ TEST(WarcRecoveryTest, RebuildsTheSameIndexTheWriterWrote) {
   ASSERT_TRUE(
       w->WriteExchange(Exchange("http://d.test/", "body http://b.test/"))
           .ok());  // A revisit.
+  ASSERT_TRUE(w->WriteResource({.target_uri = "urn:sieve:render:http://b.test/",
+                                .date = absl::FromUnixSeconds(1700000000),
+                                .content_type = "application/json",
+                                .block = "{}"})
+                  .ok());
   ASSERT_TRUE(w->Close().ok());
   const std::filesystem::path warc = dir.path() / file;
   const auto written = Lines(CdxjPathFor(warc));
-  ASSERT_THAT(written, SizeIs(4));
+  ASSERT_THAT(written, SizeIs(5));
   ASSERT_TRUE(IndexWarcFile(
                   warc, static_cast<int64_t>(std::filesystem::file_size(warc)))
                   .ok());
