@@ -84,6 +84,15 @@ absl::StatusOr<std::optional<WarcLocation>> CrawlArchive::Write(
   return std::optional<WarcLocation>(*std::move(at));
 }
 
+absl::StatusOr<WarcLocation> CrawlArchive::WriteResource(
+    const WarcResource& resource) {
+  const int64_t bytes_before = writer_->stats().bytes;
+  absl::StatusOr<WarcLocation> at = writer_->WriteResource(resource);
+  counters_.warc_bytes +=
+      static_cast<uint64_t>(writer_->stats().bytes - bytes_before);
+  return at;
+}
+
 absl::StatusOr<std::vector<WarcFileState>> CrawlArchive::Sync() {
   std::vector<WarcFileState> files = earlier_files_;
   if (writer_ != nullptr) {

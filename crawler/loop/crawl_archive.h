@@ -7,7 +7,8 @@
 // warc_responses, warc_revisits, warc_bytes.
 //
 // Life cycle: Open (on resume it first cuts every WARC file back to the
-// checkpoint's lengths, so no record is torn), then Write once per answer,
+// checkpoint's lengths, so no record is torn), then Write once per answer
+// (and WriteResource once per render),
 // Sync at each checkpoint (every file's durable length), Close at the end.
 //
 // Surprises first:
@@ -53,6 +54,11 @@ class CrawlArchive {
   [[nodiscard]] absl::StatusOr<std::optional<WarcLocation>> Write(
       FetchResponse& response, absl::Time start,
       std::optional<WarcOriginal> original);
+
+  // Writes `resource` (a render's record, crawler/render/render_archive.h) as
+  // a resource record; its bytes count in warc_bytes. REQUIRES: enabled().
+  [[nodiscard]] absl::StatusOr<WarcLocation> WriteResource(
+      const WarcResource& resource);
 
   // True when Write writes (output.warc on).
   bool enabled() const { return writer_ != nullptr; }

@@ -330,6 +330,9 @@ class Crawler::Impl {
   // I/O error is fatal.
   std::optional<WarcLocation> Archive(FetchResponse& response,
                                       absl::Time start);
+  // With WARC on, the render of `url` as its resource record
+  // (crawler/render/render_archive.h). An I/O error is fatal.
+  void ArchiveRender(const std::string& url, const RenderResult& result);
 
   // The setup (config, seeds, logger, the output directory's lock) and what
   // the checkpoint saves (counters, seeds' hosts, file offsets).

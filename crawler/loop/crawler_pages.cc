@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "crawler/loop/crawler_impl.h"
 #include "crawler/output/warc_format.h"
+#include "crawler/render/render_archive.h"
 #include "fetch/fetch_failure.h"
 #include "fetch/retry_policy.h"
 #include "parse/url.h"
@@ -99,6 +100,14 @@ std::optional<WarcLocation> Crawler::Impl::Archive(FetchResponse& response,
     return std::nullopt;
   }
   return *std::move(at);
+}
+
+void Crawler::Impl::ArchiveRender(const std::string& url,
+                                  const RenderResult& result) {
+  if (!archive_->enabled() || !stop_.fatal().ok()) return;
+  absl::StatusOr<WarcLocation> at =
+      archive_->WriteResource(RenderResource(url, result, absl::Now()));
+  if (!at.ok()) stop_.Fail(at.status());
 }
 
 void Crawler::Impl::Finish(PageRecord& record, const FrontierUrl& url,

@@ -194,6 +194,7 @@ void Crawler::Impl::CollectRendered() {
       record.links_new += added.queued;
       counters().render_links += static_cast<uint64_t>(added.found);
       CountLinks(added, record.url);
+      ArchiveRender(record.url, *job.result);
     } else {
       ++counters().render_errors;
       record.render_error = std::string(job.result.status().message());

@@ -13,16 +13,13 @@
 // on the machine are never counted. Skips without chromium-headless-shell.
 #include <signal.h>
 
-#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -31,15 +28,16 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
-#include "httplib.h"
 #include "nlohmann/json.hpp"
 #include "render/browser_process.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
+#include "tests/crawler/crawl/gated_site.h"
 
 namespace sieve {
 namespace {
 
 using testing_util::FreshDir;
+using testing_util::GatedSite;
 using testing_util::ReadFile;
 using testing_util::ReadPages;
 using testing_util::StartSieve;
@@ -48,87 +46,33 @@ using testing_util::WaitFor;
 constexpr char kHtml[] = "text/html";
 constexpr char kJs[] = "text/javascript";
 
-// The site: / needs /slow.js (held until Open()) and links /next.html
-// statically; /next.html's script adds a link to /made.html.
-class GatedSite {
- public:
-  GatedSite() {
-    files_ = {
-        {"/",
-         {kHtml,
-          "<!doctype html><div id=\"app\"></div>"
-          "<script src=\"/slow.js\"></script><a href=\"/next.html\">next</a>"}},
-        {"/slow.js",
-         {kJs,
-          "document.body.insertAdjacentHTML('beforeend', "
-          "'<a href=\"/slow-made.html\">x</a>');"}},
-        {"/next.html",
-         {kHtml,
-          "<!doctype html><div id=\"app\"></div>"
-          "<script src=\"/app.js\"></script>"}},
-        {"/app.js",
-         {kJs,
-          "document.body.insertAdjacentHTML('beforeend', "
-          "'<a href=\"/made.html\">x</a>');"}},
-        {"/made.html", {kHtml, "<!doctype html><p>made by a script</p>"}},
-        {"/slow-made.html", {kHtml, "<!doctype html><p>made late</p>"}},
-    };
-    server_.Get(".*",
-                [this](const httplib::Request& req, httplib::Response& res) {
-                  {
-                    std::unique_lock<std::mutex> lock(mu_);
-                    paths_.insert(req.path);
-                    changed_.notify_all();
-                    if (req.path == "/slow.js") {
-                      changed_.wait(lock, [this] { return open_; });
-                    }
-                  }
-                  auto it = files_.find(req.path);
-                  if (it == files_.end()) {
-                    res.status = 404;
-                    return;
-                  }
-                  res.set_content(it->second.second, it->second.first);
-                });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-  }
-  ~GatedSite() {
-    Open();
-    server_.stop();
-    thread_.join();
-  }
-
-  std::string url(const std::string& path) const {
-    return absl::StrCat("http://127.0.0.1:", port_, path);
-  }
-  // Waits (at most 30 s) until `path` was requested.
-  bool WaitFor(const std::string& path) {
-    std::unique_lock<std::mutex> lock(mu_);
-    return changed_.wait_for(lock, std::chrono::seconds(30),
-                             [&] { return paths_.count(path) > 0; });
-  }
-  // Lets /slow.js be answered, now and from now on.
-  void Open() {
-    std::lock_guard<std::mutex> lock(mu_);
-    open_ = true;
-    changed_.notify_all();
-  }
-  bool Requested(const std::string& path) {
-    std::lock_guard<std::mutex> lock(mu_);
-    return paths_.count(path) > 0;
-  }
-
- private:
-  std::map<std::string, std::pair<std::string, std::string>> files_;
-  httplib::Server server_;
-  std::thread thread_;
-  int port_ = 0;
-  std::mutex mu_;
-  std::condition_variable changed_;
-  std::set<std::string> paths_;
-  bool open_ = false;
-};
+// The site: / needs /slow.js (held until the test opens the gate) and links
+// /next.html statically; /next.html's script adds a link to /made.html.
+std::unique_ptr<GatedSite> LifeSite() {
+  return std::make_unique<GatedSite>(
+      GatedSite::Files{
+          {"/",
+           {kHtml,
+            "<!doctype html><div id=\"app\"></div>"
+            "<script src=\"/slow.js\"></script>"
+            "<a href=\"/next.html\">next</a>"}},
+          {"/slow.js",
+           {kJs,
+            "document.body.insertAdjacentHTML('beforeend', "
+            "'<a href=\"/slow-made.html\">x</a>');"}},
+          {"/next.html",
+           {kHtml,
+            "<!doctype html><div id=\"app\"></div>"
+            "<script src=\"/app.js\"></script>"}},
+          {"/app.js",
+           {kJs,
+            "document.body.insertAdjacentHTML('beforeend', "
+            "'<a href=\"/made.html\">x</a>');"}},
+          {"/made.html", {kHtml, "<!doctype html><p>made by a script</p>"}},
+          {"/slow-made.html", {kHtml, "<!doctype html><p>made late</p>"}},
+      },
+      "/slow.js");
+}
 
 // One live process as /proc shows it.
 struct Proc {
@@ -249,16 +193,16 @@ std::string Describe(const std::vector<Proc>& procs) {
 
 TEST(CrawlRenderLifeTest, AKilledBrowserFailsItsRenderAndIsSpawnedAgain) {
   SKIP_WITHOUT_CHROMIUM();
-  GatedSite site;
+  std::unique_ptr<GatedSite> site = LifeSite();
   const std::filesystem::path dir = FreshDir("render-life-browser-kill");
-  const pid_t sieve = StartRenderingCrawl(site, dir);
-  ASSERT_TRUE(site.WaitFor("/slow.js")) << ReadFile(dir / "log.txt");
+  const pid_t sieve = StartRenderingCrawl(*site, dir);
+  ASSERT_TRUE(site->WaitFor("/slow.js")) << ReadFile(dir / "log.txt");
   // The render of / is waiting for /slow.js: kill its browser.
   const Browsers before = WaitForBrowser(sieve);
   ASSERT_EQ(before.leaders.size(), 1u) << ReadFile(dir / "log.txt");
   const pid_t killed = *before.leaders.begin();
   ASSERT_EQ(::kill(killed, SIGKILL), 0);
-  site.Open();
+  site->Open();
 
   const int rc = WaitFor(sieve);
   const std::string log = ReadFile(dir / "log.txt");
@@ -271,19 +215,19 @@ TEST(CrawlRenderLifeTest, AKilledBrowserFailsItsRenderAndIsSpawnedAgain) {
     absl::StrAppend(&dump, page.dump(), "\n");
   }
   // The page: recorded with its static link and the render's error.
-  ASSERT_TRUE(by_url.count(site.url("/"))) << dump << log;
-  const nlohmann::json& home = by_url[site.url("/")];
+  ASSERT_TRUE(by_url.count(site->url("/"))) << dump << log;
+  const nlohmann::json& home = by_url[site->url("/")];
   EXPECT_EQ(home.value("status", 0), 200);
   EXPECT_EQ(home.value("links_found", 0), 1) << home.dump();
   EXPECT_FALSE(home.value("render_error", "").empty()) << home.dump();
   EXPECT_FALSE(home.value("rendered", false)) << home.dump();
   // The crawl went on: the static link's page rendered in a new browser,
   // and the link its script made was followed.
-  ASSERT_TRUE(by_url.count(site.url("/next.html"))) << dump << log;
-  EXPECT_TRUE(by_url[site.url("/next.html")].value("rendered", false))
+  ASSERT_TRUE(by_url.count(site->url("/next.html"))) << dump << log;
+  EXPECT_TRUE(by_url[site->url("/next.html")].value("rendered", false))
       << dump << log;
-  EXPECT_TRUE(site.Requested("/made.html")) << dump << log;
-  EXPECT_FALSE(site.Requested("/slow-made.html")) << dump;
+  EXPECT_TRUE(site->Requests("/made.html") > 0) << dump << log;
+  EXPECT_FALSE(site->Requests("/slow-made.html") > 0) << dump;
   const nlohmann::json summary =
       nlohmann::json::parse(ReadFile(dir / "out" / "summary.json"), nullptr,
                             /*allow_exceptions=*/false);
@@ -305,11 +249,11 @@ class CrawlRenderEndingTest : public ::testing::TestWithParam<Ending> {};
 TEST_P(CrawlRenderEndingTest, LeavesNoChromiumProcess) {
   SKIP_WITHOUT_CHROMIUM();
   const Ending& ending = GetParam();
-  GatedSite site;
+  std::unique_ptr<GatedSite> site = LifeSite();
   const std::filesystem::path dir =
       FreshDir(absl::StrCat("render-life-", ending.name));
-  const pid_t sieve = StartRenderingCrawl(site, dir);
-  ASSERT_TRUE(site.WaitFor("/slow.js")) << ReadFile(dir / "log.txt");
+  const pid_t sieve = StartRenderingCrawl(*site, dir);
+  ASSERT_TRUE(site->WaitFor("/slow.js")) << ReadFile(dir / "log.txt");
   const Browsers before = WaitForBrowser(sieve);
   ASSERT_FALSE(before.leaders.empty()) << ReadFile(dir / "log.txt");
   for (int sig : ending.signals) {
@@ -318,7 +262,7 @@ TEST_P(CrawlRenderEndingTest, LeavesNoChromiumProcess) {
   }
   // The page's script may come now: a clean stop need not wait for the
   // transfer's grace period.
-  site.Open();
+  site->Open();
   EXPECT_EQ(WaitFor(sieve), ending.exit_code) << ReadFile(dir / "log.txt");
   EXPECT_EQ(Describe(Leftovers(before, absl::Seconds(10))), "")
       << "browser processes of " << before.pids.size() << " left behind";

@@ -43,12 +43,16 @@ CrawlWarc CheckCrawlWarc(const std::filesystem::path& out) {
         warc.last_response[uri] = r;
         if (type == "revisit") ++warc.revisits;
         indexed.insert({r.offset, uri});
+      } else if (type == "resource") {
+        EXPECT_TRUE(uri.starts_with("urn:")) << uri;
+        warc.resources[uri] = r;
+        indexed.insert({r.offset, uri});
       } else {
         ADD_FAILURE() << file << " @" << r.offset << ": record type " << type;
       }
     }
-    // The CDXJ lists exactly the response and revisit records, at their
-    // offsets.
+    // The CDXJ lists exactly the response, revisit and resource records, at
+    // their offsets.
     std::set<std::pair<int64_t, std::string>> cdxj;
     for (const std::string& line : testing_warc::Lines(CdxjPathFor(file))) {
       const size_t brace = line.find('{');

@@ -2,7 +2,8 @@
 // files, with the library's own reader (crawler/output/warc_reader.h):
 //   - every file reads record by record to its end and opens with warcinfo;
 //   - every request, response and revisit record's digests verify;
-//   - each file's CDXJ names exactly its response and revisit records, and
+//   - each file's CDXJ names exactly its response, revisit and resource
+//     records (a render's, under a urn:), and
 //     the record at each CDXJ offset is that URL's;
 //   - the record at each pages.jsonl warc_file/warc_offset is that URL's
 //     response or revisit, its WARC-Payload-Digest the page's `digest`.
@@ -25,6 +26,7 @@ struct CrawlWarc {
   std::map<std::string, int> requests;       // Target URI -> records.
   std::map<std::string, int> responses;      // Response or revisit records.
   std::map<std::string, WarcRecord> last_response;  // The last one per URI.
+  std::map<std::string, WarcRecord> resources;      // By their urn:.
   int revisits = 0;
 };
 

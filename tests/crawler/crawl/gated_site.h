@@ -1,0 +1,49 @@
+// A loopback site for the crawl's rendering tests: fixed files on
+// 127.0.0.1 (a port of its own), every path requested remembered, and one
+// path (the gate) answered only once the test opens it, so a render stays in
+// progress while the test acts (kills a browser, signals sieve).
+#ifndef SIEVE_TESTS_CRAWLER_CRAWL_GATED_SITE_H_
+#define SIEVE_TESTS_CRAWLER_CRAWL_GATED_SITE_H_
+
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "httplib.h"
+
+namespace sieve::testing_util {
+
+class GatedSite {
+ public:
+  // path -> (content type, body). `gate`: the path held until Open(); ""
+  // holds nothing. Unknown paths get 404.
+  using Files = std::map<std::string, std::pair<std::string, std::string>>;
+  explicit GatedSite(Files files, std::string gate = "");
+  ~GatedSite();  // Opens the gate, then stops the server.
+
+  std::string url(const std::string& path) const;
+  // Waits (at most 30 s) until `path` was requested; false if it was not.
+  bool WaitFor(const std::string& path);
+  // Lets the gate's path be answered, now and from now on.
+  void Open();
+  // How many times `path` was requested.
+  int Requests(const std::string& path);
+
+ private:
+  const Files files_;
+  const std::string gate_;
+  httplib::Server server_;
+  std::thread thread_;
+  int port_ = 0;
+  std::mutex mu_;
+  std::condition_variable changed_;
+  std::map<std::string, int> requests_;  // Guarded by mu_.
+  bool open_ = false;                    // Guarded by mu_.
+};
+
+}  // namespace sieve::testing_util
+
+#endif  // SIEVE_TESTS_CRAWLER_CRAWL_GATED_SITE_H_
