@@ -46,27 +46,33 @@ using testing_util::StartSieve;
 using testing_util::WaitFor;
 
 // One host of the test: fixed files on 127.0.0.1 (a port of its own), every
-// request logged with its User-Agent.
+// request logged with its User-Agent; `statuses` answers some paths with
+// that status instead (a 503 robots.txt).
 class ScriptSite {
  public:
   explicit ScriptSite(std::map<std::string, std::pair<std::string, std::string>>
-                          files)  // path -> (content type, body)
-      : files_(std::move(files)) {
-    server_.Get(
-        ".*", [this](const httplib::Request& req, httplib::Response& res) {
-          {
-            std::lock_guard<std::mutex> lock(mu_);
-            requests_.push_back({req.path, req.get_header_value("User-Agent")});
-            starts_.push_back(absl::Now());
-          }
-          auto it = files_.find(req.path);
-          if (it == files_.end()) {
-            res.status = 404;
-            res.set_content("not found", "text/plain");
-            return;
-          }
-          res.set_content(it->second.second, it->second.first);
-        });
+                          files,  // path -> (content type, body)
+                      std::map<std::string, int> statuses = {})
+      : files_(std::move(files)), statuses_(std::move(statuses)) {
+    server_.Get(".*", [this](const httplib::Request& req,
+                             httplib::Response& res) {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        requests_.push_back({req.path, req.get_header_value("User-Agent")});
+        starts_.push_back(absl::Now());
+      }
+      if (auto status = statuses_.find(req.path); status != statuses_.end()) {
+        res.status = status->second;
+        return;
+      }
+      auto it = files_.find(req.path);
+      if (it == files_.end()) {
+        res.status = 404;
+        res.set_content("not found", "text/plain");
+        return;
+      }
+      res.set_content(it->second.second, it->second.first);
+    });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
   }
@@ -96,6 +102,7 @@ class ScriptSite {
 
  private:
   const std::map<std::string, std::pair<std::string, std::string>> files_;
+  const std::map<std::string, int> statuses_;
   httplib::Server server_;
   std::thread thread_;
   int port_ = 0;
@@ -305,6 +312,69 @@ TEST(CrawlRenderTest, SubresourcesKeepTheHostsDelay) {
         << requests[i - 1].first << " then " << requests[i].first;
   }
   EXPECT_GE(starts.size(), 7u);  // robots.txt, /, 2 subresources, 3 pages.
+}
+
+// A script from another host (a CDN whose robots.txt the crawl never
+// fetched) meets robots.txt of its own origin: fetched once, in that host's
+// lane; the allowed script runs and its link is followed, the disallowed one
+// is never requested. A host whose robots.txt answers 503 serves no script
+// (RFC 9309 2.3.1.4: complete disallow while unavailable).
+TEST(CrawlRenderTest, ThirdPartyScriptsMeetRobotsTxtOfTheirOrigin) {
+  SKIP_WITHOUT_CHROMIUM();
+  auto cdn = std::make_unique<ScriptSite>(
+      std::map<std::string, std::pair<std::string, std::string>>{
+          {"/robots.txt",
+           {"text/plain", "User-agent: *\nDisallow: /blocked/\n"}},
+          {"/lib.js",
+           {kJs,
+            "document.getElementById('app').insertAdjacentHTML("
+            "'beforeend', '<a href=\"/from-cdn.html\">cdn</a>');"}},
+          {"/blocked/ad.js",
+           {kJs,
+            "document.getElementById('app').insertAdjacentHTML("
+            "'beforeend', '<a href=\"/from-blocked.html\">ad</a>');"}},
+      });
+  auto down = std::make_unique<ScriptSite>(
+      std::map<std::string, std::pair<std::string, std::string>>{
+          {"/down.js",
+           {kJs,
+            "document.body.insertAdjacentHTML('beforeend', "
+            "'<a href=\"/from-down.html\">down</a>');"}}},
+      std::map<std::string, int>{{"/robots.txt", 503}});
+  auto site = std::make_unique<ScriptSite>(
+      std::map<std::string, std::pair<std::string, std::string>>{
+          {"/",
+           {kHtml, absl::StrCat(
+                       "<!doctype html><title>App</title>"
+                       "<div id=\"app\"></div><script src=\"",
+                       cdn->url("/lib.js"), "\"></script><script src=\"",
+                       cdn->url("/blocked/ad.js"), "\"></script><script src=\"",
+                       down->url("/down.js"), "\"></script>")}},
+          {"/from-cdn.html", {kHtml, Leaf("from-cdn")}},
+          {"/from-blocked.html", {kHtml, Leaf("from-blocked")}},
+          {"/from-down.html", {kHtml, Leaf("from-down")}},
+      });
+  const CrawlOutput out = Crawl("render_third_party", {site->url("/")}, {});
+
+  for (const ScriptSite* host : {cdn.get(), down.get()}) {
+    const std::vector<std::pair<std::string, std::string>> requests =
+        host->requests();
+    EXPECT_EQ(
+        std::count_if(requests.begin(), requests.end(),
+                      [](const auto& r) { return r.first == "/robots.txt"; }),
+        1)
+        << out.log << Dump(out);
+  }
+  EXPECT_TRUE(cdn->paths().count("/lib.js")) << out.log << Dump(out);
+  EXPECT_FALSE(cdn->paths().count("/blocked/ad.js"));
+  EXPECT_TRUE(site->paths().count("/from-cdn.html")) << out.log << Dump(out);
+  EXPECT_FALSE(site->paths().count("/from-blocked.html"));
+  EXPECT_FALSE(down->paths().count("/down.js"));
+  EXPECT_FALSE(site->paths().count("/from-down.html"));
+  const nlohmann::json& c = out.summary["counters"];
+  EXPECT_EQ(c.value("subresources_refused_robots", 0), 1) << out.summary.dump();
+  EXPECT_EQ(c.value("subresources_refused_robots_unknown", 0), 1);
+  EXPECT_EQ(c.value("subresources_fetched", 0), 1);
 }
 
 // --frontier's frontier has no host lane to keep a render's requests polite:
