@@ -150,5 +150,34 @@ class SchedulerSettingsTest(unittest.TestCase):
         self.assertEqual(scheduler.options["fp_rate"], 1e-6)
 
 
+class RequestTransportTest(unittest.TestCase):
+    def test_requests_travel_as_scrapys_own_dict(self):
+        import scrapy
+        from scrapy.utils.test import get_crawler
+        from sieve.scrapy import _request_to_dict
+
+        class Spider(scrapy.Spider):
+            name = "s"
+
+            def parse(self, response):
+                pass
+
+            def failed(self, failure):
+                pass
+
+        spider = Spider.from_crawler(get_crawler(Spider))
+        for request in (scrapy.Request("http://h.test/a", callback=spider.parse, errback=spider.failed),
+                        scrapy.Request("http://h.test/b"),
+                        scrapy.FormRequest("http://h.test/c", formdata={"q": "1"}, callback=spider.parse,
+                                           meta={"m": 1}, cb_kwargs={"k": 2}, dont_filter=True)):
+            callback = request.callback
+            self.assertEqual(_request_to_dict(request, spider), request.to_dict(spider=spider))
+            self.assertEqual(request.callback, callback)  # Put back.
+        stranger = scrapy.Request("http://h.test/d", callback=lambda response: None)
+        with self.assertRaises(ValueError):  # As to_dict: not a method of the spider.
+            _request_to_dict(stranger, spider)
+        self.assertTrue(callable(stranger.callback))
+
+
 if __name__ == "__main__":
     unittest.main()

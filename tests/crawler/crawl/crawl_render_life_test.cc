@@ -1,0 +1,337 @@
+// The browsers' lifecycle in a crawl (#38, acceptance: "kill -9 of a browser
+// process during a crawl ..."), through the `sieve` binary, with a render held
+// in progress: the page's script /slow.js is answered only when the test
+// opens its gate.
+//   - kill -9 of the browser mid-render: the crawl goes on, the page is
+//     recorded with its static links and a render_error, the browser is
+//     spawned again and the next page renders (its script-built link fetched);
+//   - kill -9 of sieve, one Ctrl-C (SIGINT, the clean stop) and two (the
+//     quick exit): no Chromium process of this crawl is left afterwards.
+// "Of this crawl": Chromium's processes descend from sieve and share the
+// process group of the browser sieve spawned (render/browser_process.h); the
+// test takes both from /proc before the signal, so browsers of other crawls
+// on the machine are never counted. Skips without chromium-headless-shell.
+#include <signal.h>
+
+#include <condition_variable>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "gtest/gtest.h"
+#include "httplib.h"
+#include "nlohmann/json.hpp"
+#include "render/browser_process.h"
+#include "tests/crawler/crawl/crawl_test_util.h"
+
+namespace sieve {
+namespace {
+
+using testing_util::FreshDir;
+using testing_util::ReadFile;
+using testing_util::ReadPages;
+using testing_util::StartSieve;
+using testing_util::WaitFor;
+
+constexpr char kHtml[] = "text/html";
+constexpr char kJs[] = "text/javascript";
+
+// The site: / needs /slow.js (held until Open()) and links /next.html
+// statically; /next.html's script adds a link to /made.html.
+class GatedSite {
+ public:
+  GatedSite() {
+    files_ = {
+        {"/",
+         {kHtml,
+          "<!doctype html><div id=\"app\"></div>"
+          "<script src=\"/slow.js\"></script><a href=\"/next.html\">next</a>"}},
+        {"/slow.js",
+         {kJs,
+          "document.body.insertAdjacentHTML('beforeend', "
+          "'<a href=\"/slow-made.html\">x</a>');"}},
+        {"/next.html",
+         {kHtml,
+          "<!doctype html><div id=\"app\"></div>"
+          "<script src=\"/app.js\"></script>"}},
+        {"/app.js",
+         {kJs,
+          "document.body.insertAdjacentHTML('beforeend', "
+          "'<a href=\"/made.html\">x</a>');"}},
+        {"/made.html", {kHtml, "<!doctype html><p>made by a script</p>"}},
+        {"/slow-made.html", {kHtml, "<!doctype html><p>made late</p>"}},
+    };
+    server_.Get(".*",
+                [this](const httplib::Request& req, httplib::Response& res) {
+                  {
+                    std::unique_lock<std::mutex> lock(mu_);
+                    paths_.insert(req.path);
+                    changed_.notify_all();
+                    if (req.path == "/slow.js") {
+                      changed_.wait(lock, [this] { return open_; });
+                    }
+                  }
+                  auto it = files_.find(req.path);
+                  if (it == files_.end()) {
+                    res.status = 404;
+                    return;
+                  }
+                  res.set_content(it->second.second, it->second.first);
+                });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+  }
+  ~GatedSite() {
+    Open();
+    server_.stop();
+    thread_.join();
+  }
+
+  std::string url(const std::string& path) const {
+    return absl::StrCat("http://127.0.0.1:", port_, path);
+  }
+  // Waits (at most 30 s) until `path` was requested.
+  bool WaitFor(const std::string& path) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return changed_.wait_for(lock, std::chrono::seconds(30),
+                             [&] { return paths_.count(path) > 0; });
+  }
+  // Lets /slow.js be answered, now and from now on.
+  void Open() {
+    std::lock_guard<std::mutex> lock(mu_);
+    open_ = true;
+    changed_.notify_all();
+  }
+  bool Requested(const std::string& path) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return paths_.count(path) > 0;
+  }
+
+ private:
+  std::map<std::string, std::pair<std::string, std::string>> files_;
+  httplib::Server server_;
+  std::thread thread_;
+  int port_ = 0;
+  std::mutex mu_;
+  std::condition_variable changed_;
+  std::set<std::string> paths_;
+  bool open_ = false;
+};
+
+// One live process as /proc shows it.
+struct Proc {
+  pid_t pid = 0;
+  pid_t ppid = 0;
+  pid_t pgrp = 0;
+  std::string exe;  // empty when unreadable (a zombie, say)
+};
+
+// Every live process (zombies left out: they run nothing).
+std::vector<Proc> Processes() {
+  std::vector<Proc> out;
+  std::error_code error;
+  for (const auto& entry :
+       std::filesystem::directory_iterator("/proc", error)) {
+    Proc proc;
+    if (!absl::SimpleAtoi(entry.path().filename().string(), &proc.pid)) {
+      continue;
+    }
+    const std::string stat = ReadFile(entry.path() / "stat");
+    const size_t close = stat.rfind(')');
+    if (close == std::string::npos) continue;  // gone meanwhile
+    std::istringstream rest(stat.substr(close + 1));
+    std::string state;
+    rest >> state >> proc.ppid >> proc.pgrp;
+    if (state == "Z" || state == "X") continue;
+    proc.exe = std::filesystem::read_symlink(entry.path() / "exe", error);
+    out.push_back(proc);
+  }
+  return out;
+}
+
+bool IsChromium(const Proc& proc) {
+  return absl::StrContains(proc.exe, "chromium");
+}
+
+// The Chromium processes descending from `root`, and their process groups.
+struct Browsers {
+  std::set<pid_t> pids;
+  std::set<pid_t> groups;
+  std::set<pid_t> leaders;  // spawned by `root` itself
+};
+Browsers BrowsersOf(pid_t root) {
+  const std::vector<Proc> all = Processes();
+  std::set<pid_t> tree = {root};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const Proc& proc : all) {
+      if (tree.count(proc.ppid) && tree.insert(proc.pid).second) grew = true;
+    }
+  }
+  Browsers found;
+  for (const Proc& proc : all) {
+    if (proc.pid == root || !tree.count(proc.pid) || !IsChromium(proc)) {
+      continue;
+    }
+    found.pids.insert(proc.pid);
+    found.groups.insert(proc.pgrp);
+    if (proc.ppid == root) found.leaders.insert(proc.pid);
+  }
+  return found;
+}
+
+// The Chromium processes still running that were among `before` or share
+// one of its groups, waiting up to `patience` for them to go.
+std::vector<Proc> Leftovers(const Browsers& before, absl::Duration patience) {
+  const absl::Time deadline = absl::Now() + patience;
+  while (true) {
+    std::vector<Proc> left;
+    for (const Proc& proc : Processes()) {
+      if (IsChromium(proc) &&
+          (before.pids.count(proc.pid) || before.groups.count(proc.pgrp))) {
+        left.push_back(proc);
+      }
+    }
+    if (left.empty() || absl::Now() >= deadline) return left;
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+}
+
+// Waits up to 30 s for a browser spawned by `sieve`.
+Browsers WaitForBrowser(pid_t sieve) {
+  const absl::Time deadline = absl::Now() + absl::Seconds(30);
+  Browsers found;
+  while ((found = BrowsersOf(sieve)).leaders.empty() &&
+         absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  return found;
+}
+
+#define SKIP_WITHOUT_CHROMIUM()                                         \
+  do {                                                                  \
+    if (!BrowserProcess::Installed(BrowserOptions{})) {                 \
+      GTEST_SKIP() << "chromium-headless-shell is not installed "       \
+                      "(scripts/install-deps.sh installs it): browser " \
+                      "lifecycle not tested";                           \
+    }                                                                   \
+  } while (0)
+
+// sieve on the gated site, rendering every page, one tab (renders in turn).
+pid_t StartRenderingCrawl(const GatedSite& site,
+                          const std::filesystem::path& dir) {
+  return StartSieve(
+      {"crawl", site.url("/"), "--out", (dir / "out").string(), "--delay", "0",
+       "--render", "always", "--set", "render.tabs=1", "--log-level", "debug"},
+      dir / "log.txt");
+}
+
+std::string Describe(const std::vector<Proc>& procs) {
+  std::string text;
+  for (const Proc& proc : procs) {
+    absl::StrAppend(&text, proc.pid, " (group ", proc.pgrp, ") ", proc.exe,
+                    "\n");
+  }
+  return text;
+}
+
+TEST(CrawlRenderLifeTest, AKilledBrowserFailsItsRenderAndIsSpawnedAgain) {
+  SKIP_WITHOUT_CHROMIUM();
+  GatedSite site;
+  const std::filesystem::path dir = FreshDir("render-life-browser-kill");
+  const pid_t sieve = StartRenderingCrawl(site, dir);
+  ASSERT_TRUE(site.WaitFor("/slow.js")) << ReadFile(dir / "log.txt");
+  // The render of / is waiting for /slow.js: kill its browser.
+  const Browsers before = WaitForBrowser(sieve);
+  ASSERT_EQ(before.leaders.size(), 1u) << ReadFile(dir / "log.txt");
+  const pid_t killed = *before.leaders.begin();
+  ASSERT_EQ(::kill(killed, SIGKILL), 0);
+  site.Open();
+
+  const int rc = WaitFor(sieve);
+  const std::string log = ReadFile(dir / "log.txt");
+  EXPECT_EQ(rc, 0) << log;
+  const std::vector<nlohmann::json> pages = ReadPages(dir / "out");
+  std::map<std::string, nlohmann::json> by_url;
+  std::string dump;
+  for (const nlohmann::json& page : pages) {
+    by_url[page.value("url", "")] = page;
+    absl::StrAppend(&dump, page.dump(), "\n");
+  }
+  // The page: recorded with its static link and the render's error.
+  ASSERT_TRUE(by_url.count(site.url("/"))) << dump << log;
+  const nlohmann::json& home = by_url[site.url("/")];
+  EXPECT_EQ(home.value("status", 0), 200);
+  EXPECT_EQ(home.value("links_found", 0), 1) << home.dump();
+  EXPECT_FALSE(home.value("render_error", "").empty()) << home.dump();
+  EXPECT_FALSE(home.value("rendered", false)) << home.dump();
+  // The crawl went on: the static link's page rendered in a new browser,
+  // and the link its script made was followed.
+  ASSERT_TRUE(by_url.count(site.url("/next.html"))) << dump << log;
+  EXPECT_TRUE(by_url[site.url("/next.html")].value("rendered", false))
+      << dump << log;
+  EXPECT_TRUE(site.Requested("/made.html")) << dump << log;
+  EXPECT_FALSE(site.Requested("/slow-made.html")) << dump;
+  const nlohmann::json summary =
+      nlohmann::json::parse(ReadFile(dir / "out" / "summary.json"), nullptr,
+                            /*allow_exceptions=*/false);
+  EXPECT_EQ(summary["counters"].value("render_errors", 0), 1) << summary.dump();
+  EXPECT_GE(summary["counters"].value("render_pages", 0), 1) << summary.dump();
+  // And nothing of either browser is left.
+  EXPECT_EQ(Describe(Leftovers(before, absl::Seconds(10))), "");
+}
+
+// kill -9 of sieve, one Ctrl-C, two Ctrl-Cs: each while a render waits.
+struct Ending {
+  const char* name;
+  std::vector<int> signals;
+  int exit_code;  // WaitFor's: 128 + signal when killed
+};
+
+class CrawlRenderEndingTest : public ::testing::TestWithParam<Ending> {};
+
+TEST_P(CrawlRenderEndingTest, LeavesNoChromiumProcess) {
+  SKIP_WITHOUT_CHROMIUM();
+  const Ending& ending = GetParam();
+  GatedSite site;
+  const std::filesystem::path dir =
+      FreshDir(absl::StrCat("render-life-", ending.name));
+  const pid_t sieve = StartRenderingCrawl(site, dir);
+  ASSERT_TRUE(site.WaitFor("/slow.js")) << ReadFile(dir / "log.txt");
+  const Browsers before = WaitForBrowser(sieve);
+  ASSERT_FALSE(before.leaders.empty()) << ReadFile(dir / "log.txt");
+  for (int sig : ending.signals) {
+    ASSERT_EQ(::kill(sieve, sig), 0);
+    absl::SleepFor(absl::Milliseconds(200));
+  }
+  // The page's script may come now: a clean stop need not wait for the
+  // transfer's grace period.
+  site.Open();
+  EXPECT_EQ(WaitFor(sieve), ending.exit_code) << ReadFile(dir / "log.txt");
+  EXPECT_EQ(Describe(Leftovers(before, absl::Seconds(10))), "")
+      << "browser processes of " << before.pids.size() << " left behind";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Endings, CrawlRenderEndingTest,
+    ::testing::Values(Ending{"KillNine", {SIGKILL}, 128 + SIGKILL},
+                      Ending{"CtrlC", {SIGINT}, 3},
+                      Ending{"CtrlCTwice", {SIGINT, SIGINT}, 128 + SIGINT}),
+    [](const ::testing::TestParamInfo<Ending>& param_info) {
+      return std::string(param_info.param.name);
+    });
+
+}  // namespace
+}  // namespace sieve
