@@ -289,8 +289,10 @@ TEST(CrawlRenderTest, DefaultModeFindsEveryScriptBuiltLinkPolitely) {
   for (const char* path : kScriptBuilt) {
     EXPECT_TRUE(app_paths.count(path)) << path << "\n" << out.log << Dump(out);
     const nlohmann::json* record = RecordOf(out, app->url(path));
-    ASSERT_NE(record, nullptr) << path;
-    EXPECT_EQ(record->value("status", 0), 200) << path;
+    EXPECT_NE(record, nullptr) << path;
+    if (record != nullptr) {
+      EXPECT_EQ(record->value("status", 0), 200) << path;
+    }
   }
   // The subresources the page needed came through the crawl; the disallowed
   // scripts never did, nor what they would have linked.
