@@ -89,7 +89,7 @@ namespace sieve {
   X(subresources_fetched)                                                    \
   X(subresources_failed)  /* Fetched with no HTTP answer. */                 \
   X(subresources_refused_robots)  /* robots.txt disallows them. */           \
-  /* Their origin's robots.txt not known yet (not fetched for them). */      \
+  /* Their origin's robots.txt unavailable (429, 5xx, no answer). */        \
   X(subresources_refused_robots_unknown)                                     \
   X(subresources_refused_private) /* The private-address guard. */           \
   /* Host unreachable, bad URL, or the crawl stopping. */                    \

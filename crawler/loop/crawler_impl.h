@@ -12,9 +12,10 @@
 //   kPage    a frontier URL (a page, a sitemap, a requisite) in one of its
 //            host's slots; `url` is what Next handed out.
 //   kRobots  the robots.txt of `origin`, fetched in the slot of the first
-//            URL of that origin Next handed out; the URLs handed out while it
-//            is in flight are held by the robots gate (robots_gate.h, one
-//            entry per origin, so at most fetch.concurrency entries).
+//            URL of that origin Next handed out (or in its host's lane for a
+//            render's request); the URLs handed out while it is in flight are
+//            held by the robots gate (robots_gate.h, one entry per origin, so
+//            at most fetch.concurrency entries).
 //   kSubresource  a request a render made (render_queue.h), in its host's
 //            lane (CrawlFrontier::StartHostRequest): answered to the render,
 //            never a page record.
@@ -220,6 +221,10 @@ class Crawler::Impl {
 
   // crawler_robots.cc
   void HandleReady(FrontierUrl url, absl::Time now);
+  // Fetches robots.txt of `parts`' origin (the gate has it in flight) as a
+  // request to `host` (its politeness key): in a URL's slot, or `in_lane`.
+  void FetchRobots(const UrlParts& parts, std::string host, bool in_lane,
+                   absl::Time now);
   void OnRobots(const Request& request, const FetchResponse& response,
                 absl::Time now);
 
@@ -291,8 +296,15 @@ class Crawler::Impl {
   bool ShouldRender(const FetchResponse& response,
                     const PageLinks& links) const;
   // Each turn, before Dispatch: the renders' requests fetched (or held, or
-  // refused), `wait` shortened to the next held host's turn.
+  // refused), robots.txt of their origins fetched where not known, `wait`
+  // shortened to the next held host's turn.
   void ServeSubresources(absl::Time now, absl::Duration& wait);
+  // Whether a request to `host` (its politeness key) starts at `now`: zero
+  // when it does (the host's lane is taken until EndHostRequest), how long to
+  // hold it otherwise (the rate cap, fetch.concurrency, the host's turn); the
+  // lane's error for a host that takes none (unreachable).
+  absl::StatusOr<absl::Duration> StartInHostLane(const std::string& host,
+                                                 absl::Time now);
   // A subresource's answer goes back to its render.
   void OnSubresource(const Request& request, const FetchResponse& response,
                      absl::Time now);

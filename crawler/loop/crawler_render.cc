@@ -2,7 +2,8 @@
 // page that should render (ShouldRender) goes to the render queue
 // (crawler/render/render_queue.h) instead of its record; every request its
 // render makes comes back to the loop (ServeSubresources), which checks it
-// like a page (robots.txt of its origin, the private-address guard in the
+// like a page (robots.txt of its origin, fetched first when not known, as a
+// request to that host; the private-address guard in the
 // Fetcher, its host's politeness through the frontier's host lane) and
 // fetches it with the crawl's Fetcher and headers (OnSubresource answers the
 // render); the record is written when the render ends (CollectRendered), with
@@ -86,11 +87,14 @@ void Crawler::Impl::SubmitRender(ParsedPage& page) {
 
 void Crawler::Impl::ServeSubresources(absl::Time now, absl::Duration& wait) {
   if (render_ == nullptr) return;
-  const size_t concurrency = static_cast<size_t>(config().fetch.concurrency);
   for (RenderQueue::Ask& ask : render_->TakeAsks()) {
     auto refuse = [&](uint64_t& counter, absl::Status why) {
       ++counter;
       render_->Answer(ask.ticket, std::move(why));
+    };
+    auto hold = [&](absl::Duration until) {
+      wait = std::min(wait, until);
+      render_->Hold(std::move(ask));
     };
     absl::StatusOr<UrlParts> parts = SplitUrl(ask.request.url);
     if (!parts.ok() || stop_.stopping()) {
@@ -99,38 +103,44 @@ void Crawler::Impl::ServeSubresources(absl::Time now, absl::Duration& wait) {
                         : parts.status());
       continue;
     }
-    // robots.txt of the subresource's own origin; one not cached yet is not
-    // fetched for it in this version: the request is refused.
+    std::string host = rules_->keys().KeyOf(*parts);
+    // robots.txt of the subresource's own origin, third parties included;
+    // one not known yet is fetched first, as a request to that host, while
+    // the subresource waits (its answer wakes the loop).
     const std::optional<bool> allowed = robots_->Allowed(*parts);
-    if (!allowed.has_value()) {
-      refuse(counters().subresources_refused_robots_unknown,
-             absl::PermissionDeniedError(absl::StrCat(
-                 "robots unknown: robots.txt of ", RobotsGate::OriginOf(*parts),
-                 " not fetched yet")));
+    if (!allowed.has_value() && robots_->Fetching(*parts)) {
+      ask.awaited_robots = true;
+      hold(absl::InfiniteDuration());  // The answer wakes the loop.
       continue;
     }
-    if (!*allowed) {
+    if (!allowed.has_value() && ask.awaited_robots) {
+      // Fetched for it and still unknown: robots.txt was unavailable (429,
+      // 5xx, no answer), a complete disallow for now (RFC 9309 2.3.1.4).
+      refuse(
+          counters().subresources_refused_robots_unknown,
+          absl::PermissionDeniedError(absl::StrCat(
+              "robots.txt of ", RobotsGate::OriginOf(*parts), " unavailable")));
+      continue;
+    }
+    if (allowed.has_value() && !*allowed) {
       refuse(counters().subresources_refused_robots,
              absl::PermissionDeniedError("disallowed by robots.txt"));
       continue;
     }
-    std::string host = rules_->keys().KeyOf(*parts);
-    std::optional<absl::Duration> hold = requests_.RateWait(now);
-    if (!hold.has_value() && fetcher_->in_flight() >= concurrency) {
-      hold = absl::Milliseconds(50);  // A transfer ending wakes the loop.
+    absl::StatusOr<absl::Duration> turn = StartInHostLane(host, now);
+    if (!turn.ok()) {
+      refuse(counters().subresources_refused_other, turn.status());
+      continue;
     }
-    if (!hold.has_value()) {
-      absl::StatusOr<absl::Duration> lane =
-          frontier_->StartHostRequest(host, now);
-      if (!lane.ok()) {
-        refuse(counters().subresources_refused_other, lane.status());
-        continue;
-      }
-      if (*lane > absl::ZeroDuration()) hold = *lane;
+    if (*turn > absl::ZeroDuration()) {
+      hold(*turn);
+      continue;
     }
-    if (hold.has_value()) {
-      wait = std::min(wait, *hold);
-      render_->Hold(std::move(ask));
+    if (!allowed.has_value()) {
+      robots_->StartFetch(*parts);
+      FetchRobots(*parts, std::move(host), /*in_lane=*/true, now);
+      ask.awaited_robots = true;
+      hold(absl::InfiniteDuration());
       continue;
     }
     const uint64_t id = requests_.Add(Request{.kind = RequestKind::kSubresource,
@@ -142,6 +152,18 @@ void Crawler::Impl::ServeSubresources(absl::Time now, absl::Duration& wait) {
                                               .ticket = ask.ticket});
     fetcher_->Submit(FetchRequest{.id = id, .url = ask.request.url});
   }
+}
+
+absl::StatusOr<absl::Duration> Crawler::Impl::StartInHostLane(
+    const std::string& host, absl::Time now) {
+  if (std::optional<absl::Duration> rate = requests_.RateWait(now)) {
+    return *rate;
+  }
+  if (fetcher_->in_flight() >=
+      static_cast<size_t>(config().fetch.concurrency)) {
+    return absl::Milliseconds(50);  // A transfer ending wakes the loop.
+  }
+  return frontier_->StartHostRequest(host, now);
 }
 
 void Crawler::Impl::OnSubresource(const Request& request,

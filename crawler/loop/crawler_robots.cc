@@ -2,7 +2,9 @@
 // robots.txt (RFC 9309) before its fetch: checked against the host's rules, or
 // held while the host's robots.txt is fetched in its place (HandleReady), then
 // given back to the frontier, deferred: the frontier hands it out again after
-// the host's delay, counted from the robots.txt answer (OnRobots).
+// the host's delay, counted from the robots.txt answer (OnRobots). A render's
+// request of an origin not known yet has its robots.txt fetched the same way,
+// in the host's lane (crawler_render.cc).
 #include <string>
 #include <utility>
 
@@ -33,21 +35,31 @@ void Crawler::Impl::HandleReady(FrontierUrl url, absl::Time now) {
   }
   // robots.txt first (RFC 9309 2.3.1.2: follow up to five redirects), in the
   // slot of the first URL that waits for it.
-  const std::string host = url.host;
+  std::string host = url.host;
   if (!robots_->Hold(*parts, std::move(url))) return;
+  FetchRobots(*parts, std::move(host), /*in_lane=*/false, now);
+}
+
+void Crawler::Impl::FetchRobots(const UrlParts& parts, std::string host,
+                                bool in_lane, absl::Time now) {
   const uint64_t id =
       requests_.Add(Request{.kind = RequestKind::kRobots,
                             .url = {},
-                            .host = host,
-                            .authority = parts->Authority(),
-                            .origin = RobotsGate::OriginOf(*parts),
-                            .start = now});
+                            .host = std::move(host),
+                            .authority = parts.Authority(),
+                            .origin = RobotsGate::OriginOf(parts),
+                            .start = now,
+                            .ticket = 0,
+                            .in_lane = in_lane});
   fetcher_->Submit(FetchRequest{
-      .id = id, .url = RobotsGate::RobotsUrl(*parts), .max_redirects = 5});
+      .id = id, .url = RobotsGate::RobotsUrl(parts), .max_redirects = 5});
 }
 
 void Crawler::Impl::OnRobots(const Request& request,
                              const FetchResponse& response, absl::Time now) {
+  if (request.in_lane) {
+    frontier_->EndHostRequest(request.host, response.timings.total, now);
+  }
   std::optional<RobotsGate::Answer> answer =
       robots_->Take(request.origin, response);
   if (!answer.has_value()) return;

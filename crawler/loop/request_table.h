@@ -13,7 +13,8 @@
 //            host's slots; `url` is what Next handed out.
 //   kRobots  the robots.txt of `origin`, fetched in the slot of the first
 //            URL of that origin Next handed out (the URLs waiting for it are
-//            the robots gate's, robots_gate.h).
+//            the robots gate's, robots_gate.h), or `in_lane`: in its host's
+//            lane for a render's request (CrawlFrontier::StartHostRequest).
 //   kSubresource  a request of a render (crawler/render/render_queue.h),
 //            started in its host's lane (CrawlFrontier::StartHostRequest);
 //            `ticket` is the render's; not a page (max_pages).
@@ -50,6 +51,9 @@ struct Request {
   std::string origin{};     // kRobots: RobotsCache::Key of the origin.
   absl::Time start{};       // When it was submitted.
   uint64_t ticket = 0;      // kSubresource: RenderQueue::Ask::ticket.
+  // kRobots: started in the host's lane (EndHostRequest when it ends), not
+  // in a URL's slot. Default: false.
+  bool in_lane = false;
 };
 
 class RequestTable {

@@ -34,6 +34,10 @@ bool RobotsGate::Hold(const UrlParts& parts, FrontierUrl url) {
   return inserted;
 }
 
+void RobotsGate::StartFetch(const UrlParts& parts) {
+  if (held_.try_emplace(OriginOf(parts)).second) ++counters_.robots_fetches;
+}
+
 std::optional<RobotsGate::Answer> RobotsGate::Take(
     const std::string& origin, const FetchResponse& response) {
   auto held = held_.find(origin);

@@ -5,16 +5,19 @@
 //
 // Owns: the robots.txt rules of the origins seen lately (RobotsCache, bounded
 // by robots.cache_entries and robots.cache_mb), the product token they are
-// matched for, the URLs held per origin while its robots.txt is in flight (one
-// entry per origin, so at most fetch.concurrency entries), and the counts
-// robots_fetches and robots_unavailable.
+// matched for, the origins whose robots.txt is in flight with the URLs held
+// for each (one entry per origin, so at most fetch.concurrency entries), and
+// the counts robots_fetches and robots_unavailable.
 //
 // A URL's way through the gate:
 //   Allowed(parts)  rules known   -> true (fetch it) or false (disallowed)
 //                   rules unknown -> nullopt: Hold(parts, url); the first URL
 //                                    held for an origin says "fetch
 //                                    robots.txt" (RobotsUrl) in its slot
-//   Answer(origin, response)      -> the held URLs come back with the rules
+//                   a render's request (no frontier URL) -> Fetching(parts)
+//                                    or StartFetch(parts): fetched in the
+//                                    host's lane, the request waits outside
+//   Take(origin, response)        -> the held URLs come back with the rules
 //                                    (stored), or with the cause when
 //                                    robots.txt is unavailable (5xx, 429, no
 //                                    answer: RFC 9309 2.3.1.4, nothing stored)
@@ -78,6 +81,17 @@ class RobotsGate {
   // fetches RobotsUrl(parts) now (counted in robots_fetches).
   bool Hold(const UrlParts& parts, FrontierUrl url);
 
+  // Whether robots.txt of `parts`' origin is in flight (Hold or StartFetch
+  // was called, Take not yet). Cost: one hash lookup.
+  bool Fetching(const UrlParts& parts) const {
+    return held_.contains(OriginOf(parts));
+  }
+  // robots.txt of `parts`' origin is fetched now for a request that is no
+  // frontier URL (a render's subresource, crawler/loop/crawler_render.cc),
+  // in its host's lane: marked in flight (counted in robots_fetches); Take
+  // hands back only the URLs held meanwhile. REQUIRES: !Fetching(parts).
+  void StartFetch(const UrlParts& parts);
+
   // What robots.txt of an origin said, and the URLs that waited for it.
   struct Answer {
     RobotsVerdict verdict;  // Stored unless `cause` is set.
@@ -98,7 +112,7 @@ class RobotsGate {
   const RobotsCache& cache() const { return cache_; }
   // The product token the rules are matched for.
   const std::string& token() const { return token_; }
-  // Origins with URLs held (their robots.txt in flight).
+  // Origins whose robots.txt is in flight.
   size_t holding() const { return held_.size(); }
 
  private:

@@ -125,11 +125,15 @@ absl::StatusOr<SubresourceResponse> RenderQueue::Post(
 }
 
 std::vector<RenderQueue::Ask> RenderQueue::TakeAsks() {
-  std::vector<Ask> out(std::make_move_iterator(held_.begin()),
-                       std::make_move_iterator(held_.end()));
-  held_.clear();
+  std::vector<Ask> out;
   std::lock_guard<std::mutex> lock(inbox_.mu);
-  for (Ask& ask : inbox_.asks) out.push_back(std::move(ask));
+  for (Ask& ask : held_) {
+    if (inbox_.waiting.contains(ask.ticket)) out.push_back(std::move(ask));
+  }
+  held_.clear();
+  for (Ask& ask : inbox_.asks) {
+    if (inbox_.waiting.contains(ask.ticket)) out.push_back(std::move(ask));
+  }
   inbox_.asks.clear();
   return out;
 }

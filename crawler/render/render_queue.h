@@ -99,8 +99,12 @@ class RenderQueue {
   struct Ask {
     uint64_t ticket = 0;
     SubresourceRequest request;
+    // The loop held it for robots.txt of its origin (fetched for it, or in
+    // flight already). Default: false.
+    bool awaited_robots = false;
   };
-  // The held requests, then the new ones, oldest first.
+  // The held requests, then the new ones, oldest first; requests whose
+  // render gave up waiting (its deadline) are dropped.
   std::vector<Ask> TakeAsks();
   // Keeps `ask` for the next TakeAsks (its host is not ready yet).
   void Hold(Ask ask) { held_.push_back(std::move(ask)); }

@@ -217,6 +217,33 @@ TEST(RobotsGateTest, HoldsUrlsUntilRobotsTxtAnswersThenAppliesItsRules) {
   EXPECT_EQ(gate.holding(), 1u);
 }
 
+// A render's request (no frontier URL) has robots.txt fetched for it: the
+// origin is in flight, a URL handed out meanwhile waits with it, and the
+// answer stores the rules.
+TEST(RobotsGateTest, FetchesRobotsTxtForARequestThatIsNoUrl) {
+  CrawlCounters counters;
+  RobotsGate gate(RobotsGate::Options(), counters, *MakeStderrLogger("warn"));
+  const UrlParts script = PartsOf("http://cdn.test/lib.js");
+  EXPECT_FALSE(gate.Fetching(script));
+  gate.StartFetch(script);
+  EXPECT_TRUE(gate.Fetching(script));
+  EXPECT_EQ(counters.robots_fetches, 1u);
+  EXPECT_FALSE(gate.Hold(PartsOf("http://cdn.test/page"),
+                         FrontierUrl{.url = "http://cdn.test/page"}))
+      << "in flight already: no second fetch";
+  FetchResponse response;
+  response.url = "http://cdn.test/robots.txt";
+  response.status = 200;
+  response.body = "User-agent: *\nDisallow: /ads/\n";
+  std::optional<RobotsGate::Answer> answer =
+      gate.Take(RobotsGate::OriginOf(script), response);
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_EQ(answer->waiting.size(), 1u);
+  EXPECT_FALSE(gate.Fetching(script));
+  EXPECT_EQ(gate.Allowed(script), true);
+  EXPECT_EQ(gate.Allowed(PartsOf("http://cdn.test/ads/x.js")), false);
+}
+
 TEST(RobotsGateTest, GivesHeldUrlsBackWithTheCauseWhenUnavailable) {
   CrawlCounters counters;
   RobotsGate gate(RobotsGate::Options(), counters, *MakeStderrLogger("warn"));
