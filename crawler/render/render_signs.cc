@@ -123,8 +123,13 @@ RenderSigns ReadRenderSigns(std::string_view html) {
 
 bool LooksScriptBuilt(const RenderSigns& signs, int64_t links_found) {
   if (!signs.scripts) return false;
-  return signs.empty_app_root || signs.noscript_asks_js ||
-         (links_found == 0 && signs.text_chars < kLittleText);
+  if (signs.empty_app_root) return true;
+  if (links_found == 0 && signs.text_chars < kLittleText) return true;
+  // A <noscript> about JavaScript counts on a page that shows little
+  // without it: Javadoc writes "JavaScript is disabled on your browser." on
+  // every page, each full of links and text.
+  return signs.noscript_asks_js &&
+         (links_found < kFewLinks || signs.text_chars < kLittleText);
 }
 
 }  // namespace sieve

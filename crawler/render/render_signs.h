@@ -7,7 +7,9 @@
 //     the common frameworks (app, root, __next, __nuxt, ___gatsby, svelte)
 //     with nothing inside it;
 //   - a <noscript> whose text asks for JavaScript ("enable JavaScript",
-//     "requires JavaScript", ...: it contains the word);
+//     "requires JavaScript", ...: it contains the word) on a page with fewer
+//     than kFewLinks followable links or little text (Javadoc puts one on
+//     every page, however full);
 //   - scripts, no followable link and little text (under kLittleText visible
 //     characters outside <script>, <style>, <noscript> and <template>).
 // A page without any <script> never qualifies. Framework markers and a
@@ -29,6 +31,9 @@ namespace sieve {
 // Visible characters (not whitespace) under which a page with scripts and no
 // link counts as empty: a title and a line of text.
 inline constexpr int64_t kLittleText = 200;
+// Followable links under which a page with a <noscript> about JavaScript
+// counts as showing little: a site's navigation alone has more.
+inline constexpr int64_t kFewLinks = 5;
 
 // What the signs found in one page.
 struct RenderSigns {

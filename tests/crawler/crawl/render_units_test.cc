@@ -43,6 +43,26 @@ TEST(RenderSignsTest, NoscriptAskingForJavaScriptRenders) {
               1));
 }
 
+TEST(RenderSignsTest, ANoscriptOnAFullPageDoesNotRender) {
+  // Javadoc 17 writes this <noscript> and a script on every page, each full
+  // of links and text: the default mode rendered every page of the Java SE
+  // API (1,255 of the first 1,361) before this rule.
+  std::string page =
+      "<script src=script.js></script><noscript><div>JavaScript is disabled "
+      "on your browser.</div></noscript><p>" +
+      std::string(2000, 'j') + "</p>";
+  for (int i = 0; i < 15; ++i)
+    page += "<a href=/c" + std::to_string(i) + ">c</a>";
+  EXPECT_FALSE(Renders(page, 15));
+  // The same <noscript> over a page that shows little renders.
+  EXPECT_TRUE(
+      Renders("<script src=a.js></script><noscript>JavaScript is "
+              "disabled on your browser.</noscript><p>Loading</p>"
+              "<a href=/a>a</a><a href=/b>b</a><a href=/c>c</a>"
+              "<a href=/d>d</a><a href=/e>e</a><a href=/f>f</a>",
+              6));
+}
+
 TEST(RenderSignsTest, ScriptsWithoutLinksOrTextRender) {
   EXPECT_TRUE(Renders("<title>T</title><script>var s = '" +
                           std::string(5000, 'z') + "';</script>",
