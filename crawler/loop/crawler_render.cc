@@ -74,7 +74,7 @@ bool Crawler::Impl::ShouldRender(const FetchResponse& response,
                                  const PageLinks& links) const {
   if (render_ == nullptr || !render_->unavailable().ok()) return false;
   if (config().render.mode == RenderMode::kAlways) return true;
-  return LooksScriptBuilt(ReadRenderSigns(response.body), links.found);
+  return ShouldRenderAuto(response.body, links.found);
 }
 
 void Crawler::Impl::SubmitRender(ParsedPage& page) {

@@ -1,5 +1,6 @@
 #include "crawler/render/render_signs.h"
 
+#include <cstring>
 #include <string>
 
 #include "absl/strings/ascii.h"
@@ -11,13 +12,18 @@ namespace {
 
 // The mount points of React (root), Vue (app), Next.js, Nuxt, Gatsby and
 // SvelteKit's templates.
+constexpr std::string_view kAppRootIds[] = {"app",    "root",      "__next",
+                                            "__nuxt", "___gatsby", "svelte"};
+
 bool IsAppRootId(std::string_view id) {
-  static constexpr std::string_view kIds[] = {"app",    "root",      "__next",
-                                              "__nuxt", "___gatsby", "svelte"};
-  for (std::string_view known : kIds) {
+  for (std::string_view known : kAppRootIds) {
     if (id == known) return true;
   }
   return false;
+}
+
+bool IsSpace(char c) {
+  return absl::ascii_isspace(static_cast<unsigned char>(c));
 }
 
 bool IsWhitespace(std::string_view text) {
@@ -107,7 +113,47 @@ bool MayHaveScript(std::string_view html) {
   return false;
 }
 
+// Whether `html` may give an element an app root's id: an "id" attribute
+// (any case, spaces around '=', quoted or not) whose value starts with one
+// of kAppRootIds followed by its end. One pass over the '=' signs; an id
+// written with character references is not seen.
+bool MayNameAnAppRoot(std::string_view html) {
+  const char* const begin = html.data();
+  const char* const end = begin + html.size();
+  for (const char* eq = begin;
+       (eq = static_cast<const char*>(memchr(eq, '=', end - eq))) != nullptr;
+       ++eq) {
+    const char* name_end = eq;
+    while (name_end > begin && IsSpace(name_end[-1])) --name_end;
+    if (name_end - begin < 2 || (name_end[-2] | 0x20) != 'i' ||
+        (name_end[-1] | 0x20) != 'd') {
+      continue;
+    }
+    const char* value = eq + 1;
+    while (value < end && IsSpace(*value)) ++value;
+    if (value < end && (*value == '"' || *value == '\'')) ++value;
+    const std::string_view rest(value, end - value);
+    for (std::string_view id : kAppRootIds) {
+      if (!rest.starts_with(id)) continue;
+      if (rest.size() == id.size()) return true;
+      const char after = rest[id.size()];
+      if (after == '"' || after == '\'' || after == '>' || after == '/' ||
+          IsSpace(after)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+bool ShouldRenderAuto(std::string_view html, int64_t links_found) {
+  // With kFewLinks links or more only an empty app root makes a page render
+  // (LooksScriptBuilt): a page that names none is not read a second time.
+  if (links_found >= kFewLinks && !MayNameAnAppRoot(html)) return false;
+  return LooksScriptBuilt(ReadRenderSigns(html), links_found);
+}
 
 RenderSigns ReadRenderSigns(std::string_view html) {
   RenderSigns signs;
@@ -123,8 +169,12 @@ RenderSigns ReadRenderSigns(std::string_view html) {
 
 bool LooksScriptBuilt(const RenderSigns& signs, int64_t links_found) {
   if (!signs.scripts) return false;
-  return signs.empty_app_root || signs.noscript_asks_js ||
-         (links_found == 0 && signs.text_chars < kLittleText);
+  if (signs.empty_app_root) return true;
+  if (links_found == 0 && signs.text_chars < kLittleText) return true;
+  // A <noscript> about JavaScript counts on a page with few links: Javadoc
+  // writes "JavaScript is disabled on your browser." on every page, each
+  // full of links.
+  return signs.noscript_asks_js && links_found < kFewLinks;
 }
 
 }  // namespace sieve

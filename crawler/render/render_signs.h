@@ -7,17 +7,21 @@
 //     the common frameworks (app, root, __next, __nuxt, ___gatsby, svelte)
 //     with nothing inside it;
 //   - a <noscript> whose text asks for JavaScript ("enable JavaScript",
-//     "requires JavaScript", ...: it contains the word);
+//     "requires JavaScript", ...: it contains the word) on a page with fewer
+//     than kFewLinks followable links (Javadoc puts one on every page, however
+//     full);
 //   - scripts, no followable link and little text (under kLittleText visible
 //     characters outside <script>, <style>, <noscript> and <template>).
 // A page without any <script> never qualifies. Framework markers and a
 // per-host decision from what rendering added are not in this slice.
 //
-// Thread-safe (no state); cost: a scan for "<script" (find('<') steps), then,
-// only when one is there, one pass of the tokenizer with text on.
+// Thread-safe (no state). Cost of ShouldRenderAuto: a page with kFewLinks
+// links or more and no id naming an app root, one scan of its '=' signs;
+// any other page, a scan for "<script" (find('<') steps), then, only when
+// one is there, one pass of the tokenizer with text on.
 //
 // Example:
-//   if (sieve::LooksScriptBuilt(html, links.found)) Render(page);
+//   if (sieve::ShouldRenderAuto(html, links.found)) Render(page);
 #ifndef SIEVE_CRAWLER_RENDER_RENDER_SIGNS_H_
 #define SIEVE_CRAWLER_RENDER_RENDER_SIGNS_H_
 
@@ -29,6 +33,9 @@ namespace sieve {
 // Visible characters (not whitespace) under which a page with scripts and no
 // link counts as empty: a title and a line of text.
 inline constexpr int64_t kLittleText = 200;
+// Followable links under which a page with a <noscript> about JavaScript
+// counts as showing little: a site's navigation alone has more.
+inline constexpr int64_t kFewLinks = 5;
 
 // What the signs found in one page.
 struct RenderSigns {
@@ -44,6 +51,10 @@ RenderSigns ReadRenderSigns(std::string_view html);
 // Whether a page with `signs` and `links_found` followable links is rendered
 // by render.mode = auto.
 bool LooksScriptBuilt(const RenderSigns& signs, int64_t links_found);
+
+// LooksScriptBuilt(ReadRenderSigns(html), links_found), with the signs read
+// only when they can change the answer: what the crawl calls per HTML page.
+bool ShouldRenderAuto(std::string_view html, int64_t links_found);
 
 }  // namespace sieve
 

@@ -13,7 +13,9 @@ namespace sieve {
 namespace {
 
 bool Renders(const std::string& html, int64_t links) {
-  return LooksScriptBuilt(ReadRenderSigns(html), links);
+  const bool renders = ShouldRenderAuto(html, links);
+  EXPECT_EQ(renders, LooksScriptBuilt(ReadRenderSigns(html), links)) << html;
+  return renders;
 }
 
 TEST(RenderSignsTest, AnEmptyAppRootRenders) {
@@ -41,6 +43,45 @@ TEST(RenderSignsTest, NoscriptAskingForJavaScriptRenders) {
               "<script>1</script><p>" +
                   std::string(400, 'y') + "</p><a href=/b>b</a>",
               1));
+}
+
+TEST(RenderSignsTest, ANoscriptOnAFullPageDoesNotRender) {
+  // Javadoc 17 writes this <noscript> and a script on every page, each full
+  // of links and text: the default mode rendered every page of the Java SE
+  // API (1,255 of the first 1,361) before this rule.
+  std::string page =
+      "<script src=script.js></script><noscript><div>JavaScript is disabled "
+      "on your browser.</div></noscript><p>" +
+      std::string(2000, 'j') + "</p>";
+  for (int i = 0; i < 15; ++i)
+    page += "<a href=/c" + std::to_string(i) + ">c</a>";
+  EXPECT_FALSE(Renders(page, 15));
+  // The same <noscript> over a page with few links renders.
+  EXPECT_TRUE(
+      Renders("<script src=a.js></script><noscript>JavaScript is "
+              "disabled on your browser.</noscript><p>Loading</p>"
+              "<a href=/a>a</a><a href=/b>b</a><a href=/c>c</a>"
+              "<a href=/d>d</a>",
+              4));
+}
+
+TEST(RenderSignsTest, AnAppRootAmongManyLinksIsFoundHoweverItsIdIsWritten) {
+  const std::string links =
+      "<a href=/a>a</a><a href=/b>b</a><a href=/c>c</a><a href=/d>d</a>"
+      "<a href=/e>e</a><a href=/f>f</a>";
+  for (const char* root :
+       {"<div id=\"app\"></div>", "<div ID = 'root'></div>",
+        "<main id=__next></main>", "<div id=svelte>\n</div>"}) {
+    EXPECT_TRUE(Renders(links + root + "<script src=a.js></script>", 6))
+        << root;
+  }
+  // Ids that only start like one, and other attributes, are not app roots.
+  for (const char* other :
+       {"<div id=\"application\"></div>", "<div class=\"app\"></div>",
+        "<div data-x=\"root\"></div>"}) {
+    EXPECT_FALSE(Renders(links + other + "<script src=a.js></script>", 6))
+        << other;
+  }
 }
 
 TEST(RenderSignsTest, ScriptsWithoutLinksOrTextRender) {
