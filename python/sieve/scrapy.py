@@ -13,7 +13,7 @@ What the frontier owns from then on:
   - Dedup: on crawler.request_fingerprinter's fingerprint, exact like
     RFPDupeFilter but in a fraction of its memory: a Bloom filter
     (SIEVE_EXPECTED_REQUESTS, SIEVE_FP_RATE) whose every "maybe seen" is
-    confirmed against the fingerprints kept on disk (SIEVE_LOSSLESS, default
+    confirmed against the exact fingerprints, in RAM then on disk (SIEVE_LOSSLESS, default
     True: no request is lost, however far past SIEVE_EXPECTED_REQUESTS the
     crawl goes; SIEVE_FP_RATE defaults to 0.01 then, 1e-6 without it).
     DUPEFILTER_CLASS is ignored.
