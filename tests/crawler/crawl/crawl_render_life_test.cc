@@ -29,9 +29,9 @@
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "render/browser_process.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
 #include "tests/crawler/crawl/gated_site.h"
+#include "tests/render/render_test_util.h"
 
 namespace sieve {
 namespace {
@@ -164,15 +164,6 @@ Browsers WaitForBrowser(pid_t sieve) {
   return found;
 }
 
-#define SKIP_WITHOUT_CHROMIUM()                                         \
-  do {                                                                  \
-    if (!BrowserProcess::Installed(BrowserOptions{})) {                 \
-      GTEST_SKIP() << "chromium-headless-shell is not installed "       \
-                      "(scripts/install-deps.sh installs it): browser " \
-                      "lifecycle not tested";                           \
-    }                                                                   \
-  } while (0)
-
 // sieve on the gated site, rendering every page, one tab (renders in turn).
 pid_t StartRenderingCrawl(const GatedSite& site,
                           const std::filesystem::path& dir) {
@@ -192,7 +183,7 @@ std::string Describe(const std::vector<Proc>& procs) {
 }
 
 TEST(CrawlRenderLifeTest, AKilledBrowserFailsItsRenderAndIsSpawnedAgain) {
-  SKIP_WITHOUT_CHROMIUM();
+  SIEVE_SKIP_WITHOUT_CHROMIUM();
   std::unique_ptr<GatedSite> site = LifeSite();
   const std::filesystem::path dir = FreshDir("render-life-browser-kill");
   const pid_t sieve = StartRenderingCrawl(*site, dir);
@@ -247,7 +238,7 @@ struct Ending {
 class CrawlRenderEndingTest : public ::testing::TestWithParam<Ending> {};
 
 TEST_P(CrawlRenderEndingTest, LeavesNoChromiumProcess) {
-  SKIP_WITHOUT_CHROMIUM();
+  SIEVE_SKIP_WITHOUT_CHROMIUM();
   const Ending& ending = GetParam();
   std::unique_ptr<GatedSite> site = LifeSite();
   const std::filesystem::path dir =

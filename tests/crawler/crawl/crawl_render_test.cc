@@ -35,8 +35,8 @@
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "nlohmann/json.hpp"
-#include "render/browser_process.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
+#include "tests/render/render_test_util.h"
 
 namespace sieve {
 namespace {
@@ -262,20 +262,11 @@ const nlohmann::json* RecordOf(const CrawlOutput& out, const std::string& url) {
   return nullptr;
 }
 
-#define SKIP_WITHOUT_CHROMIUM()                             \
-  do {                                                      \
-    if (!BrowserProcess::Installed(BrowserOptions{})) {     \
-      GTEST_SKIP() << "chromium-headless-shell is not "     \
-                      "installed (scripts/install-deps.sh " \
-                      "installs it): rendering not tested"; \
-    }                                                       \
-  } while (0)
-
 // The acceptance site: a script-built host (every way of making a
 // link, a script from a second host, a disallowed script on each), a static
 // host beside it, the default mode and a delay; checked at the servers.
 TEST(CrawlRenderTest, DefaultModeFindsEveryScriptBuiltLinkPolitely) {
-  SKIP_WITHOUT_CHROMIUM();
+  SIEVE_SKIP_WITHOUT_CHROMIUM();
   std::unique_ptr<ScriptSite> cdn = CdnSite();
   std::unique_ptr<ScriptSite> app = AppSite(*cdn);
   std::unique_ptr<ScriptSite> plain = StaticSite();
@@ -348,7 +339,7 @@ TEST(CrawlRenderTest, DefaultModeFindsEveryScriptBuiltLinkPolitely) {
 }
 
 TEST(CrawlRenderTest, RenderOffFindsOnlyStaticLinks) {
-  SKIP_WITHOUT_CHROMIUM();
+  SIEVE_SKIP_WITHOUT_CHROMIUM();
   std::unique_ptr<ScriptSite> cdn = CdnSite();
   std::unique_ptr<ScriptSite> app = AppSite(*cdn);
   const CrawlOutput out =
@@ -367,7 +358,7 @@ TEST(CrawlRenderTest, RenderOffFindsOnlyStaticLinks) {
 // is never requested. A host whose robots.txt answers 503 serves no script
 // (RFC 9309 2.3.1.4: complete disallow while unavailable).
 TEST(CrawlRenderTest, ThirdPartyScriptsMeetRobotsTxtOfTheirOrigin) {
-  SKIP_WITHOUT_CHROMIUM();
+  SIEVE_SKIP_WITHOUT_CHROMIUM();
   std::unique_ptr<ScriptSite> cdn = CdnSite();
   auto down = std::make_unique<ScriptSite>(
       std::map<std::string, std::pair<std::string, std::string>>{

@@ -12,10 +12,10 @@
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "render/browser_process.h"
 #include "tests/crawler/crawl/crawl_test_util.h"
 #include "tests/crawler/crawl/crawl_warc_check.h"
 #include "tests/crawler/crawl/gated_site.h"
+#include "tests/render/render_test_util.h"
 
 namespace sieve {
 namespace {
@@ -64,11 +64,7 @@ const nlohmann::json* RequestTo(const nlohmann::json& render,
 }
 
 TEST(CrawlRenderWarcTest, ArchivesEachRenderAndItsSubresources) {
-  if (!BrowserProcess::Installed(BrowserOptions{})) {
-    GTEST_SKIP() << "chromium-headless-shell is not installed "
-                    "(scripts/install-deps.sh installs it): render records "
-                    "not tested";
-  }
+  SIEVE_SKIP_WITHOUT_CHROMIUM();
   GatedSite site(AppFiles());
   const std::filesystem::path dir = FreshDir("render-warc");
   // One tab: the renders take turns, so the second finds /app.js cached.
