@@ -22,10 +22,8 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -33,86 +31,21 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
-#include "httplib.h"
 #include "nlohmann/json.hpp"
 #include "tests/crawler/crawl/crawl_test_util.h"
+#include "tests/crawler/crawl/gated_site.h"
 #include "tests/render/render_test_util.h"
 
 namespace sieve {
 namespace {
 
 using testing_util::FreshDir;
+using testing_util::GatedSite;
 using testing_util::PathOf;
 using testing_util::ReadFile;
 using testing_util::ReadPages;
 using testing_util::StartSieve;
 using testing_util::WaitFor;
-
-// One host of the test: fixed files on 127.0.0.1 (a port of its own), every
-// request logged with its User-Agent; `statuses` answers some paths with
-// that status instead (a 503 robots.txt).
-class ScriptSite {
- public:
-  explicit ScriptSite(std::map<std::string, std::pair<std::string, std::string>>
-                          files,  // path -> (content type, body)
-                      std::map<std::string, int> statuses = {})
-      : files_(std::move(files)), statuses_(std::move(statuses)) {
-    server_.Get(".*", [this](const httplib::Request& req,
-                             httplib::Response& res) {
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        requests_.push_back({req.path, req.get_header_value("User-Agent")});
-        starts_.push_back(absl::Now());
-      }
-      if (auto status = statuses_.find(req.path); status != statuses_.end()) {
-        res.status = status->second;
-        return;
-      }
-      auto it = files_.find(req.path);
-      if (it == files_.end()) {
-        res.status = 404;
-        res.set_content("not found", "text/plain");
-        return;
-      }
-      res.set_content(it->second.second, it->second.first);
-    });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-  }
-  ~ScriptSite() {
-    server_.stop();
-    thread_.join();
-  }
-
-  std::string url(const std::string& path) const {
-    return absl::StrCat("http://127.0.0.1:", port_, path);
-  }
-  // (path, User-Agent) of every request, in order.
-  std::vector<std::pair<std::string, std::string>> requests() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return requests_;
-  }
-  // When each request arrived, in order.
-  std::vector<absl::Time> starts() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return starts_;
-  }
-  std::set<std::string> paths() const {
-    std::set<std::string> out;
-    for (const auto& [path, ua] : requests()) out.insert(path);
-    return out;
-  }
-
- private:
-  const std::map<std::string, std::pair<std::string, std::string>> files_;
-  const std::map<std::string, int> statuses_;
-  httplib::Server server_;
-  std::thread thread_;
-  int port_ = 0;
-  mutable std::mutex mu_;
-  std::vector<std::pair<std::string, std::string>> requests_;
-  std::vector<absl::Time> starts_;
-};
 
 constexpr char kHtml[] = "text/html; charset=utf-8";
 constexpr char kJs[] = "text/javascript";
@@ -131,8 +64,8 @@ constexpr const char* kScriptBuilt[] = {
 
 // The second host of the script-built site: a widget script that adds a link
 // to the page, and a script its robots.txt disallows.
-std::unique_ptr<ScriptSite> CdnSite() {
-  return std::make_unique<ScriptSite>(
+std::unique_ptr<GatedSite> CdnSite() {
+  return std::make_unique<GatedSite>(
       std::map<std::string, std::pair<std::string, std::string>>{
           {"/robots.txt",
            {"text/plain", "User-agent: *\nDisallow: /blocked/\n"}},
@@ -152,7 +85,7 @@ std::unique_ptr<ScriptSite> CdnSite() {
 // whose <base> moves them, in an open shadow root, by a pushState router
 // whose relative link resolves against the address it moved to) and by
 // `cdn`'s widget; a script its robots.txt disallows, and one on `cdn`.
-std::unique_ptr<ScriptSite> AppSite(const ScriptSite& cdn) {
+std::unique_ptr<GatedSite> AppSite(const GatedSite& cdn) {
   const std::string app_js = R"JS(
     const app = document.getElementById('app');
     function add(href) {
@@ -196,12 +129,12 @@ std::unique_ptr<ScriptSite> AppSite(const ScriptSite& cdn) {
   for (const char* path : {"/disallowed-made.html", "/from-blocked.html"}) {
     files[path] = {kHtml, Leaf(path)};
   }
-  return std::make_unique<ScriptSite>(std::move(files));
+  return std::make_unique<GatedSite>(std::move(files));
 }
 
 // A static site with a harmless script: nothing to render.
-std::unique_ptr<ScriptSite> StaticSite() {
-  return std::make_unique<ScriptSite>(
+std::unique_ptr<GatedSite> StaticSite() {
+  return std::make_unique<GatedSite>(
       std::map<std::string, std::pair<std::string, std::string>>{
           {"/",
            {kHtml,
@@ -267,16 +200,16 @@ const nlohmann::json* RecordOf(const CrawlOutput& out, const std::string& url) {
 // host beside it, the default mode and a delay; checked at the servers.
 TEST(CrawlRenderTest, DefaultModeFindsEveryScriptBuiltLinkPolitely) {
   SIEVE_SKIP_WITHOUT_CHROMIUM();
-  std::unique_ptr<ScriptSite> cdn = CdnSite();
-  std::unique_ptr<ScriptSite> app = AppSite(*cdn);
-  std::unique_ptr<ScriptSite> plain = StaticSite();
+  std::unique_ptr<GatedSite> cdn = CdnSite();
+  std::unique_ptr<GatedSite> app = AppSite(*cdn);
+  std::unique_ptr<GatedSite> plain = StaticSite();
   const absl::Duration delay = absl::Milliseconds(250);
   const CrawlOutput out =
       Crawl("render_default", {app->url("/"), plain->url("/")},
             {"--delay", absl::StrCat(absl::ToDoubleSeconds(delay))});
 
   // Every script-built link's page fetched, at the server.
-  const std::set<std::string> app_paths = app->paths();
+  const std::set<std::string> app_paths = app->Paths();
   for (const char* path : kScriptBuilt) {
     EXPECT_TRUE(app_paths.count(path)) << path << "\n" << out.log << Dump(out);
     const nlohmann::json* record = RecordOf(out, app->url(path));
@@ -289,10 +222,10 @@ TEST(CrawlRenderTest, DefaultModeFindsEveryScriptBuiltLinkPolitely) {
   // scripts never did, nor what they would have linked.
   EXPECT_TRUE(app_paths.count("/app.js"));
   EXPECT_TRUE(app_paths.count("/api/links.json"));
-  EXPECT_TRUE(cdn->paths().count("/widget.js"));
+  EXPECT_TRUE(cdn->Paths().count("/widget.js"));
   EXPECT_FALSE(app_paths.count("/private/track.js"));
   EXPECT_FALSE(app_paths.count("/disallowed-made.html"));
-  EXPECT_FALSE(cdn->paths().count("/blocked/ad.js"));
+  EXPECT_FALSE(cdn->Paths().count("/blocked/ad.js"));
   EXPECT_FALSE(app_paths.count("/from-blocked.html"));
   // The home page's record says it was rendered and what rendering added.
   const nlohmann::json* home = RecordOf(out, app->url("/"));
@@ -305,27 +238,28 @@ TEST(CrawlRenderTest, DefaultModeFindsEveryScriptBuiltLinkPolitely) {
   EXPECT_EQ(RecordOf(out, app->url("/api/links.json")), nullptr);
 
   // The static host: crawled whole, nothing rendered.
-  EXPECT_TRUE(plain->paths().count("/s1.html"));
+  EXPECT_TRUE(plain->Paths().count("/s1.html"));
   for (const nlohmann::json& page : out.pages) {
     if (absl::StartsWith(page.value("url", ""), plain->url("/"))) {
       EXPECT_FALSE(page.value("rendered", false)) << page.dump();
     }
   }
 
-  for (const ScriptSite* site : {app.get(), cdn.get(), plain.get()}) {
+  for (const GatedSite* site : {app.get(), cdn.get(), plain.get()}) {
     // Every request carried the crawl's User-Agent, never the browser's.
-    const auto requests = site->requests();
-    for (const auto& [path, ua] : requests) {
-      EXPECT_TRUE(absl::StartsWith(ua, "SieveBot/")) << path << ": " << ua;
-      EXPECT_FALSE(absl::StrContains(ua, "HeadlessChrome"))
-          << path << ": " << ua;
+    const std::vector<GatedSite::Hit> hits = site->Hits();
+    for (const GatedSite::Hit& hit : hits) {
+      EXPECT_TRUE(absl::StartsWith(hit.user_agent, "SieveBot/"))
+          << hit.path << ": " << hit.user_agent;
+      EXPECT_FALSE(absl::StrContains(hit.user_agent, "HeadlessChrome"))
+          << hit.path << ": " << hit.user_agent;
     }
     // No two requests to one host closer than the delay, assets included
     // (it runs from the end of the answer before: starts are further).
-    const std::vector<absl::Time> starts = site->starts();
-    for (size_t i = 1; i < starts.size(); ++i) {
-      EXPECT_GE(starts[i] - starts[i - 1], delay - absl::Milliseconds(10))
-          << site->url(requests[i - 1].first) << " then " << requests[i].first;
+    for (size_t i = 1; i < hits.size(); ++i) {
+      EXPECT_GE(hits[i].start - hits[i - 1].start,
+                delay - absl::Milliseconds(10))
+          << site->url(hits[i - 1].path) << " then " << hits[i].path;
     }
   }
 
@@ -340,11 +274,11 @@ TEST(CrawlRenderTest, DefaultModeFindsEveryScriptBuiltLinkPolitely) {
 
 TEST(CrawlRenderTest, RenderOffFindsOnlyStaticLinks) {
   SIEVE_SKIP_WITHOUT_CHROMIUM();
-  std::unique_ptr<ScriptSite> cdn = CdnSite();
-  std::unique_ptr<ScriptSite> app = AppSite(*cdn);
+  std::unique_ptr<GatedSite> cdn = CdnSite();
+  std::unique_ptr<GatedSite> app = AppSite(*cdn);
   const CrawlOutput out =
       Crawl("render_off", {app->url("/")}, {"--render", "off"});
-  const std::set<std::string> paths = app->paths();
+  const std::set<std::string> paths = app->Paths();
   EXPECT_FALSE(paths.count("/parse.html"));
   EXPECT_FALSE(paths.count("/app.js"));
   const nlohmann::json* home = RecordOf(out, app->url("/"));
@@ -359,15 +293,15 @@ TEST(CrawlRenderTest, RenderOffFindsOnlyStaticLinks) {
 // (RFC 9309 2.3.1.4: complete disallow while unavailable).
 TEST(CrawlRenderTest, ThirdPartyScriptsMeetRobotsTxtOfTheirOrigin) {
   SIEVE_SKIP_WITHOUT_CHROMIUM();
-  std::unique_ptr<ScriptSite> cdn = CdnSite();
-  auto down = std::make_unique<ScriptSite>(
+  std::unique_ptr<GatedSite> cdn = CdnSite();
+  auto down = std::make_unique<GatedSite>(
       std::map<std::string, std::pair<std::string, std::string>>{
           {"/down.js",
            {kJs,
             "document.body.insertAdjacentHTML('beforeend', "
             "'<a href=\"/from-down.html\">down</a>');"}}},
-      std::map<std::string, int>{{"/robots.txt", 503}});
-  auto site = std::make_unique<ScriptSite>(
+      /*gate=*/"", std::map<std::string, int>{{"/robots.txt", 503}});
+  auto site = std::make_unique<GatedSite>(
       std::map<std::string, std::pair<std::string, std::string>>{
           {"/",
            {kHtml, absl::StrCat(
@@ -382,21 +316,15 @@ TEST(CrawlRenderTest, ThirdPartyScriptsMeetRobotsTxtOfTheirOrigin) {
       });
   const CrawlOutput out = Crawl("render_third_party", {site->url("/")}, {});
 
-  for (const ScriptSite* host : {cdn.get(), down.get()}) {
-    const std::vector<std::pair<std::string, std::string>> requests =
-        host->requests();
-    EXPECT_EQ(
-        std::count_if(requests.begin(), requests.end(),
-                      [](const auto& r) { return r.first == "/robots.txt"; }),
-        1)
-        << out.log << Dump(out);
+  for (const GatedSite* host : {cdn.get(), down.get()}) {
+    EXPECT_EQ(host->Requests("/robots.txt"), 1) << out.log << Dump(out);
   }
-  EXPECT_TRUE(cdn->paths().count("/widget.js")) << out.log << Dump(out);
-  EXPECT_FALSE(cdn->paths().count("/blocked/ad.js"));
-  EXPECT_TRUE(site->paths().count("/from-cdn.html")) << out.log << Dump(out);
-  EXPECT_FALSE(site->paths().count("/from-blocked.html"));
-  EXPECT_FALSE(down->paths().count("/down.js"));
-  EXPECT_FALSE(site->paths().count("/from-down.html"));
+  EXPECT_TRUE(cdn->Paths().count("/widget.js")) << out.log << Dump(out);
+  EXPECT_FALSE(cdn->Paths().count("/blocked/ad.js"));
+  EXPECT_TRUE(site->Paths().count("/from-cdn.html")) << out.log << Dump(out);
+  EXPECT_FALSE(site->Paths().count("/from-blocked.html"));
+  EXPECT_FALSE(down->Paths().count("/down.js"));
+  EXPECT_FALSE(site->Paths().count("/from-down.html"));
   const nlohmann::json& c = out.summary["counters"];
   EXPECT_EQ(c.value("subresources_refused_robots", 0), 1) << out.summary.dump();
   EXPECT_EQ(c.value("subresources_refused_robots_unknown", 0), 1);

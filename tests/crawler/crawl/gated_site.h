@@ -1,17 +1,21 @@
 // A loopback site for the crawl's rendering tests: fixed files on
-// 127.0.0.1 (a port of its own), every path requested remembered, and one
-// path (the gate) answered only once the test opens it, so a render stays in
-// progress while the test acts (kills a browser, signals sieve).
+// 127.0.0.1 (a port of its own), every request remembered (path, User-Agent,
+// arrival), some paths answered with a status instead (a 503 robots.txt),
+// and one path (the gate) answered only once the test opens it, so a render
+// stays in progress while the test acts (kills a browser, signals sieve).
 #ifndef SIEVE_TESTS_CRAWLER_CRAWL_GATED_SITE_H_
 #define SIEVE_TESTS_CRAWLER_CRAWL_GATED_SITE_H_
 
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
+#include "absl/time/time.h"
 #include "httplib.h"
 
 namespace sieve::testing_util {
@@ -19,10 +23,19 @@ namespace sieve::testing_util {
 class GatedSite {
  public:
   // path -> (content type, body). `gate`: the path held until Open(); ""
-  // holds nothing. Unknown paths get 404.
+  // holds nothing. `statuses`: paths answered with that status and no body.
+  // Unknown paths get 404.
   using Files = std::map<std::string, std::pair<std::string, std::string>>;
-  explicit GatedSite(Files files, std::string gate = "");
+  explicit GatedSite(Files files, std::string gate = "",
+                     std::map<std::string, int> statuses = {});
   ~GatedSite();  // Opens the gate, then stops the server.
+
+  // One request as it arrived.
+  struct Hit {
+    std::string path;
+    std::string user_agent;
+    absl::Time start;
+  };
 
   std::string url(const std::string& path) const;
   // Waits (at most 30 s) until `path` was requested; false if it was not.
@@ -30,18 +43,23 @@ class GatedSite {
   // Lets the gate's path be answered, now and from now on.
   void Open();
   // How many times `path` was requested.
-  int Requests(const std::string& path);
+  int Requests(const std::string& path) const;
+  // Every request so far, in order of arrival.
+  std::vector<Hit> Hits() const;
+  // The paths requested so far.
+  std::set<std::string> Paths() const;
 
  private:
   const Files files_;
   const std::string gate_;
+  const std::map<std::string, int> statuses_;
   httplib::Server server_;
   std::thread thread_;
   int port_ = 0;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable changed_;
-  std::map<std::string, int> requests_;  // Guarded by mu_.
-  bool open_ = false;                    // Guarded by mu_.
+  std::vector<Hit> hits_;  // Guarded by mu_.
+  bool open_ = false;      // Guarded by mu_.
 };
 
 }  // namespace sieve::testing_util
