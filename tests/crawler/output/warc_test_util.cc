@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -79,6 +80,25 @@ std::string FindWarcio() {
     }
   }
   return "";
+}
+
+std::unique_ptr<WarcWriter> OpenWriter(const std::filesystem::path& dir,
+                                       int64_t max_bytes) {
+  WarcWriterOptions o;
+  o.directory = dir;
+  o.max_bytes = max_bytes;
+  o.software = "Sieve/test";
+  o.info = {{"user-agent", "SieveBot/0.1"}, {"robots", "obey"}};
+  absl::StatusOr<std::unique_ptr<WarcWriter>> w = WarcWriter::Open(o);
+  EXPECT_TRUE(w.ok()) << w.status();
+  return *std::move(w);
+}
+
+std::string RandomBody(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::string s(n, '\0');
+  for (char& c : s) c = static_cast<char>(rng());
+  return s;
 }
 
 }  // namespace sieve::testing_warc

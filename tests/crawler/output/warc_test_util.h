@@ -3,13 +3,16 @@
 #ifndef SIEVE_TESTS_CRAWLER_OUTPUT_WARC_TEST_UTIL_H_
 #define SIEVE_TESTS_CRAWLER_OUTPUT_WARC_TEST_UTIL_H_
 
+#include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/time/time.h"
 #include "crawler/output/warc_exchange.h"
 #include "crawler/output/warc_reader.h"
+#include "crawler/output/warc_writer.h"
 
 namespace sieve::testing_warc {
 
@@ -32,6 +35,15 @@ std::string FindWarcio();
 
 // The lines of a text file.
 std::vector<std::string> Lines(const std::filesystem::path& file);
+
+// A WarcWriter into `dir` (files rotated past `max_bytes`), software
+// "Sieve/test"; fails the test if it does not open.
+std::unique_ptr<WarcWriter> OpenWriter(const std::filesystem::path& dir,
+                                       int64_t max_bytes = 1'000'000'000);
+
+// `n` bytes that deflate cannot shrink (so file sizes are predictable), the
+// same for the same seed.
+std::string RandomBody(size_t n, uint64_t seed);
 
 }  // namespace sieve::testing_warc
 
