@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "crawler/loop/crawler_impl.h"
 #include "crawler/render/render_signs.h"
 #include "fetch/fetch_failure.h"
@@ -212,6 +213,7 @@ void Crawler::Impl::CollectRendered() {
       const PageLinks& added = job.rendered;
       record.rendered = true;
       record.links_rendered = added.found;
+      record.render_ms = absl::ToDoubleMilliseconds(job.result->elapsed);
       record.links_found += added.found;
       record.links_new += added.queued;
       counters().render_links += static_cast<uint64_t>(added.found);

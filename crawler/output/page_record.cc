@@ -94,6 +94,7 @@ void AppendOptionalMembers(JsonMembers& json, const PageRecord& r) {
   if (r.rendered) {
     json.TrueIf("rendered", true);
     json.Number("links_rendered", r.links_rendered);
+    AppendMilliseconds(json.Key("render_ms"), r.render_ms);
   }
   json.StringIfAny("render_error", r.render_error);
   if (r.changed.has_value()) {

@@ -24,9 +24,11 @@
 // the WARC file (name in OUT/warc/) and the byte offset of the gzip member
 // holding this URL's response (or revisit) record; on a revisit
 // (crawl.revisit) "changed":true|false (a 304 is false); on a page rendered
-// in Chromium (render.mode) "rendered":true and "links_rendered": the links
-// rendering added (counted in links_found and links_new too), or
-// "render_error" with why its render failed (its static links kept).
+// in Chromium (render.mode) "rendered":true, "links_rendered": the links
+// rendering added (counted in links_found and links_new too) and "render_ms":
+// how long the render took (the tab's work, its subresource fetches and
+// waits included), or "render_error" with why its render failed (its static
+// links kept).
 //
 // Surprises first:
 //   - Each record is written and flushed to the OS as it comes (a crash loses
@@ -73,6 +75,7 @@ struct PageRecord {
   bool requisite = false;      // Fetched as a page requisite (page_requisites).
   bool rendered = false;       // Rendered in Chromium (render.mode).
   int64_t links_rendered = 0;  // Links rendering added (in links_found).
+  double render_ms = 0;        // How long its render took (when rendered).
   std::string render_error = {};  // Why its render failed; "" = none.
   // With output.warc: where the response (or revisit) record is; "" when no
   // response was archived (no answer, or WARC off).

@@ -233,6 +233,8 @@ TEST(CrawlRenderTest, DefaultModeFindsEveryScriptBuiltLinkPolitely) {
   EXPECT_TRUE(home->value("rendered", false)) << home->dump();
   EXPECT_EQ(home->value("links_rendered", 0), std::size(kScriptBuilt))
       << home->dump();
+  // And how long its render took (the figure bench/render/ reads).
+  EXPECT_GT(home->value("render_ms", 0.0), 0.0) << home->dump();
   // Subresources are no page records.
   EXPECT_EQ(RecordOf(out, app->url("/app.js")), nullptr);
   EXPECT_EQ(RecordOf(out, app->url("/api/links.json")), nullptr);
