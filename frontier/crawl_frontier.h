@@ -181,6 +181,10 @@ struct FrontierStats {
   uint64_t in_flight = 0;             // Handed out by Next, not yet Done.
   uint64_t hosts_active = 0;  // Hosts with URLs queued (RAM/disk) or in flight.
   uint64_t hosts_known = 0;   // Hosts the frontier holds state for.
+  // Idle hosts parked (FrontierOptions::max_parked_hosts_in_memory) in RAM,
+  // and on disk.
+  uint64_t hosts_parked = 0;
+  uint64_t hosts_parked_on_disk = 0;
 
   uint64_t added = 0;       // Add calls that queued the URL.
   uint64_t duplicates = 0;  // Add calls the Sieve dropped as (probably) seen.
@@ -236,6 +240,8 @@ struct FrontierStats {
   X(in_flight, kNow)                 \
   X(hosts_active, kNow)              \
   X(hosts_known, kNow)               \
+  X(hosts_parked, kNow)              \
+  X(hosts_parked_on_disk, kNow)      \
   X(revisits_waiting, kNow)          \
   X(dispatched, kTotal)              \
   X(done, kTotal)                    \

@@ -52,6 +52,10 @@ absl::Status Frontier::Validate(const FrontierOptions& options) {
     return absl::InvalidArgumentError(
         "host_queue_memory_bytes and max_pulls_past_budget must be > 0");
   }
+  if (options.max_parked_hosts_in_memory < 2) {
+    return absl::InvalidArgumentError(
+        "max_parked_hosts_in_memory must be >= 2");
+  }
   if (options.lease_timeout < absl::ZeroDuration()) {
     return absl::InvalidArgumentError("lease_timeout must be >= 0");
   }
@@ -74,8 +78,11 @@ absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Create(
 Frontier::Frontier(FrontierOptions options, std::unique_ptr<Sieve> sieve)
     : options_(std::move(options)),
       sieve_(std::move(sieve)),
-      hosts_(std::make_unique<FrontierHosts>(
+      parked_(std::make_unique<ParkedStore>(
           [this] { return sieve_->OpenStore(); })),
+      hosts_(std::make_unique<FrontierHosts>(
+          [this] { return sieve_->OpenStore(); }, parked_.get(),
+          options_.max_parked_hosts_in_memory)),
       rng_(options_.seed) {}
 
 Frontier::~Frontier() = default;
@@ -98,9 +105,13 @@ void Frontier::ClearUnreachable(HostState& host) {
   host.unreachable_detail.clear();
 }
 
-bool Frontier::IsDropped(std::string_view host) const {
+bool Frontier::IsDroppedInRam(std::string_view host) const {
   std::shared_lock lock(dropped_mu_);
   return dropped_hosts_.contains(AbslView(host));
+}
+
+bool Frontier::IsDropped(std::string_view host) const {
+  return IsDroppedInRam(host) || parked_->IsDropped(host);
 }
 
 NextUrl Frontier::NotReady(absl::Time now) const {
@@ -256,7 +267,9 @@ absl::StatusOr<UrlFate> Frontier::Done(std::string_view url,
       break;
     case FetchOutcome::kDeferred:
       host.next_allowed = std::max(host.next_allowed, after_delay);
-      if (host.dropped) {
+      // A counted URL is within the page cap even if counting it dropped
+      // the host: it goes back (HostState::HasWork serves it).
+      if (host.dropped && !entry.counted) {
         ++counters_.dropped_urls;
         NoteDiscarded(host.name, std::move(entry));
       } else {
@@ -280,7 +293,8 @@ FrontierFilterStats Frontier::filter_stats() const {
 absl::Status Frontier::status() const {
   if (absl::Status s = sieve_->status(); !s.ok()) return s;
   std::lock_guard lock(mu_);
-  return overflow_status_;
+  if (!overflow_status_.ok()) return overflow_status_;
+  return hosts_->table.status();
 }
 
 FrontierStats Frontier::stats() const {
@@ -297,7 +311,10 @@ FrontierStats Frontier::stats() const {
   out.in_flight = hosts_->in_flight.size();
   out.hosts_active = hosts_active_;
   out.revisits_waiting = revisits_.size() + revisits_queued_;
-  out.hosts_known = hosts_->table.host_count() + hosts_->table.parked_count();
+  out.hosts_parked = hosts_->table.parked_count();
+  out.hosts_parked_on_disk = hosts_->table.parked_on_disk();
+  out.hosts_known =
+      hosts_->table.host_count() + out.hosts_parked + out.hosts_parked_on_disk;
   out.added = sieve.queued;
   out.duplicates = sieve.dropped_as_seen;
   out.refused_urls = refused_for_dropped_host_.load(std::memory_order_relaxed);

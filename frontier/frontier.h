@@ -78,6 +78,7 @@
 namespace sieve {
 
 struct FrontierHosts;
+class ParkedStore;
 struct HostState;
 struct QueuedUrl;
 
@@ -102,6 +103,13 @@ struct FrontierOptions {
   // URLs are discarded (FrontierStats::dropped_urls) and new ones refused. 0:
   // no cap. Default: 0.
   uint64_t max_urls_per_host = 0;
+  // Idle hosts kept in RAM for what they must not forget (a page count under
+  // max_urls_per_host, a robots.txt Crawl-delay, a drop): about 160 bytes
+  // each. Past it, half of them go to the scratch store on disk in one batch
+  // and come back in one read when their host is seen again, so RAM stays
+  // bounded on a web whose hosts never end. REQUIRES: >= 2. Default: 65,536
+  // (about 10 MiB).
+  uint64_t max_parked_hosts_in_memory = 65536;
   // Revisits (Revisit) get at most this share of the URLs handed out while
   // new URLs wait (in the Sieve or in host queues); when none waits, every
   // due revisit goes. A due revisit held back waits in its due-time queue,
@@ -323,9 +331,13 @@ class Frontier final : public CrawlFrontier {
   bool OverBudget() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The active hosts' own state fills the budget: a pull could add one more.
   bool HostsOverBudget() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Forgets idle hosts with nothing worth keeping, so the host table does not
-  // grow without bound.
+  // Forgets idle hosts with nothing worth keeping and parks the others, so
+  // the host table does not grow without bound.
   void ForgetIdleHosts(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Lets ForgetIdleHosts see idle `host` once its delays are past.
+  void ForgetLater(const HostState& host) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // IsDropped's answer from the set in RAM alone (hosts not parked on disk).
+  bool IsDroppedInRam(std::string_view host) const;
   // The cumulative counters in snapshot order (FrontierTotals), and back.
   std::vector<uint64_t> SnapshotCounters() const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -345,6 +357,9 @@ class Frontier final : public CrawlFrontier {
   std::mutex discarded_mu_;
   std::vector<FrontierUrl> discarded_ ABSL_GUARDED_BY(discarded_mu_);
 
+  // Parked hosts on disk (frontier/internal/parked_store.h): written under
+  // mu_, asked by IsDropped from any thread.
+  const std::unique_ptr<ParkedStore> parked_;
   mutable std::mutex mu_;
   // The host table, schedule, queues on disk and URLs in flight
   // (frontier/internal/frontier_hosts.h).

@@ -27,13 +27,16 @@ void Frontier::Touch(HostState& host, absl::Time now) {
       ++hosts_active_;
     } else {
       --hosts_active_;
-      // An unreachable host is remembered while it is.
-      idle_hosts_.emplace(std::max(host.ready_at(), host.unreachable_until),
-                          host.name);
+      ForgetLater(host);  // An unreachable host is remembered while it is.
     }
   }
   hosts_->schedule.Update(host, now,
                           options_.politeness.max_in_flight_per_host);
+}
+
+void Frontier::ForgetLater(const HostState& host) {
+  idle_hosts_.emplace(std::max(host.ready_at(), host.unreachable_until),
+                      host.name);
 }
 
 void Frontier::ForgetIdleHosts(absl::Time now) {
@@ -42,21 +45,26 @@ void Frontier::ForgetIdleHosts(absl::Time now) {
     idle_hosts_.pop();
     HostState* host = hosts_->table.Find(name);
     // Forget what a fresh HostState would equal: idle, past its delays, no
-    // back-off streak, not dropped. A host with a page count (under
-    // max_urls_per_host) or a robots.txt Crawl-delay is parked instead: those
-    // few bytes stay, the rest of its state goes
-    // (frontier/internal/host_table.h).
-    if (host == nullptr || host->active || host->dropped ||
-        host->ready_at() > now || host->politeness.throttle_streak > 0 ||
-        host->unreachable(now)) {
+    // back-off streak. A dropped host, or one with a page count (under
+    // max_urls_per_host) or a robots.txt Crawl-delay, is parked instead: those
+    // few bytes stay (in RAM, or on disk past max_parked_hosts_in_memory),
+    // the rest of its state goes (frontier/internal/host_table.h).
+    if (host == nullptr || host->active || host->ready_at() > now ||
+        host->politeness.throttle_streak > 0 || host->unreachable(now)) {
       continue;
     }
-    if (host->politeness.crawl_delay > absl::ZeroDuration() ||
+    if (host->dropped || host->politeness.crawl_delay > absl::ZeroDuration() ||
         (options_.max_urls_per_host > 0 && host->urls_dispatched > 0)) {
       hosts_->table.Park(name);
     } else {
       hosts_->table.Erase(name);
     }
+  }
+  // Dropped hosts parked on disk are asked there (ParkedStore::IsDropped).
+  if (std::vector<std::string> gone = hosts_->table.TakeSpilledDropped();
+      !gone.empty()) {
+    std::lock_guard dropped_lock(dropped_mu_);
+    for (const std::string& name : gone) dropped_hosts_.erase(name);
   }
 }
 

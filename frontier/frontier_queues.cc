@@ -120,20 +120,26 @@ bool Frontier::PullOne(absl::Time now) {
     ++counters_.dropped_urls;
     return true;
   }
-  if (IsDropped(payload->host)) {
+  // A dropped host in RAM is known to the set Add checks; one parked on disk
+  // comes back dropped from the table.
+  HostState* host = hosts_->table.Find(payload->host);
+  if (host == nullptr && !IsDroppedInRam(payload->host)) {
+    host = &hosts_->table.GetOrCreate(payload->host);
+  }
+  if (host == nullptr || host->dropped) {
     ++counters_.dropped_urls;
     NoteDiscarded(payload->host,
                   QueuedUrl{.url = std::move(entry->url),
                             .metadata = std::string(payload->metadata),
                             .depth = payload->depth});
+    if (host != nullptr && !host->active) ForgetLater(*host);
     return true;
   }
-  HostState& host = hosts_->table.GetOrCreate(payload->host);
-  Enqueue(host, QueuedUrl{.url = std::move(entry->url),
-                          .metadata = std::string(payload->metadata),
-                          .depth = payload->depth,
-                          .seq = next_seq_++});
-  Touch(host, now);
+  Enqueue(*host, QueuedUrl{.url = std::move(entry->url),
+                           .metadata = std::string(payload->metadata),
+                           .depth = payload->depth,
+                           .seq = next_seq_++});
+  Touch(*host, now);
   return true;
 }
 

@@ -17,6 +17,7 @@
 #include "frontier/frontier.h"
 #include "frontier/internal/frontier_hosts.h"
 #include "frontier/internal/host_snapshot.h"
+#include "frontier/internal/parked_store.h"
 
 namespace sieve {
 namespace {
@@ -93,8 +94,9 @@ absl::Status Frontier::Checkpoint(SnapshotWriter& snapshot) {
       // (Frontier::Revisit), from the history that set their due times.
       std::erase_if(out.urls, [](const QueuedUrl& u) { return u.revisit; });
     });
-    // Parked hosts as hosts with nothing queued (restored as such, and parked
-    // again once Next sees them idle).
+    // Parked hosts in RAM as hosts with nothing queued (restored as such, and
+    // parked again once Next sees them idle); those on disk are in the
+    // store's checkpoint.
     hosts_->table.ForEachParked(
         [&](const std::string& name, const ParkedHost& parked) {
           HostSnapshot::Host& out = hosts.hosts.emplace_back();
@@ -102,6 +104,7 @@ absl::Status Frontier::Checkpoint(SnapshotWriter& snapshot) {
           out.id = parked.id;
           out.crawl_delay = parked.crawl_delay;
           out.urls_dispatched = parked.urls_dispatched;
+          out.dropped = parked.dropped;
         });
     std::sort(hosts.hosts.begin(), hosts.hosts.end(),
               [](const HostSnapshot::Host& a, const HostSnapshot::Host& b) {
@@ -176,8 +179,15 @@ absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Restore(
     on_disk += saved.overflow_count;
     if (host.queue.empty()) frontier->Refill(host);
     frontier->Touch(host, absl::InfinitePast());
+    if (!host.active) frontier->ForgetLater(host);  // Parked again.
   }
   frontier->hosts_->overflow.set_size(on_disk);
+  // Parked hosts on disk are in the store the checkpoint seeded; ids handed
+  // out from now on must not repeat theirs.
+  absl::StatusOr<uint64_t> next_id =
+      frontier->parked_->Restore(frontier->sieve_->OpenedStore());
+  if (!next_id.ok()) return next_id.status();
+  frontier->hosts_->table.ReserveIds(*next_id);
   return frontier;
 }
 

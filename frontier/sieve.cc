@@ -95,6 +95,11 @@ absl::StatusOr<internal::ScratchDb*> Sieve::OpenStore() {
   return db_.get();
 }
 
+internal::ScratchDb* Sieve::OpenedStore() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return db_.get();
+}
+
 void Sieve::NoteError(const absl::Status& s) {
   if (status_.ok() && !s.ok()) status_ = s;
 }

@@ -116,7 +116,8 @@ struct SieveStats {
   uint64_t filter_capacity = 0;
   double filter_estimated_fp_rate = 0;
   uint64_t filter_bytes = 0;
-  // Files of the scratch store now (queue + fingerprints).
+  // Bytes of the scratch store on disk now (queue + fingerprints; see
+  // ScratchDb::DiskBytes).
   uint64_t store_bytes_on_disk = 0;
 };
 
@@ -242,6 +243,9 @@ class Sieve {
   // The crawl's store, opened on first call (for the Frontier's host queues
   // on disk). Takes mu_.
   absl::StatusOr<internal::ScratchDb*> OpenStore();
+  // The crawl's store if it is open (a restore opens it when the checkpoint
+  // had one), else nullptr. Takes mu_.
+  internal::ScratchDb* OpenedStore();
 
   Sieve(SieveOptions options, std::unique_ptr<Filter> filter);
   // Opens the scratch store on first need. REQUIRES: mu_ held.

@@ -42,6 +42,10 @@ const ConfigKey kKeys[] = {
     {"crawl.max_pages_per_host", "max-pages-per-host",
      "pages fetched per host (0 = no limit)",
      SIEVE_FIELD(crawl.max_pages_per_host), 0, kMaxInt},
+    {"crawl.parked_hosts_in_memory", "",
+     "idle hosts remembered in RAM (page count, Crawl-delay; ~160 bytes "
+     "each); the rest on disk",
+     SIEVE_FIELD(crawl.parked_hosts_in_memory), 2, 1 << 30},
     {"crawl.domain_budget", "domain-budget",
      "pages queued per registrable domain linked from no other domain; the "
      "seeds' domains exempt (0 = no limit)",

@@ -3,6 +3,7 @@
 #include "absl/time/time.h"
 #include "crawler/policy/scope.h"
 #include "fetch/fetch_options.h"
+#include "frontier/frontier.h"
 #include "frontier/politeness.h"
 #include "parse/url.h"
 #include "render/browser_pool.h"
@@ -33,6 +34,9 @@ const ConfigOption kOptions[] = {
     {"crawl.max_pages", "crawl loop (RequestTable)"},
     {"crawl.max_depth", "crawl loop (LinkRules)"},
     {"crawl.max_pages_per_host", "FrontierOptions::max_urls_per_host"},
+    {"crawl.parked_hosts_in_memory",
+     "FrontierOptions::max_parked_hosts_in_memory",
+     SIEVE_LIB(FrontierOptions{}.max_parked_hosts_in_memory)},
     {"crawl.domain_budget", "DomainBudget (crawler/policy/domain_budget.h)"},
     {"crawl.domain_budget_per_referrer", "DomainBudget"},
     {"crawl.domain_budget_domains", "DomainBudget"},

@@ -38,6 +38,9 @@ struct CrawlConfig {
     int64_t max_pages = 0;               // 0 = no limit.
     int64_t max_depth = 0;               // 0 = no limit; seeds have depth 0.
     int64_t max_pages_per_host = 0;      // 0 = no limit.
+    // Idle hosts remembered in RAM (page count, Crawl-delay, drop); past it
+    // half go to disk (FrontierOptions::max_parked_hosts_in_memory).
+    int64_t parked_hosts_in_memory = 65536;
     // Pages queued per registrable domain (crawler/policy/domain_budget.h):
     // domain_budget, plus domain_budget_per_referrer per other domain linking
     // to it; the seeds' domains exempt. 0 = no limit.

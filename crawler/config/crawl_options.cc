@@ -104,6 +104,8 @@ absl::StatusOr<FrontierOptions> MakeFrontierOptions(
 
   o.politeness = MakePolitenessOptions(config);
   o.max_urls_per_host = static_cast<uint64_t>(config.crawl.max_pages_per_host);
+  o.max_parked_hosts_in_memory =
+      static_cast<uint64_t>(config.crawl.parked_hosts_in_memory);
   o.revisit_share = config.crawl.revisit_share;
   if (config.crawl.revisit != RevisitMode::kOff) {
     if (config.crawl.revisit_max < config.crawl.revisit_min) {

@@ -210,6 +210,8 @@ std::vector<BudgetUse> CrawlReporter::Budgets() const {
       {"host_queues", "bytes", stats.host_queue_bytes,
        frontier.host_queue_memory_bytes},
       {"active_hosts", "hosts", stats.hosts_active, MaxActiveHosts(frontier)},
+      {"parked_hosts", "hosts", stats.hosts_parked,
+       static_cast<uint64_t>(config.crawl.parked_hosts_in_memory)},
       {"robots_cache", "origins", robots != nullptr ? robots->size() : 0,
        static_cast<uint64_t>(config.robots.cache_entries)},
       {"robots_cache_bytes", "bytes", robots != nullptr ? robots->bytes() : 0,

@@ -1,17 +1,20 @@
-// Fuzzes DecodeHostSnapshot (frontier.state of a checkpoint). The file ends in
-// an XXH3-64 of everything before it, so the input is also tried with those
-// 8 bytes recomputed: the mutations then reach the field decoder. A snapshot
-// that decodes must encode to bytes that decode to the same snapshot.
+// Fuzzes DecodeHostSnapshot (frontier.state of a checkpoint) and
+// DecodeParkedHost (a parked host's record in the checkpoint's store). The
+// snapshot ends in an XXH3-64 of everything before it, so the input is also
+// tried with those 8 bytes recomputed: the mutations then reach the field
+// decoder. What decodes must encode back to the same bytes or snapshot.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
 #include "filter/key_hash.h"
 #include "frontier/internal/host_snapshot.h"
+#include "frontier/internal/parked_store.h"
 
 namespace {
 
@@ -29,11 +32,19 @@ void Check(std::string_view bytes) {
   }
 }
 
+void CheckParked(std::string_view bytes) {
+  std::optional<sieve::ParkedHost> host = sieve::DecodeParkedHost(bytes);
+  if (host.has_value() && sieve::EncodeParkedHost(*host) != bytes) {
+    std::abort();
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   Check(input);
+  CheckParked(input.substr(0, 25));
   if (input.size() >= 8) {
     std::string fixed(input);
     const uint64_t sum =

@@ -18,6 +18,7 @@
 #include "frontier/internal/host_overflow.h"
 #include "frontier/internal/host_schedule.h"
 #include "frontier/internal/host_table.h"
+#include "frontier/internal/parked_store.h"
 
 namespace sieve {
 
@@ -31,8 +32,9 @@ struct FrontierHosts {
     absl::Time lease_until = absl::InfiniteFuture();
   };
 
-  explicit FrontierHosts(HostOverflow::StoreOpener open_store)
-      : overflow(std::move(open_store)) {}
+  FrontierHosts(HostOverflow::StoreOpener open_store, ParkedStore* parked,
+                uint64_t max_parked_in_memory)
+      : table(parked, max_parked_in_memory), overflow(std::move(open_store)) {}
 
   HostTable table;
   HostSchedule schedule;

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <utility>
+
+#include "absl/status/statusor.h"
+#include "frontier/internal/parked_store.h"
 
 namespace sieve {
 
@@ -11,18 +15,33 @@ HostState& HostTable::GetOrCreate(std::string_view host) {
   if (inserted) {
     HostState& state = it->second;
     state.name = std::string(host);
-    auto parked = parked_.find(AbslView(host));
-    if (parked == parked_.end()) {
+    std::optional<ParkedHost> parked;
+    if (auto in_ram = parked_.find(AbslView(host)); in_ram != parked_.end()) {
+      parked = in_ram->second;
+      parked_.erase(in_ram);
+    } else if (disk_ != nullptr) {
+      absl::StatusOr<std::optional<ParkedHost>> on_disk = disk_->Take(host);
+      if (on_disk.ok()) {
+        parked = *on_disk;
+      } else if (status_.ok()) {
+        status_ = on_disk.status();
+      }
+    }
+    if (!parked.has_value()) {
       state.id = next_id_++;
     } else {
-      state.id = parked->second.id;
-      state.urls_dispatched = parked->second.urls_dispatched;
-      state.politeness.crawl_delay = parked->second.crawl_delay;
-      state.politeness.crawl_delay_capped = parked->second.crawl_delay_capped;
-      parked_.erase(parked);
+      state.id = parked->id;
+      state.urls_dispatched = parked->urls_dispatched;
+      state.politeness.crawl_delay = parked->crawl_delay;
+      state.politeness.crawl_delay_capped = parked->crawl_delay_capped;
+      state.dropped = parked->dropped;
     }
   }
   return it->second;
+}
+
+uint64_t HostTable::parked_on_disk() const {
+  return disk_ != nullptr ? disk_->size() : 0;
 }
 
 HostState& HostTable::CreateWithId(std::string_view host, uint64_t id) {
@@ -53,8 +72,29 @@ void HostTable::Park(std::string_view host) {
       ParkedHost{.id = state.id,
                  .urls_dispatched = state.urls_dispatched,
                  .crawl_delay = state.politeness.crawl_delay,
-                 .crawl_delay_capped = state.politeness.crawl_delay_capped};
+                 .crawl_delay_capped = state.politeness.crawl_delay_capped,
+                 .dropped = state.dropped};
   hosts_.erase(it);
+  if (disk_ != nullptr && parked_.size() > max_parked_in_memory_) SpillParked();
+}
+
+void HostTable::SpillParked() {
+  // Any half will do: a host comes back from disk in one read when it is
+  // seen again, and one batch per max/2 parks keeps the writes few.
+  std::vector<std::pair<std::string, ParkedHost>> out;
+  out.reserve(parked_.size() / 2);
+  for (auto it = parked_.begin();
+       it != parked_.end() && out.size() < parked_.size() / 2; ++it) {
+    out.emplace_back(it->first, it->second);
+  }
+  if (absl::Status s = disk_->PutMany(out, next_id_); !s.ok()) {
+    if (status_.ok()) status_ = s;  // They stay in RAM.
+    return;
+  }
+  for (const auto& [name, parked] : out) {
+    if (parked.dropped) spilled_dropped_.push_back(name);
+    parked_.erase(AbslView(name));
+  }
 }
 
 void HostTable::PushBack(HostState& host, QueuedUrl url) {

@@ -9,12 +9,13 @@
 //     schedule and the in-flight map can hold them.
 //   - Memory is an estimate: string bytes plus a fixed per-entry overhead
 //     (kQueuedUrlOverhead).
-//   - An idle host whose state is still worth keeping (a page count under
-//     max_urls_per_host, a robots.txt Crawl-delay) can be parked: its full
-//     HostState (about 1 KB with its empty deque) is replaced by a ParkedHost
-//     of about 100 bytes, and GetOrCreate brings it back. A crawl over 10^6
-//     hosts then keeps about 100 MB of per-host state, not 1 GB
-//     (bench/frontier/many_hosts_bench.cc).
+//   - An idle host whose state is still worth keeping (a page count, a
+//     robots.txt Crawl-delay, a drop) can be parked: its full HostState
+//     (about 1 KB with its empty deque) is replaced by a ParkedHost of about
+//     160 bytes, and GetOrCreate brings it back. Past `max_parked_in_memory`
+//     parked hosts, half of them go to disk in one batch (ParkedStore, when
+//     the table has one): RAM holds at most that many, whatever the hosts
+//     seen (bench/frontier/many_hosts_bench.cc measures the bytes).
 //
 // Example:
 //   sieve::HostTable hosts;
@@ -29,10 +30,12 @@
 #include <deque>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/node_hash_map.h"
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "frontier/politeness.h"
@@ -125,9 +128,12 @@ struct HostState {
 
   absl::Time ready_at() const { return std::max(next_allowed, blocked_until); }
   bool unreachable(absl::Time now) const { return now < unreachable_until; }
-  // True when nothing but the clock stands between this host and a fetch.
+  // True when nothing but the clock stands between this host and a fetch. A
+  // dropped host's queue holds only URLs already counted against its page
+  // cap (deferred for its robots.txt), and those are still fetched.
   bool HasWork(int max_in_flight) const {
-    return !dropped && !queue.empty() && in_flight < max_in_flight;
+    return !queue.empty() && (!dropped || queue.front().counted) &&
+           in_flight < max_in_flight;
   }
 };
 
@@ -137,17 +143,26 @@ struct ParkedHost {
   uint64_t urls_dispatched = 0;
   absl::Duration crawl_delay = absl::ZeroDuration();
   bool crawl_delay_capped = false;
+  bool dropped = false;  // HostState::dropped
 };
+
+class ParkedStore;
 
 class HostTable {
  public:
+  // Parked hosts all in RAM.
   HostTable() = default;
+  // Past `max_parked_in_memory` (REQUIRES: >= 2) parked hosts in RAM, half of
+  // them go to `disk` (not owned; outlives the table).
+  HostTable(ParkedStore* disk, uint64_t max_parked_in_memory)
+      : disk_(disk), max_parked_in_memory_(max_parked_in_memory) {}
   HostTable(const HostTable&) = delete;
   HostTable& operator=(const HostTable&) = delete;
 
   // The state of `host`, created (empty, never fetched) on first use, or
-  // brought back with its id, page count and Crawl-delay when it was parked.
-  // Cost: one or two hash lookups.
+  // brought back with its id, page count, Crawl-delay and drop when it was
+  // parked. Cost: one or two hash lookups, and a disk read (a Bloom filter
+  // probe for most hosts) once some parked hosts went to disk.
   HostState& GetOrCreate(std::string_view host);
   // For restoring a checkpoint: creates `host` with id `id` (ids handed out
   // later are larger). REQUIRES: `host` unknown, `id` unused.
@@ -159,10 +174,21 @@ class HostTable {
   // schedule.
   void Erase(std::string_view host);
   // Replaces `host`'s state by its ParkedHost (id, urls_dispatched,
-  // Crawl-delay; everything else is what a fresh HostState holds). REQUIRES: as
-  // Erase, and no back-off pending (next_allowed and blocked_until past, no
-  // throttle streak): those are not kept.
+  // Crawl-delay, dropped; everything else is what a fresh HostState holds).
+  // REQUIRES: as Erase, and no back-off pending (next_allowed and
+  // blocked_until past, no throttle streak): those are not kept. Cost: O(1)
+  // amortised (a spill to disk writes half the parked hosts at once).
   void Park(std::string_view host);
+  // The dropped hosts that went to disk since the last call (the Frontier's
+  // set of dropped hosts in RAM forgets them; ParkedStore::IsDropped answers).
+  std::vector<std::string> TakeSpilledDropped() {
+    return std::exchange(spilled_dropped_, {});
+  }
+  // The first disk error of the parked hosts (a host whose record could not
+  // be written stays in RAM; one that could not be read starts afresh).
+  const absl::Status& status() const { return status_; }
+  // After a restore: host ids handed out from now on are at least `id`.
+  void ReserveIds(uint64_t id) { next_id_ = std::max(next_id_, id); }
 
   // Queue operations that keep the byte count in step. PushBack puts a fresh
   // URL ahead of the retried ones at the back of the queue (QueuedUrl::
@@ -180,15 +206,17 @@ class HostTable {
   uint64_t queued_urls() const { return queued_urls_; }
   uint64_t queued_bytes() const { return queued_bytes_; }
   uint64_t host_count() const { return hosts_.size(); }
+  // Parked hosts in RAM, and on disk.
   uint64_t parked_count() const { return parked_.size(); }
+  uint64_t parked_on_disk() const;
 
   // Visits every host (unordered). Cost: O(hosts).
   template <typename Fn>
   void ForEach(Fn&& fn) const {
     for (const auto& [name, state] : hosts_) fn(state);
   }
-  // Visits every parked host as fn(name, ParkedHost) (unordered). Cost:
-  // O(parked hosts).
+  // Visits every parked host in RAM as fn(name, ParkedHost) (unordered).
+  // Cost: O(parked hosts in RAM).
   template <typename Fn>
   void ForEachParked(Fn&& fn) const {
     for (const auto& [name, parked] : parked_) fn(name, parked);
@@ -200,7 +228,14 @@ class HostTable {
 
  private:
   absl::node_hash_map<std::string, HostState> hosts_;
+  // Writes half of parked_ to disk_.
+  void SpillParked();
+
   absl::flat_hash_map<std::string, ParkedHost> parked_;
+  ParkedStore* const disk_ = nullptr;
+  const uint64_t max_parked_in_memory_ = UINT64_MAX;
+  std::vector<std::string> spilled_dropped_;
+  absl::Status status_;
   uint64_t next_id_ = 1;
   uint64_t queued_urls_ = 0;
   uint64_t queued_bytes_ = 0;

@@ -24,6 +24,7 @@ constexpr char kQueueFamily[] = "queue";
 constexpr char kSeenFamily[] = "seen";
 constexpr char kOverflowFamily[] = "host_overflow";
 constexpr char kUrlRecordsFamily[] = "url_records";
+constexpr char kParkedFamily[] = "parked_hosts";
 
 // Spilled URL records compress well (LZ4 typically halves them); fingerprints
 // are random bytes.
@@ -161,6 +162,9 @@ absl::StatusOr<std::unique_ptr<ScratchDb>> ScratchDb::Open(
       // Looked up once per fetch, mostly for URLs never fetched before.
       {kUrlRecordsFamily,
        FamilyOptions(cache, /*with_bloom=*/true, QueueCompression())},
+      // Looked up once per new host, mostly for hosts never parked.
+      {kParkedFamily,
+       FamilyOptions(cache, /*with_bloom=*/true, rocksdb::kNoCompression)},
   };
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
@@ -173,13 +177,15 @@ absl::StatusOr<std::unique_ptr<ScratchDb>> ScratchDb::Open(
   store->seen_cf_ = handles[2];
   store->overflow_cf_ = handles[3];
   store->url_records_cf_ = handles[4];
+  store->parked_cf_ = handles[5];
   store->write_options_.disableWAL = false;
   store->write_options_.sync = false;
   return store;
 }
 
 std::vector<rocksdb::ColumnFamilyHandle*> ScratchDb::Families() const {
-  return {default_cf_, queue_cf_, seen_cf_, overflow_cf_, url_records_cf_};
+  return {default_cf_,  queue_cf_,       seen_cf_,
+          overflow_cf_, url_records_cf_, parked_cf_};
 }
 
 ScratchDb::~ScratchDb() {
@@ -196,13 +202,16 @@ ScratchDb::~ScratchDb() {
 }
 
 uint64_t ScratchDb::DiskBytes() const {
-  uint64_t total = 0;
-  std::error_code ec;
-  for (const fs::directory_entry& entry :
-       fs::recursive_directory_iterator(dir_, ec)) {
-    if (entry.is_regular_file(ec)) total += entry.file_size(ec);
+  uint64_t tables = 0, unflushed = 0;
+  if (!db_->GetAggregatedIntProperty(
+          rocksdb::DB::Properties::kTotalSstFilesSize, &tables)) {
+    tables = 0;
   }
-  return total;
+  if (!db_->GetAggregatedIntProperty(
+          rocksdb::DB::Properties::kCurSizeAllMemTables, &unflushed)) {
+    unflushed = 0;
+  }
+  return tables + unflushed;
 }
 
 absl::Status ScratchDb::FlushMemtables() const {

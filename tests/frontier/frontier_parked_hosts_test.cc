@@ -1,7 +1,7 @@
 // Idle hosts are parked (frontier/internal/host_table.h): their full state
 // goes, their page count and robots.txt Crawl-delay stay, and come back when
-// the host has URLs again, also across a checkpoint. Fake clock; nothing
-// sleeps.
+// the host has URLs again, also across a checkpoint, in RAM or on disk past
+// their budget. Fake clock; nothing sleeps.
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -60,6 +60,27 @@ TEST(FrontierParkedHostsTest, AParkedHostKeepsItsPageCount) {
   EXPECT_EQ(FetchOne(*f, kStart + absl::Seconds(2)), "")
       << "the page cap was forgotten with the host";
   EXPECT_EQ(f->stats().dropped_urls, 1u);
+}
+
+// The crawler defers a host's first URL while it fetches the host's
+// robots.txt: with a cap of one page that URL is the one page, not lost.
+TEST(FrontierParkedHostsTest, ADeferredURLWithinThePageCapIsStillFetched) {
+  FrontierOptions options = Options();
+  options.max_urls_per_host = 1;
+  std::unique_ptr<Frontier> f = Make(options);
+  ASSERT_NE(f, nullptr);
+  f->Add("http://a.example/1", "a.example", 0);
+  f->Add("http://a.example/2", "a.example", 0);
+  NextUrl next = f->Next(kStart);
+  ASSERT_EQ(next.state, NextUrl::kReady);
+  ASSERT_EQ(next.url.url, "http://a.example/1");
+  absl::StatusOr<UrlFate> fate =
+      f->Done(next.url.url, FetchOutcome::Deferred(), kStart);
+  ASSERT_TRUE(fate.ok()) << fate.status();
+  EXPECT_EQ(*fate, UrlFate::kRetryLater);
+  EXPECT_EQ(FetchOne(*f, kStart + absl::Seconds(1)), "http://a.example/1");
+  EXPECT_EQ(FetchOne(*f, kStart + absl::Seconds(2)), "");
+  EXPECT_EQ(f->TakeDiscarded().size(), 1u);  // a.example/2, past the cap.
 }
 
 TEST(FrontierParkedHostsTest, AParkedHostKeepsItsCrawlDelay) {
@@ -150,6 +171,96 @@ TEST(FrontierHostBudgetTest, ActiveHostsAreHeldToTheMemoryBudget) {
   EXPECT_EQ(fetched, 2000u);
   EXPECT_LE(most_active, 65u);
   EXPECT_GT(f->stats().budget_stalls, 0u);
+}
+
+// Issue 36: on a web without end every host finished under a page cap is
+// parked (and dropped); past max_parked_hosts_in_memory they go to disk, RAM
+// holds at most the budget, and each keeps its cap there, also across a
+// checkpoint.
+TEST(FrontierParkedHostsTest, ParkedHostsPastTheirBudgetLiveOnDisk) {
+  const test::ScopedTempDir scratch;
+  FrontierOptions options = Options();
+  options.max_urls_per_host = 1;
+  options.max_parked_hosts_in_memory = 16;
+  options.sieve.work_dir = scratch / "work";
+  constexpr int kHosts = 200;
+  auto host = [](int i) { return "h" + std::to_string(i) + ".example"; };
+  std::unique_ptr<Frontier> f = Make(options);
+  ASSERT_NE(f, nullptr);
+  for (int i = 0; i < kHosts; ++i) {
+    f->Add("http://" + host(i) + "/1", host(i), 0);
+  }
+  absl::Time now = kStart;
+  for (int i = 0; i < kHosts; ++i) {
+    ASSERT_NE(FetchOne(*f, now), "") << i;
+    now += absl::Milliseconds(10);
+    EXPECT_LE(f->stats().hosts_parked, 16u) << i;
+  }
+  EXPECT_EQ(f->Next(now + absl::Seconds(1)).state, NextUrl::kEmpty);
+  FrontierStats stats = f->stats();
+  EXPECT_LE(stats.hosts_parked, 16u);
+  EXPECT_GE(stats.hosts_parked_on_disk, kHosts - 16u);
+  EXPECT_EQ(stats.hosts_known, static_cast<uint64_t>(kHosts));
+  ASSERT_TRUE(f->status().ok()) << f->status();
+  for (int i = 0; i < kHosts; ++i) EXPECT_TRUE(f->IsDropped(host(i))) << i;
+  EXPECT_FALSE(f->IsDropped("new.example"));
+
+  // Every host is at its cap: a second page of each is discarded, wherever
+  // its host was parked.
+  for (int i = 0; i < kHosts; ++i) {
+    f->Add("http://" + host(i) + "/2", host(i), 0);
+  }
+  f->Add("http://new.example/1", "new.example", 0);
+  EXPECT_EQ(FetchOne(*f, now + absl::Seconds(2)), "http://new.example/1");
+  EXPECT_EQ(FetchOne(*f, now + absl::Seconds(3)), "");
+  EXPECT_EQ(f->TakeDiscarded().size(), static_cast<size_t>(kHosts));
+
+  const std::string dir = (scratch / "checkpoint").string();
+  ASSERT_TRUE(f->Checkpoint(std::filesystem::path(dir)).ok());
+  f.reset();
+  absl::StatusOr<std::unique_ptr<Frontier>> restored =
+      Frontier::Restore(std::filesystem::path(dir), options);
+  ASSERT_TRUE(restored.ok()) << restored.status();
+  Frontier& back = **restored;
+  EXPECT_EQ(back.stats().hosts_known, kHosts + 1u);
+  for (int i = 0; i < kHosts; ++i) {
+    back.Add("http://" + host(i) + "/3", host(i), 0);
+  }
+  back.Add("http://other.example/1", "other.example", 0);
+  const absl::Time later = now + absl::Seconds(10);
+  EXPECT_EQ(FetchOne(back, later), "http://other.example/1");
+  EXPECT_EQ(FetchOne(back, later + absl::Seconds(1)), "");
+  EXPECT_TRUE(back.status().ok()) << back.status();
+}
+
+// A robots.txt Crawl-delay is kept on disk as in RAM.
+TEST(FrontierParkedHostsTest, CrawlDelaysOfHostsParkedOnDiskHold) {
+  const test::ScopedTempDir scratch;
+  FrontierOptions options = Options();
+  options.max_parked_hosts_in_memory = 8;
+  options.sieve.work_dir = scratch / "work";
+  constexpr int kHosts = 100;
+  auto host = [](int i) { return "d" + std::to_string(i) + ".example"; };
+  std::unique_ptr<Frontier> f = Make(options);
+  ASSERT_NE(f, nullptr);
+  for (int i = 0; i < kHosts; ++i) {
+    f->SetCrawlDelay(host(i), absl::Seconds(10));
+    f->Add("http://" + host(i) + "/1", host(i), 0);
+  }
+  for (int i = 0; i < kHosts; ++i) ASSERT_NE(FetchOne(*f, kStart), "") << i;
+  const absl::Time later = kStart + absl::Seconds(60);
+  EXPECT_EQ(f->Next(later).state, NextUrl::kEmpty);
+  EXPECT_LE(f->stats().hosts_parked, 8u);
+  EXPECT_GE(f->stats().hosts_parked_on_disk, kHosts - 8u);
+
+  for (int i = 0; i < kHosts; ++i) {
+    f->Add("http://" + host(i) + "/2", host(i), 0);
+    f->Add("http://" + host(i) + "/3", host(i), 0);
+  }
+  for (int i = 0; i < kHosts; ++i) ASSERT_NE(FetchOne(*f, later), "") << i;
+  NextUrl next = f->Next(later + absl::Seconds(1));
+  ASSERT_EQ(next.state, NextUrl::kWait) << "a host forgot its Crawl-delay";
+  EXPECT_EQ(next.wait, absl::Seconds(9));
 }
 
 }  // namespace

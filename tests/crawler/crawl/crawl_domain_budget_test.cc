@@ -8,7 +8,9 @@
 //   - popular.test is linked from 10 other domains: it gets more than the
 //     trap's budget (all its 60 pages).
 //   - seed.test is the seed's domain: exempt, all its pages are fetched.
-// summary.json shows every memory budget's use and limit.
+// summary.json shows every memory budget's use and limit. With a page cap per
+// host, the hosts that reached it are parked past crawl.parked_hosts_in_memory
+// on disk, and keep their cap there (issue 36).
 #include <httplib.h>
 #include <signal.h>
 
@@ -17,6 +19,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -59,6 +62,9 @@ std::string Page(const std::vector<std::string>& links) {
 class SmallWeb {
  public:
   SmallWeb() {
+    // One request per connection: idle keep-alive connections to this one
+    // server, one per host, would hold its few threads (32 s -> 2.6 s).
+    http_.server().set_keep_alive_max_count(1);
     http_.server().Get(".*", [this](const httplib::Request& req,
                                     httplib::Response& res) {
       std::string host = req.get_header_value("Host");
@@ -179,8 +185,8 @@ TEST(CrawlDomainBudgetTest, AWildcardDomainGetsItsBudgetALinkedOneMore) {
       nlohmann::json::parse(ReadFile(dir / "out" / "summary.json"));
   const nlohmann::json& budgets = summary.at("budgets");
   for (const char* name :
-       {"sieve_queue", "host_queues", "active_hosts", "robots_cache",
-        "robots_cache_bytes", "dns_cache", "domain_budget"}) {
+       {"sieve_queue", "host_queues", "active_hosts", "parked_hosts",
+        "robots_cache", "robots_cache_bytes", "dns_cache", "domain_budget"}) {
     ASSERT_TRUE(budgets.contains(name)) << name;
     EXPECT_GT(budgets[name].at("limit").get<uint64_t>(), 0u) << name;
     EXPECT_LE(budgets[name].at("used").get<uint64_t>(),
@@ -192,6 +198,75 @@ TEST(CrawlDomainBudgetTest, AWildcardDomainGetsItsBudgetALinkedOneMore) {
   EXPECT_EQ(budgets["dns_cache"].at("limit").get<uint64_t>(), 65536u);
   // Domains tracked: trap.test, popular.test and the 10 refs.
   EXPECT_GE(budgets["domain_budget"].at("used").get<uint64_t>(), 12u);
+}
+
+// A web of endless hosts, each on a domain of its own: host N's root links to
+// hosts 3N+1..3N+3 and to 2 more pages of its own.
+class EndlessHosts {
+ public:
+  EndlessHosts() {
+    http_.server().set_keep_alive_max_count(1);  // As SmallWeb.
+    http_.server().Get(
+        ".*", [this](const httplib::Request& req, httplib::Response& res) {
+          std::string host = req.get_header_value("Host");
+          host = host.substr(0, host.find(':'));
+          if (req.path == "/robots.txt") {
+            res.status = 404;
+            return;
+          }
+          const int n = std::atoi(host.c_str() + 1);
+          std::vector<std::string> links;
+          for (int k = 1; k <= 3; ++k) links.push_back(Url(3 * n + k, "/"));
+          links.push_back(Url(n, "/a"));
+          links.push_back(Url(n, "/b"));
+          res.set_content(Page(links), "text/html");
+        });
+    http_.Start();
+  }
+  std::string Url(int n, const std::string& path) const {
+    return absl::StrCat("http://h", n, ".d", n, ".test:", http_.port(), path);
+  }
+
+ private:
+  fetch_test::HttpServer http_;
+};
+
+TEST(CrawlDomainBudgetTest, HostsParkedPastTheirBudgetKeepTheirPageCapOnDisk) {
+  if (!test::HaveCommand("dnsmasq"))
+    GTEST_SKIP() << "needs dnsmasq (dnsmasq-base)";
+  const fs::path dir = FreshDir("parked_hosts");
+  test::Dnsmasq dns(dir, {"--address=/test/127.0.0.1"});
+  ASSERT_TRUE(dns.ok());
+  EndlessHosts web;
+  {
+    std::ofstream config(dir / "crawl.toml");
+    config << "[fetch]\ndns_servers = [\"" << dns.server()
+           << "\"]\nallow_private_addresses = true\n";
+  }
+  const int code = WaitFor(StartSieve(
+      {"crawl", web.Url(0, "/"), "--config", (dir / "crawl.toml").string(),
+       "--out", (dir / "out").string(), "--scope", "any", "--delay", "0",
+       "--max-pages", "60", "--max-pages-per-host", "1", "--set",
+       "crawl.parked_hosts_in_memory=4", "--set", "fetch.timeout=5"},
+      dir / "log.txt"));
+  ASSERT_EQ(code, 0) << ReadFile(dir / "log.txt");
+  // Each host's page cap held, though most hosts were parked on disk when
+  // their own pages /a and /b came out of the Sieve.
+  std::map<std::string, int> per_host;
+  for (const nlohmann::json& p : ReadPages(dir / "out")) {
+    std::string host = p.at("url").get<std::string>();
+    ++per_host[host.substr(7, host.find(':', 7) - 7)];
+  }
+  EXPECT_GE(per_host.size(), 60u);  // Fetches in flight at the stop end too.
+  for (const auto& [host, count] : per_host) EXPECT_EQ(count, 1) << host;
+  const nlohmann::json summary =
+      nlohmann::json::parse(ReadFile(dir / "out" / "summary.json"));
+  const nlohmann::json& parked = summary.at("budgets").at("parked_hosts");
+  EXPECT_EQ(parked.at("limit").get<uint64_t>(), 4u);
+  EXPECT_LE(parked.at("used").get<uint64_t>(), 4u);
+  EXPECT_GT(summary.at("frontier").at("hosts_parked_on_disk").get<uint64_t>(),
+            20u)
+      << summary.at("frontier").dump();
 }
 
 }  // namespace

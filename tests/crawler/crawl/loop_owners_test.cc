@@ -171,7 +171,7 @@ TEST(CrawlReporterTest, CountsThisRunApartFromTheRunsBefore) {
   EXPECT_EQ(summary.pages_this_run, 2u);
   EXPECT_EQ(summary.seconds, 5);
   EXPECT_EQ(summary.frontier.queued, 3u);
-  ASSERT_EQ(summary.budgets.size(), 7u);
+  ASSERT_EQ(summary.budgets.size(), 8u);
   EXPECT_EQ(summary.budgets[0].name, "sieve_queue");
   EXPECT_EQ((*reporter)->Summary(start, std::nullopt).stop_reason,
             StopReason::kFinished);
