@@ -418,6 +418,21 @@ class CrawlFrontier {
     (void)now;
   }
 
+  // render.mode = auto's per-host decision (docs/crawling.md, "Rendering"):
+  // how many renders of `host`'s pages in a row added no link. Kept with the
+  // host's state (parked hosts too) and in checkpoints. 0 by default (a
+  // frontier that keeps no host state: every page the signs pick renders).
+  virtual uint32_t RendersWithoutLinks(std::string_view host) {
+    (void)host;
+    return 0;
+  }
+  // Counts one render of a page of `host`: one that added links resets the
+  // count.
+  virtual void NoteRender(std::string_view host, bool added_links) {
+    (void)host;
+    (void)added_links;
+  }
+
   // Adds the frontier's state to `snapshot` (files the caller commits with
   // its own, as one checkpoint). Everything handed out by Next and not yet
   // Done is saved as queued. Restoring is each implementation's own factory.

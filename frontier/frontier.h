@@ -228,6 +228,10 @@ class Frontier final : public CrawlFrontier {
                                                   absl::Time now) override;
   void EndHostRequest(std::string_view host, absl::Duration response_time,
                       absl::Time now) override;
+  // See CrawlFrontier. Cost: a host lookup (a disk read for a host parked
+  // there, which comes back into RAM).
+  uint32_t RendersWithoutLinks(std::string_view host) override;
+  void NoteRender(std::string_view host, bool added_links) override;
   // Hosts whose Crawl-delay was above the cap, with the delay they asked for.
   std::vector<std::pair<std::string, absl::Duration>> CappedCrawlDelays() const;
   // No request to `host` starts before `until` (e.g. robots.txt answered 5xx).

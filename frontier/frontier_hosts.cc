@@ -46,7 +46,8 @@ void Frontier::ForgetIdleHosts(absl::Time now) {
     HostState* host = hosts_->table.Find(name);
     // Forget what a fresh HostState would equal: idle, past its delays, no
     // back-off streak. A dropped host, or one with a page count (under
-    // max_urls_per_host) or a robots.txt Crawl-delay, is parked instead: those
+    // max_urls_per_host), a robots.txt Crawl-delay or renders that added no
+    // link, is parked instead: those
     // few bytes stay (in RAM, or on disk past max_parked_hosts_in_memory),
     // the rest of its state goes (frontier/internal/host_table.h).
     if (host == nullptr || host->active || host->ready_at() > now ||
@@ -54,6 +55,7 @@ void Frontier::ForgetIdleHosts(absl::Time now) {
       continue;
     }
     if (host->dropped || host->politeness.crawl_delay > absl::ZeroDuration() ||
+        host->renders_without_links > 0 ||
         (options_.max_urls_per_host > 0 && host->urls_dispatched > 0)) {
       hosts_->table.Park(name);
     } else {
@@ -122,6 +124,23 @@ void Frontier::EndHostRequest(std::string_view host_name,
       {host->next_allowed, now + DelayBetweenRequests(p, host->politeness),
        now + AdaptiveDelay(p, response_time)});
   Touch(*host, now);
+}
+
+uint32_t Frontier::RendersWithoutLinks(std::string_view host_name) {
+  std::lock_guard lock(mu_);
+  HostState& host = hosts_->table.GetOrCreate(host_name);
+  if (!host.active) ForgetLater(host);  // Brought back from parked: idle.
+  return host.renders_without_links;
+}
+
+void Frontier::NoteRender(std::string_view host_name, bool added_links) {
+  std::lock_guard lock(mu_);
+  HostState& host = hosts_->table.GetOrCreate(host_name);
+  host.renders_without_links =
+      added_links ? 0
+                  : std::min<uint32_t>(host.renders_without_links + 1,
+                                       kMaxRendersWithoutLinks);
+  if (!host.active) ForgetLater(host);
 }
 
 std::vector<std::pair<std::string, absl::Duration>>

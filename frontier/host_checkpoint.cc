@@ -72,7 +72,7 @@ absl::Status Frontier::Checkpoint(SnapshotWriter& snapshot) {
       if (host.queue.empty() && host.overflow_count == 0 &&
           flying == in_flight_by_host.end() && !host.dropped &&
           host.politeness.crawl_delay == absl::ZeroDuration() &&
-          host.urls_dispatched == 0) {
+          host.urls_dispatched == 0 && host.renders_without_links == 0) {
         return;
       }
       HostSnapshot::Host& out = hosts.hosts.emplace_back();
@@ -80,6 +80,7 @@ absl::Status Frontier::Checkpoint(SnapshotWriter& snapshot) {
       out.id = host.id;
       out.crawl_delay = host.politeness.crawl_delay;
       out.dropped = host.dropped;
+      out.renders_without_links = host.renders_without_links;
       out.urls_dispatched = host.urls_dispatched;
       out.overflow_count = host.overflow_count;
       if (flying != in_flight_by_host.end()) {
@@ -105,6 +106,7 @@ absl::Status Frontier::Checkpoint(SnapshotWriter& snapshot) {
           out.crawl_delay = parked.crawl_delay;
           out.urls_dispatched = parked.urls_dispatched;
           out.dropped = parked.dropped;
+          out.renders_without_links = parked.renders_without_links;
         });
     std::sort(hosts.hosts.begin(), hosts.hosts.end(),
               [](const HostSnapshot::Host& a, const HostSnapshot::Host& b) {
@@ -165,6 +167,8 @@ absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Restore(
     RecordCrawlDelay(frontier->options_.politeness, saved.crawl_delay,
                      host.politeness);
     host.urls_dispatched = saved.urls_dispatched;
+    host.renders_without_links = static_cast<uint8_t>(std::min<uint32_t>(
+        saved.renders_without_links, kMaxRendersWithoutLinks));
     if (saved.dropped) {
       host.dropped = true;
       std::lock_guard dropped_lock(frontier->dropped_mu_);

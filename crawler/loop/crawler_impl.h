@@ -295,6 +295,10 @@ class Crawler::Impl {
   // signs); thread-safe.
   bool ShouldRender(const FetchResponse& response,
                     const PageLinks& links) const;
+  // On the loop, before a page the parse picked is rendered: `always`, or the
+  // host's renders still add links (kRendersWithoutLinks, the frontier's
+  // count).
+  bool RenderPays(std::string_view host) const;
   // Each turn, before Dispatch: the renders' requests fetched (or held, or
   // refused), robots.txt of their origins fetched where not known, `wait`
   // shortened to the next held host's turn.

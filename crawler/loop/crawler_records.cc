@@ -41,7 +41,7 @@ void Crawler::Impl::CollectParsed(absl::Time /*now*/) {
     counters().session_ids += links.session_ids;
     if (links.nofollow_page) ++counters().nofollow_pages;
     if (links.noindex_page) ++counters().noindex_pages;
-    if (page.to_render.has_value() && render_ != nullptr) {
+    if (page.to_render.has_value() && RenderPays(page.url.host)) {
       SubmitRender(page);  // Recorded when its render ends.
       continue;
     }

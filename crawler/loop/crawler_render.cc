@@ -78,6 +78,12 @@ bool Crawler::Impl::ShouldRender(const FetchResponse& response,
   return ShouldRenderAuto(response.body, links.found);
 }
 
+bool Crawler::Impl::RenderPays(std::string_view host) const {
+  if (render_ == nullptr) return false;
+  return config().render.mode == RenderMode::kAlways ||
+         frontier_->RendersWithoutLinks(host) < kRendersWithoutLinks;
+}
+
 void Crawler::Impl::SubmitRender(ParsedPage& page) {
   render_->Submit(RenderJob{.record = std::move(page.record),
                             .url = std::move(page.url),
@@ -213,6 +219,7 @@ void Crawler::Impl::CollectRendered() {
       const PageLinks& added = job.rendered;
       record.rendered = true;
       record.links_rendered = added.found;
+      frontier_->NoteRender(job.url.host, added.found > 0);
       record.render_ms = absl::ToDoubleMilliseconds(job.result->elapsed);
       record.links_found += added.found;
       record.links_new += added.queued;

@@ -12,8 +12,10 @@
 //     full);
 //   - scripts, no followable link and little text (under kLittleText visible
 //     characters outside <script>, <style>, <noscript> and <template>).
-// A page without any <script> never qualifies. Framework markers and a
-// per-host decision from what rendering added are not in this slice.
+// A page without any <script> never qualifies. A host whose last
+// kRendersWithoutLinks renders added no link is not rendered again by auto
+// (the frontier keeps the count with the host, parked and checkpointed too:
+// CrawlFrontier::RendersWithoutLinks); a render that adds one resets it.
 //
 // Thread-safe (no state). Cost of ShouldRenderAuto: a page with kFewLinks
 // links or more and no id naming an app root, one scan of its '=' signs;
@@ -33,6 +35,12 @@ namespace sieve {
 // Visible characters (not whitespace) under which a page with scripts and no
 // link counts as empty: a title and a line of text.
 inline constexpr int64_t kLittleText = 200;
+// Renders of one host's pages in a row that added no link, after which
+// render.mode = auto renders none of its pages: its script builds nothing a
+// crawler follows (a theme, a widget), and each render costs a browser's
+// time. Three, so one page without links of its own (a contact form) does
+// not stop a host whose other pages need the browser.
+inline constexpr uint32_t kRendersWithoutLinks = 3;
 // Followable links under which a page with a <noscript> about JavaScript
 // counts as showing little: a site's navigation alone has more.
 inline constexpr int64_t kFewLinks = 5;

@@ -44,7 +44,7 @@ void CheckParked(std::string_view bytes) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   Check(input);
-  CheckParked(input.substr(0, 25));
+  CheckParked(input.substr(0, 26));
   if (input.size() >= 8) {
     std::string fixed(input);
     const uint64_t sum =

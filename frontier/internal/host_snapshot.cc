@@ -67,7 +67,8 @@ std::string EncodeHostSnapshot(const HostSnapshot& snapshot) {
     PutStr(out, host.name);
     PutU64(out,
            static_cast<uint64_t>(absl::ToInt64Nanoseconds(host.crawl_delay)));
-    PutFixed(out, host.dropped ? 1 : 0, 1);
+    PutFixed(out, (host.dropped ? 1 : 0) | (host.renders_without_links << 1),
+             1);
     PutU64(out, host.urls.size());
     PutU64(out, host.id);
     PutU64(out, host.urls_dispatched);
@@ -124,7 +125,8 @@ absl::StatusOr<HostSnapshot> DecodeHostSnapshot(std::string_view bytes) {
     if (!name || !delay || !dropped || !n_urls) return Truncated();
     host.name = std::move(*name);
     host.crawl_delay = absl::Nanoseconds(static_cast<int64_t>(*delay));
-    host.dropped = *dropped != 0;
+    host.dropped = (*dropped & 1) != 0;
+    host.renders_without_links = static_cast<uint8_t>(*dropped >> 1);
     std::optional<uint64_t> id = in.Fixed(8);
     std::optional<uint64_t> dispatched = in.Fixed(8);
     std::optional<uint64_t> overflow = in.Fixed(8);

@@ -7,11 +7,13 @@
 // File layout (little-endian; "str" is a u32 length, then the bytes):
 //   "SIEVEFRS" | u32 version | u64 next_seq | u32 n | n x u64 counters |
 //   u64 hosts | per host:
-//     str name | i64 crawl_delay_ns | u8 dropped | u64 urls | u64 id |
+//     str name | i64 crawl_delay_ns | u8 flags | u64 urls | u64 id |
 //     u64 urls_dispatched | u64 overflow_count | per URL:
 //       str url | str metadata | u32 depth | u32 throttle_retries |
 //       u32 error_retries | u8 counted | u64 seq
 //   | u64 XXH3-64 of every byte before it.
+// flags: bit 0 dropped, bits 1-7 renders_without_links (version 2 wrote 0 or
+// 1 there, so its files read the same).
 // Changing the layout means bumping kHostSnapshotVersion; readers refuse
 // other versions.
 //
@@ -42,6 +44,7 @@ struct HostSnapshot {
     std::string name;
     absl::Duration crawl_delay = absl::ZeroDuration();
     bool dropped = false;
+    uint8_t renders_without_links = 0;  // HostState's
     uint64_t id = 0;
     uint64_t urls_dispatched = 0;
     // URLs of this host in the store's "host_overflow" family.

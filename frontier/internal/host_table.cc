@@ -35,6 +35,7 @@ HostState& HostTable::GetOrCreate(std::string_view host) {
       state.politeness.crawl_delay = parked->crawl_delay;
       state.politeness.crawl_delay_capped = parked->crawl_delay_capped;
       state.dropped = parked->dropped;
+      state.renders_without_links = parked->renders_without_links;
     }
   }
   return it->second;
@@ -73,7 +74,8 @@ void HostTable::Park(std::string_view host) {
                  .urls_dispatched = state.urls_dispatched,
                  .crawl_delay = state.politeness.crawl_delay,
                  .crawl_delay_capped = state.politeness.crawl_delay_capped,
-                 .dropped = state.dropped};
+                 .dropped = state.dropped,
+                 .renders_without_links = state.renders_without_links};
   hosts_.erase(it);
   if (disk_ != nullptr && parked_.size() > max_parked_in_memory_) SpillParked();
 }

@@ -84,6 +84,10 @@ inline constexpr uint64_t kQueuedUrlOverhead = sizeof(QueuedUrl) + 32;
 // much against host_queue_memory_bytes.
 inline constexpr uint64_t kHostStateBytes = 1024;
 
+// Where HostState::renders_without_links stops counting (a checkpoint keeps
+// it in 7 bits).
+inline constexpr uint32_t kMaxRendersWithoutLinks = 100;
+
 // Where a host sits in the HostSchedule.
 enum class HostSlot : uint8_t { kNone, kReady, kWaiting };
 
@@ -117,6 +121,10 @@ struct HostState {
   std::string unreachable_error;
   std::string unreachable_detail;
 
+  // Renders of this host's pages in a row that added no link
+  // (CrawlFrontier::NoteRender), at most kMaxRendersWithoutLinks.
+  uint8_t renders_without_links = 0;
+
   // Counted in the Frontier's active hosts (URLs queued in RAM or on disk, or
   // requests in flight).
   bool active = false;
@@ -144,6 +152,7 @@ struct ParkedHost {
   absl::Duration crawl_delay = absl::ZeroDuration();
   bool crawl_delay_capped = false;
   bool dropped = false;  // HostState::dropped
+  uint8_t renders_without_links = 0;
 };
 
 class ParkedStore;

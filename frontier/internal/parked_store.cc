@@ -12,7 +12,7 @@
 namespace sieve {
 namespace {
 
-constexpr size_t kValueSize = 25;
+constexpr size_t kValueSize = 26;
 constexpr uint8_t kCapped = 1, kDropped = 2;
 // The empty key sorts first and is no host name: size | dropped | next id.
 constexpr std::string_view kMetaKey = "";
@@ -30,6 +30,7 @@ std::string EncodeParkedHost(const ParkedHost& host) {
       static_cast<uint64_t>(absl::ToInt64Microseconds(host.crawl_delay)));
   out.push_back(static_cast<char>((host.crawl_delay_capped ? kCapped : 0) |
                                   (host.dropped ? kDropped : 0)));
+  out.push_back(static_cast<char>(host.renders_without_links));
   return out;
 }
 
@@ -37,12 +38,17 @@ std::optional<ParkedHost> DecodeParkedHost(std::string_view bytes) {
   if (bytes.size() != kValueSize) return std::nullopt;
   const auto flags = static_cast<uint8_t>(bytes[24]);
   const auto delay = static_cast<int64_t>(At(bytes, 16));
-  if ((flags & ~(kCapped | kDropped)) != 0 || delay < 0) return std::nullopt;
+  const auto renders = static_cast<uint8_t>(bytes[25]);
+  if ((flags & ~(kCapped | kDropped)) != 0 || delay < 0 ||
+      renders > kMaxRendersWithoutLinks) {
+    return std::nullopt;
+  }
   return ParkedHost{.id = At(bytes, 0),
                     .urls_dispatched = At(bytes, 8),
                     .crawl_delay = absl::Microseconds(delay),
                     .crawl_delay_capped = (flags & kCapped) != 0,
-                    .dropped = (flags & kDropped) != 0};
+                    .dropped = (flags & kDropped) != 0,
+                    .renders_without_links = renders};
 }
 
 ParkedStore::ParkedStore(StoreOpener open_store)

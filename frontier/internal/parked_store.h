@@ -7,7 +7,7 @@
 // disk for the same reason: Lee et al., "IRLbot: Scaling to 6 billion pages and
 // beyond", WWW 2008).
 //
-// Keys are host names; values ParkedHost, 25 bytes (EncodeParkedHost). They
+// Keys are host names; values ParkedHost, 26 bytes (EncodeParkedHost). They
 // live in the crawl's one store (frontier/internal/scratch_db.h, column family
 // "parked_hosts", with a Bloom filter: most lookups are of hosts never
 // parked), so a checkpoint hard-links them with the store and a restore finds
@@ -47,10 +47,10 @@ namespace internal {
 class ScratchDb;
 }  // namespace internal
 
-// The 25 bytes a ParkedHost is stored as: id, urls_dispatched and the
-// Crawl-delay in microseconds (8 bytes each, big-endian), then flags
-// (1 = Crawl-delay capped, 2 = dropped). Decode returns nullopt for any other
-// size or an unknown flag.
+// The 26 bytes a ParkedHost is stored as: id, urls_dispatched and the
+// Crawl-delay in microseconds (8 bytes each, big-endian), flags (1 =
+// Crawl-delay capped, 2 = dropped), renders_without_links. Decode returns
+// nullopt for any other size, an unknown flag or a count past its maximum.
 std::string EncodeParkedHost(const ParkedHost& host);
 std::optional<ParkedHost> DecodeParkedHost(std::string_view bytes);
 

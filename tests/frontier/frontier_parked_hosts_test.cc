@@ -263,5 +263,37 @@ TEST(FrontierParkedHostsTest, CrawlDelaysOfHostsParkedOnDiskHold) {
   EXPECT_EQ(next.wait, absl::Seconds(9));
 }
 
+// render.mode = auto's per-host count of renders that added no link stays
+// with the host: parked in RAM, on disk, and across a checkpoint.
+TEST(FrontierParkedHostsTest, RendersWithoutLinksStayWithTheHost) {
+  const test::ScopedTempDir scratch;
+  FrontierOptions options = Options();
+  options.max_parked_hosts_in_memory = 4;
+  options.sieve.work_dir = scratch / "work";
+  std::unique_ptr<Frontier> f = Make(options);
+  ASSERT_NE(f, nullptr);
+  auto host = [](int i) { return "r" + std::to_string(i) + ".example"; };
+  for (int i = 0; i < 20; ++i) {
+    for (int k = 0; k < i % 4; ++k) f->NoteRender(host(i), false);
+  }
+  f->NoteRender(host(3), true);  // Links again: the count starts over.
+  EXPECT_EQ(f->Next(kStart + absl::Seconds(1)).state, NextUrl::kEmpty);
+  EXPECT_GT(f->stats().hosts_parked_on_disk, 0u);
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_EQ(f->RendersWithoutLinks(host(i)), i == 3 ? 0u : i % 4u) << i;
+  }
+  EXPECT_EQ(f->Next(kStart + absl::Seconds(2)).state, NextUrl::kEmpty);
+  const std::string dir = (scratch / "checkpoint").string();
+  ASSERT_TRUE(f->Checkpoint(std::filesystem::path(dir)).ok());
+  f.reset();
+  absl::StatusOr<std::unique_ptr<Frontier>> restored =
+      Frontier::Restore(std::filesystem::path(dir), options);
+  ASSERT_TRUE(restored.ok()) << restored.status();
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_EQ((*restored)->RendersWithoutLinks(host(i)), i == 3 ? 0u : i % 4u)
+        << i;
+  }
+}
+
 }  // namespace
 }  // namespace sieve

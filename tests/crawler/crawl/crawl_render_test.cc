@@ -335,6 +335,43 @@ TEST(CrawlRenderTest, ThirdPartyScriptsMeetRobotsTxtOfTheirOrigin) {
 
 // --frontier's frontier has no host lane to keep a render's requests polite:
 // `always` is refused at start (exit 1, saying why), before any connection.
+// render.mode = auto's per-host decision: a host whose pages all look built
+// by script (an empty app root) but whose script adds no link is rendered for
+// its first kRendersWithoutLinks pages or so (renders already started finish),
+// then no more: its last pages are fetched and recorded unrendered. A chain
+// of 8 pages linked statically, one every 0.5 s, so each render has ended
+// before the next page but one is parsed.
+TEST(CrawlRenderTest, AutoStopsRenderingAHostWhoseRendersAddNoLinks) {
+  SIEVE_SKIP_WITHOUT_CHROMIUM();
+  constexpr int kPages = 8;
+  std::map<std::string, std::pair<std::string, std::string>> files = {
+      {"/robots.txt", {"text/plain", "User-agent: *\nAllow: /\n"}},
+      {"/theme.js",
+       {kJs, "document.getElementById('app').textContent = 'Themed';"}}};
+  for (int i = 0; i < kPages; ++i) {
+    files[absl::StrCat("/p", i, ".html")] = {
+        kHtml, absl::StrCat("<!doctype html><title>p", i,
+                            "</title><div id=\"app\"></div>"
+                            "<script src=\"/theme.js\"></script>"
+                            "<a href=\"/p",
+                            i + 1, ".html\">next</a>")};
+  }
+  GatedSite site(std::move(files));
+  const CrawlOutput out =
+      Crawl("render_host_decision", {site.url("/p0.html")}, {"--delay", "0.5"});
+  int rendered = 0;
+  for (int i = 0; i < kPages; ++i) {
+    const nlohmann::json* page =
+        RecordOf(out, site.url(absl::StrCat("/p", i, ".html")));
+    ASSERT_NE(page, nullptr) << i << Dump(out);
+    if (page->value("rendered", false)) ++rendered;
+    if (i >= kPages - 2) {
+      EXPECT_FALSE(page->value("rendered", false)) << i << Dump(out);
+    }
+  }
+  EXPECT_GE(rendered, 3) << Dump(out);
+}
+
 TEST(CrawlRenderTest, AlwaysWithARemoteFrontierIsRefusedAtStart) {
   const std::filesystem::path dir = FreshDir("render_frontier");
   const int rc = WaitFor(StartSieve(
