@@ -381,6 +381,23 @@ const ConfigKey kKeys[] = {
     {"render.max_requests_per_page", "",
      "requests one rendered page may make (its own document not counted)",
      SIEVE_FIELD(render.max_requests_per_page), 0, 100000},
+    {"render.pages_per_browser", "",
+     "pages a browser renders before it is replaced",
+     SIEVE_FIELD(render.pages_per_browser), 1, 1e9},
+    {"render.max_browser_mb", "",
+     "MiB of PSS (all its processes) past which a browser is replaced",
+     SIEVE_FIELD(render.max_browser_mb), 64, 1 << 20},
+    {"render.no_sandbox", "",
+     "run Chromium without its sandbox (pages run untrusted scripts; only "
+     "where no sandbox can be had)",
+     SIEVE_FIELD(render.no_sandbox)},
+    {"render.methods", "",
+     "request methods a rendered page may make; others are refused",
+     SIEVE_FIELD(render.methods)},
+    {"render.resource_types", "",
+     "DevTools resource types fetched for a rendered page (Image, Font, "
+     "Media ... make no links); others are refused",
+     SIEVE_FIELD(render.resource_types)},
 };
 
 #undef SIEVE_FIELD

@@ -175,6 +175,14 @@ const ConfigOption kOptions[] = {
      SIEVE_LIB(absl::ToDoubleSeconds(RenderOptions{}.timeout))},
     {"render.max_requests_per_page", "RenderOptions::max_requests",
      SIEVE_LIB(RenderOptions{}.max_requests)},
+    {"render.pages_per_browser", "BrowserPoolOptions::pages_per_browser",
+     SIEVE_LIB(BrowserPoolOptions{}.pages_per_browser)},
+    {"render.max_browser_mb", "BrowserPoolOptions::max_browser_mb",
+     SIEVE_LIB(BrowserPoolOptions{}.max_browser_mb)},
+    {"render.no_sandbox", "BrowserOptions::no_sandbox",
+     SIEVE_LIB(BrowserOptions{}.no_sandbox)},
+    {"render.methods", "RenderOptions::methods"},
+    {"render.resource_types", "RenderOptions::resource_types"},
 };
 // clang-format on
 

@@ -235,6 +235,18 @@ struct CrawlConfig {
     double timeout = 30;   // Seconds one render may take, fetches included.
     // Requests a page may make (its own document not counted).
     int64_t max_requests_per_page = 100;
+    // Pages a browser renders before it is replaced, and the PSS (MiB) of its
+    // processes past which it is (BrowserPoolOptions).
+    int64_t pages_per_browser = 500;
+    int64_t max_browser_mb = 1024;
+    // Run Chromium without its sandbox: only this explicit true allows it
+    // (pages run untrusted scripts; BrowserOptions::no_sandbox).
+    bool no_sandbox = false;
+    // Methods and DevTools resource types a page's requests are fetched for;
+    // others are refused and counted (RenderOptions).
+    std::vector<std::string> methods = {"GET", "HEAD"};
+    std::vector<std::string> resource_types = {"Document", "Script",
+                                               "Stylesheet", "XHR", "Fetch"};
   } render;
 };
 

@@ -46,6 +46,12 @@ absl::Status Crawler::Impl::StartRendering() {
   options.render.timeout = absl::Seconds(config().render.timeout);
   options.render.max_requests =
       static_cast<int>(config().render.max_requests_per_page);
+  options.pool.pages_per_browser =
+      static_cast<int>(config().render.pages_per_browser);
+  options.pool.max_browser_mb = config().render.max_browser_mb;
+  options.pool.browser.no_sandbox = config().render.no_sandbox;
+  options.render.methods = config().render.methods;
+  options.render.resource_types = config().render.resource_types;
   if (!BrowserProcess::Installed(options.pool.browser)) {
     return off(absl::StrCat(options.pool.browser.binary,
                             " is not installed (Debian package "

@@ -415,6 +415,31 @@ TEST(CliTest, EveryFlagSetsItsKey) {
             (std::vector<std::string>{"item, with a comma", "second"}));
 }
 
+// The browser pool's and the render's options are keys (docs/crawling.md,
+// Rendering): the sandbox stays on unless render.no_sandbox = true, and
+// images, fonts, media and methods other than GET and HEAD are refused.
+TEST(CliTest, RenderKeysReachTheHelpAndTheConfigWithTheirDefaults) {
+  SieveRun help = RunSieve("help crawl");
+  SieveRun config = RunSieve("crawl --print-config");
+  ASSERT_EQ(config.exit_code, 0) << config.output;
+  for (const char* key :
+       {"render.pages_per_browser", "render.max_browser_mb",
+        "render.no_sandbox", "render.methods", "render.resource_types"}) {
+    EXPECT_THAT(help.output, HasSubstr(key));
+  }
+  for (const char* line :
+       {"\npages_per_browser = 500\n", "\nmax_browser_mb = 1024\n",
+        "\nno_sandbox = false\n", "\nmethods = [ 'GET', 'HEAD' ]\n",
+        "\nresource_types = [ 'Document', 'Script', 'Stylesheet', 'XHR', "
+        "'Fetch' ]\n"}) {
+    EXPECT_THAT(config.output, HasSubstr(line));
+  }
+  const sieve::CrawlConfig printed = PrintedConfig(
+      "--set render.no_sandbox=true --set render.pages_per_browser=7");
+  EXPECT_TRUE(printed.render.no_sandbox);
+  EXPECT_EQ(printed.render.pages_per_browser, 7);
+}
+
 TEST(CliTest, ABadProxyExitsTwo) {
   const sieve::test::ScopedTempDir dir;
   SieveRun run =
