@@ -4,6 +4,7 @@
 // Also `sieve crawl --demo` end to end.
 #include <signal.h>
 
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <set>
@@ -165,6 +166,16 @@ void KillAndResume(const std::string& name, int kills, uint32_t seed,
     pid_t pid = StartSieve(
         started ? ResumeArgs(f) : (warc ? WarcCrawlArgs(f) : CrawlArgs(f)),
         f.log);
+    if (!started) {
+      // The first run writes the settings --resume needs before it crawls; a
+      // kill before that (a loaded machine starts slowly) leaves nothing to
+      // resume. Counted from there.
+      for (int wait = 0;
+           wait < 3000 && !std::filesystem::exists(f.out / "config.toml");
+           ++wait) {
+        absl::SleepFor(absl::Milliseconds(10));
+      }
+    }
     started = true;
     absl::SleepFor(absl::Milliseconds(after_ms(gen)));
     ::kill(pid, SIGKILL);
