@@ -67,9 +67,12 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
     }
     absl::Duration wait = absl::Milliseconds(500);
     bool frontier_empty = false;
-    // Links of pages parsed after Dispatch's look at the Frontier are only
-    // seen next time round: "empty" is final only if no page was parsing.
-    const bool pool_idle_before = pool_->pending() == 0;
+    // Links of pages parsed or rendered after Dispatch's look at the Frontier
+    // are only seen next time round: "empty" is final only if no page was
+    // parsing or rendering (a render thread queues its links itself).
+    const bool pool_idle_before =
+        pool_->pending() == 0 &&
+        (render_ == nullptr || render_->pending() == 0);
     // A render's requests go first: they wait in a render, and take their
     // host's turn ahead of its queued pages.
     ServeSubresources(now, wait);

@@ -207,9 +207,9 @@ class Crawler::Impl {
   void Dispatch(absl::Time now, absl::Duration& wait, bool& frontier_empty);
   // Whether the loop ends at `now` (after its turn's work): stopped and no
   // transfer left (or the grace period over), or nothing left to fetch, or
-  // max_pages reached (`pool_idle_before`: no page was parsing when the turn
-  // began, so an empty frontier is final); sets `wait` to 0 while pages
-  // parse.
+  // max_pages reached (`pool_idle_before`: no page was parsing or rendering
+  // when the turn began, so an empty frontier is final); sets `wait` to 0
+  // while pages parse or render.
   bool RunEnds(absl::Time now, bool frontier_empty, bool pool_idle_before,
                absl::Duration& wait);
   // After the loop: the archive closed, the last checkpoint, the summary.
