@@ -82,7 +82,12 @@ Frontier::Frontier(FrontierOptions options, std::unique_ptr<Sieve> sieve)
           [this] { return sieve_->OpenStore(); })),
       hosts_(std::make_unique<FrontierHosts>(
           [this] { return sieve_->OpenStore(); }, parked_.get(),
-          options_.max_parked_hosts_in_memory)),
+          options_.max_parked_hosts_in_memory,
+          // Under mu_, as DropHostLocked.
+          [this](const std::string& name) {
+            std::lock_guard dropped_lock(dropped_mu_);
+            dropped_hosts_.insert(name);
+          })),
       rng_(options_.seed) {}
 
 Frontier::~Frontier() = default;

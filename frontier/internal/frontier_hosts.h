@@ -33,8 +33,10 @@ struct FrontierHosts {
   };
 
   FrontierHosts(HostOverflow::StoreOpener open_store, ParkedStore* parked,
-                uint64_t max_parked_in_memory)
-      : table(parked, max_parked_in_memory), overflow(std::move(open_store)) {}
+                uint64_t max_parked_in_memory,
+                std::function<void(const std::string&)> revived_dropped)
+      : table(parked, max_parked_in_memory, std::move(revived_dropped)),
+        overflow(std::move(open_store)) {}
 
   HostTable table;
   HostSchedule schedule;

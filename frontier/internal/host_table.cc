@@ -23,6 +23,9 @@ HostState& HostTable::GetOrCreate(std::string_view host) {
       absl::StatusOr<std::optional<ParkedHost>> on_disk = disk_->Take(host);
       if (on_disk.ok()) {
         parked = *on_disk;
+        if (parked.has_value() && parked->dropped && revived_dropped_) {
+          revived_dropped_(state.name);
+        }
       } else if (status_.ok()) {
         status_ = on_disk.status();
       }

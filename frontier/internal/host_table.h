@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -162,9 +163,15 @@ class HostTable {
   // Parked hosts all in RAM.
   HostTable() = default;
   // Past `max_parked_in_memory` (REQUIRES: >= 2) parked hosts in RAM, half of
-  // them go to `disk` (not owned; outlives the table).
-  HostTable(ParkedStore* disk, uint64_t max_parked_in_memory)
-      : disk_(disk), max_parked_in_memory_(max_parked_in_memory) {}
+  // them go to `disk` (not owned; outlives the table). `revived_dropped` is
+  // called with the name of each dropped host GetOrCreate brings back from
+  // disk (the owner of the set of dropped hosts in RAM adds it again; see
+  // TakeSpilledDropped for the other way).
+  HostTable(ParkedStore* disk, uint64_t max_parked_in_memory,
+            std::function<void(const std::string&)> revived_dropped)
+      : disk_(disk),
+        max_parked_in_memory_(max_parked_in_memory),
+        revived_dropped_(std::move(revived_dropped)) {}
   HostTable(const HostTable&) = delete;
   HostTable& operator=(const HostTable&) = delete;
 
@@ -244,6 +251,7 @@ class HostTable {
   ParkedStore* const disk_ = nullptr;
   const uint64_t max_parked_in_memory_ = UINT64_MAX;
   std::vector<std::string> spilled_dropped_;
+  const std::function<void(const std::string&)> revived_dropped_;
   absl::Status status_;
   uint64_t next_id_ = 1;
   uint64_t queued_urls_ = 0;

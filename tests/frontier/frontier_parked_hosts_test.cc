@@ -233,6 +233,35 @@ TEST(FrontierParkedHostsTest, ParkedHostsPastTheirBudgetLiveOnDisk) {
   EXPECT_TRUE(back.status().ok()) << back.status();
 }
 
+// A dropped host brought back from disk (by any call that needs its state,
+// here a robots.txt Crawl-delay) is still dropped while it is in RAM.
+TEST(FrontierParkedHostsTest, ADroppedHostBroughtBackFromDiskStaysDropped) {
+  const test::ScopedTempDir scratch;
+  FrontierOptions options = Options();
+  options.max_urls_per_host = 1;
+  options.max_parked_hosts_in_memory = 4;
+  options.sieve.work_dir = scratch / "work";
+  constexpr int kHosts = 40;
+  auto host = [](int i) { return "x" + std::to_string(i) + ".example"; };
+  std::unique_ptr<Frontier> f = Make(options);
+  ASSERT_NE(f, nullptr);
+  for (int i = 0; i < kHosts; ++i) {
+    f->Add("http://" + host(i) + "/1", host(i), 0);
+  }
+  absl::Time now = kStart;
+  for (int i = 0; i < kHosts; ++i) {
+    ASSERT_NE(FetchOne(*f, now), "") << i;
+    now += absl::Milliseconds(10);
+  }
+  EXPECT_EQ(f->Next(now + absl::Seconds(1)).state, NextUrl::kEmpty);
+  ASSERT_GE(f->stats().hosts_parked_on_disk, kHosts - 4u);
+  for (int i = 0; i < kHosts; ++i) {
+    f->SetCrawlDelay(host(i), absl::Seconds(1));
+    EXPECT_TRUE(f->IsDropped(host(i))) << i;
+  }
+  EXPECT_EQ(f->stats().hosts_parked_on_disk, 0u);
+}
+
 // A robots.txt Crawl-delay is kept on disk as in RAM.
 TEST(FrontierParkedHostsTest, CrawlDelaysOfHostsParkedOnDiskHold) {
   const test::ScopedTempDir scratch;
