@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <new>
+#include <span>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -12,7 +15,12 @@ namespace sieve {
 
 DomainBudget::DomainBudget(DomainBudgetOptions options) : options_(options) {
   const size_t slots = std::bit_ceil(std::max(options_.table_slots, kWays));
-  slots_.resize(slots);
+  // calloc: a large zeroed block comes as fresh pages from the kernel, so RAM
+  // is taken only by the buckets a domain has touched (a crawl of the seeds'
+  // domains alone touches none), never more than the table.
+  slots_.reset(static_cast<Slot*>(std::calloc(slots, sizeof(Slot))));
+  if (slots_ == nullptr) throw std::bad_alloc();
+  slot_count_ = slots;
   mask_ = slots / kWays - 1;
   stats_.slots = slots;
 }
@@ -132,13 +140,13 @@ DomainBudgetStats DomainBudget::stats() const {
   return stats_;
 }
 
-size_t DomainBudget::bytes() const { return slots_.size() * sizeof(Slot); }
+size_t DomainBudget::bytes() const { return slot_count_ * sizeof(Slot); }
 
 std::string DomainBudget::Save() const {
   std::lock_guard lock(mu_);
   std::string out;
   out.reserve(stats_.domains * sizeof(Slot));
-  for (const Slot& slot : slots_) {
+  for (const Slot& slot : std::span(slots_.get(), slot_count_)) {
     if (slot.key == 0) continue;
     out.append(reinterpret_cast<const char*>(&slot), sizeof(Slot));
   }

@@ -44,10 +44,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <vector>
+#include <type_traits>
 
 #include "absl/status/statusor.h"
 
@@ -111,6 +113,7 @@ class DomainBudget {
     uint64_t referrers[2] = {0, 0};  // Linear-counting bitmap.
   };
   static_assert(sizeof(Slot) == 32);
+  static_assert(std::is_trivially_copyable_v<Slot>);  // Zeroed by calloc.
   static constexpr size_t kWays = 4;
 
   static uint64_t KeyOf(std::string_view domain);
@@ -125,7 +128,12 @@ class DomainBudget {
 
   const DomainBudgetOptions options_;
   mutable std::mutex mu_;
-  std::vector<Slot> slots_;  // Guarded by mu_.
+  struct Free {
+    void operator()(Slot* slots) const { std::free(slots); }
+  };
+  // All-zero bytes are an empty Slot. Guarded by mu_.
+  std::unique_ptr<Slot[], Free> slots_;
+  size_t slot_count_ = 0;
   size_t mask_ = 0;          // Buckets - 1.
   DomainBudgetStats stats_;  // Guarded by mu_; domains kept current.
 };
