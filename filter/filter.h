@@ -30,6 +30,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "filter/key_hash.h"
@@ -178,6 +179,11 @@ class Filter {
   // The filter as bytes: header (magic, version, kind, m, k, seed, capacity,
   // count) + bits + checksum. DeserializeFilter() reads any kind back.
   virtual std::string Serialize() const = 0;
+  // Serialize()'s bytes handed to `sink` in pieces (the header, then the bits
+  // where they lie), never copied whole: for a writer that must not hold the
+  // filter twice in RAM (a checkpoint). Cost: O(m) bytes passed to `sink`.
+  virtual void SerializeTo(
+      absl::FunctionRef<void(std::string_view)> sink) const = 0;
   // Writes Serialize()'s bytes to `path` (written to a temporary file, fsynced,
   // then renamed).
   virtual absl::Status SaveToFile(const std::string& path) const = 0;

@@ -242,6 +242,12 @@ void GenerationalBloomFilter::WriteImage(filter_internal::ByteSink sink) const {
   writer.Finish();
 }
 
+void GenerationalBloomFilter::SerializeTo(
+    filter_internal::ByteSink sink) const {
+  ReaderGuard lock(mu_.get(), concurrent_);
+  WriteImage(sink);
+}
+
 std::string GenerationalBloomFilter::Serialize() const {
   ReaderGuard lock(mu_.get(), concurrent_);
   return filter_internal::ImageString(

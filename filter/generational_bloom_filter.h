@@ -109,6 +109,8 @@ class GenerationalBloomFilter {
   // The saved form: an image of kind kGenerational whose payload holds the
   // rotation state and each generation's image, oldest first.
   std::string Serialize() const;
+  // Serialize()'s bytes to `sink` in pieces; the bits are not copied.
+  void SerializeTo(filter_internal::ByteSink sink) const;
   [[nodiscard]] absl::Status SaveToFile(const std::string& path) const;
   [[nodiscard]] static absl::StatusOr<GenerationalBloomFilter> Deserialize(
       std::string_view bytes, const LoadOptions& options = {});

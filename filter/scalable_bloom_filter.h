@@ -108,6 +108,8 @@ class ScalableBloomFilter {
   // The saved form: an image of kind kScalable whose payload holds the stages'
   // images.
   std::string Serialize() const;
+  // Serialize()'s bytes to `sink` in pieces; the bits are not copied.
+  void SerializeTo(filter_internal::ByteSink sink) const;
   [[nodiscard]] static absl::StatusOr<ScalableBloomFilter> Deserialize(
       std::string_view bytes, const LoadOptions& options = {});
   [[nodiscard]] absl::Status SaveToFile(const std::string& path) const;

@@ -61,6 +61,11 @@ void ScalableBloomFilter::WriteImage(filter_internal::ByteSink sink) const {
   writer.Finish();
 }
 
+void ScalableBloomFilter::SerializeTo(filter_internal::ByteSink sink) const {
+  ReaderGuard lock(mu_.get(), concurrent_);
+  WriteImage(sink);
+}
+
 std::string ScalableBloomFilter::Serialize() const {
   ReaderGuard lock(mu_.get(), concurrent_);
   return filter_internal::ImageString(

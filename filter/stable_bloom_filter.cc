@@ -241,6 +241,11 @@ void StableBloomFilter::WriteImage(filter_internal::ByteSink sink) const {
   writer.Finish();
 }
 
+void StableBloomFilter::SerializeTo(filter_internal::ByteSink sink) const {
+  ReaderGuard lock(mu_.get(), concurrent_);
+  WriteImage(sink);
+}
+
 std::string StableBloomFilter::Serialize() const {
   ReaderGuard lock(mu_.get(), concurrent_);
   return filter_internal::ImageString(

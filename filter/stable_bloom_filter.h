@@ -116,6 +116,8 @@ class StableBloomFilter {
   // whose payload is d, P, the generator's state and the fresh count, then
   // the cell words.
   std::string Serialize() const;
+  // Serialize()'s bytes to `sink` in pieces; the bits are not copied.
+  void SerializeTo(filter_internal::ByteSink sink) const;
   [[nodiscard]] absl::Status SaveToFile(const std::string& path) const;
   [[nodiscard]] static absl::StatusOr<StableBloomFilter> Deserialize(
       std::string_view bytes, const LoadOptions& options = {});

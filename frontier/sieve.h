@@ -225,7 +225,8 @@ class Sieve {
   // filter copied, the RAM queue lent (SpillQueue::Lend).
   struct Image {
     std::string state;
-    std::string filter;
+    // The filter's bytes, written (not yet synced) while mu_ was held.
+    std::unique_ptr<AtomicFileWriter> filter;
     std::shared_ptr<const std::deque<std::string>> ram_head;
     std::shared_ptr<const std::deque<std::string>> ram_tail;
   };

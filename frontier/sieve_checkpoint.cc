@@ -1,9 +1,12 @@
 // Sieve::Checkpoint and Sieve::Restore: the Sieve's files in a snapshot
 // (frontier/snapshot.h); their encoding is in frontier/internal/snapshot.h.
 //
-// The in-memory parts (filter, in-RAM queue, counters) are copied and the
+// The in-memory parts (filter, in-RAM queue, counters) are captured and the
 // store's RocksDB checkpoint is taken under the Sieve's mutex, so they describe
-// one instant; the copies are written to disk after the mutex is released.
+// one instant. The filter is written to its file there, piece by piece from
+// where its bits lie (a copy would double its RAM at every checkpoint: 24 MB
+// at the default 10^7 URLs, 10x that late in a broad crawl), and synced after
+// the mutex is released; the queue's RAM records are lent and written after.
 #include <string>
 #include <utility>
 
@@ -36,7 +39,15 @@ absl::StatusOr<Sieve::Image> Sieve::CaptureLocked(
     return absl::FailedPreconditionError("a checkpoint is already running");
   }
   Image image;
-  image.filter = filter_->Serialize();
+  absl::StatusOr<std::unique_ptr<AtomicFileWriter>> filter_file =
+      snapshot.CreateFile(absl::StrCat(std::string(prefix), "filter.bin"));
+  if (!filter_file.ok()) return filter_file.status();
+  absl::Status written;
+  filter_->SerializeTo([&](std::string_view piece) {
+    if (written.ok()) written = (*filter_file)->Append(piece);
+  });
+  if (!written.ok()) return written;
+  image.filter = *std::move(filter_file);
   internal::SnapshotManifest state;
   state.verify_positives = options_.verify_positives;
   state.pushed = counters_.pushed;
@@ -78,10 +89,7 @@ absl::Status Sieve::WriteImage(SnapshotWriter& snapshot,
     queue_->EndLending();
   }
   if (!status.ok()) return status;
-  if (absl::Status s = snapshot.AddFile(p + "filter.bin", image.filter);
-      !s.ok()) {
-    return s;
-  }
+  if (absl::Status s = image.filter->Commit(); !s.ok()) return s;
   return snapshot.AddFile(p + "state", image.state);
 }
 

@@ -101,6 +101,10 @@ class BitFilterBase {
   // The saved form (filter/internal/image_format.h). Cost: O(m), one copy of
   // the bits.
   std::string Serialize() const { return core_.Serialize(); }
+  // Serialize()'s bytes to `sink` in pieces; the bits are not copied.
+  void SerializeTo(filter_internal::ByteSink sink) const {
+    core_.WriteImage(sink);
+  }
   // Writes the saved form to `path` (temporary file, fsync, rename); the bits
   // are not copied.
   [[nodiscard]] absl::Status SaveToFile(const std::string& path) const {

@@ -59,6 +59,10 @@ class FilterAdapter final : public Filter {
     filter_.OnCapacityExceeded(std::move(callback));
   }
   std::string Serialize() const override { return filter_.Serialize(); }
+  void SerializeTo(
+      absl::FunctionRef<void(std::string_view)> sink) const override {
+    filter_.SerializeTo(sink);
+  }
   absl::Status SaveToFile(const std::string& path) const override {
     return filter_.SaveToFile(path);
   }

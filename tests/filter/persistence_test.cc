@@ -57,6 +57,18 @@ TEST_P(PersistenceTest, SerializeThenDeserializeIsBitIdentical) {
   }
 }
 
+TEST_P(PersistenceTest, SerializeToHandsOverSerializesBytes) {
+  std::unique_ptr<Filter> f = MakeFilled();
+  std::string pieces;
+  int calls = 0;
+  f->SerializeTo([&](std::string_view piece) {
+    pieces.append(piece);
+    ++calls;
+  });
+  EXPECT_TRUE(pieces == f->Serialize());
+  EXPECT_GT(calls, 1);  // The header apart from the bits: not one copy.
+}
+
 TEST_P(PersistenceTest, SaveThenLoadIsBitIdenticalCopiedOrMapped) {
   std::unique_ptr<Filter> f = MakeFilled();
   const test::ScopedTempDir dir;
