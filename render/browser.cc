@@ -50,6 +50,14 @@ Browser::Browser(std::unique_ptr<BrowserProcess> process)
       client_(std::make_unique<DevToolsClient>(process_->TakePipe())) {}
 
 Browser::~Browser() {
+  {
+    // The tabs go with the browser (and use the client): before the pipe.
+    absl::MutexLock lock(&contexts_mu_);
+    for (auto& [host, context] : contexts_) {
+      for (IdleTab& idle : context.idle) idle.tab->Forget();
+    }
+    contexts_.clear();
+  }
   client_.reset();  // closes the pipe: the browser exits by itself
   process_->WaitExit(kExitGrace);
   process_->KillGroup();  // and whatever is left of its group
@@ -59,14 +67,25 @@ absl::StatusOr<RenderResult> Browser::Render(const PageToRender& page,
                                              RenderHandler& handler,
                                              const RenderOptions& options) {
   const std::string host = HostOf(page.url);
-  absl::StatusOr<std::string> context = AcquireContext(host);
-  if (!context.ok()) {
+  absl::StatusOr<Lease> lease = AcquireContext(host);
+  if (!lease.ok()) {
     ++pages_rendered_;
-    return context.status();
+    return lease.status();
   }
-  absl::StatusOr<RenderResult> result = render_internal::RenderInNewTab(
-      *client_, *context, page, handler, options);
-  ReleaseContext(host, *context);
+  std::unique_ptr<render_internal::Tab> tab = std::move(lease->tab);
+  absl::StatusOr<RenderResult> result;
+  if (tab == nullptr) {
+    absl::StatusOr<std::unique_ptr<render_internal::Tab>> opened =
+        render_internal::Tab::Open(*client_, lease->context_id,
+                                   kContextCallTimeout);
+    if (opened.ok()) {
+      tab = *std::move(opened);
+    } else {
+      result = opened.status();
+    }
+  }
+  if (tab != nullptr) result = tab->Render(page, handler, options);
+  ReleaseContext(host, lease->context_id, std::move(tab));
   ++pages_rendered_;
   if (!result.ok() && client_->closed()) {
     return absl::UnavailableError(absl::StrCat(
@@ -75,15 +94,25 @@ absl::StatusOr<RenderResult> Browser::Render(const PageToRender& page,
   return result;
 }
 
-absl::StatusOr<std::string> Browser::AcquireContext(const std::string& host) {
+void Browser::DisposeLocked(HostContext& context) {
+  for (IdleTab& idle : context.idle) idle.tab->Forget();
+  idle_tabs_ -= static_cast<int>(context.idle.size());
+  context.idle.clear();
+  (void)client_->Post("Target.disposeBrowserContext",
+                      {{"browserContextId", context.id}}, "");
+}
+
+absl::StatusOr<Browser::Lease> Browser::AcquireContext(
+    const std::string& host) {
   absl::MutexLock lock(&contexts_mu_);
   auto it = contexts_.find(host);
   if (it != contexts_.end() && it->second.pages >= kPagesPerContext) {
     // Replaced: disposed now if idle, else when its last render ends.
     if (it->second.active == 0) {
-      (void)client_->Post("Target.disposeBrowserContext",
-                          {{"browserContextId", it->second.id}}, "");
+      DisposeLocked(it->second);
     } else {
+      for (IdleTab& idle : it->second.idle) idle.tab->Forget();
+      idle_tabs_ -= static_cast<int>(it->second.idle.size());
       retired_[it->second.id] = it->second.active;
     }
     contexts_.erase(it);
@@ -94,8 +123,7 @@ absl::StatusOr<std::string> Browser::AcquireContext(const std::string& host) {
     if (contexts_.size() >= kMaxContexts) {
       for (auto idle = contexts_.begin(); idle != contexts_.end();) {
         if (idle->second.active == 0) {
-          (void)client_->Post("Target.disposeBrowserContext",
-                              {{"browserContextId", idle->second.id}}, "");
+          DisposeLocked(idle->second);
           contexts_.erase(idle++);
         } else {
           ++idle;
@@ -110,19 +138,50 @@ absl::StatusOr<std::string> Browser::AcquireContext(const std::string& host) {
     fresh.id = created->value("browserContextId", "");
     it = contexts_.emplace(host, std::move(fresh)).first;
   }
-  ++it->second.pages;
-  ++it->second.active;
-  return it->second.id;
+  HostContext& context = it->second;
+  ++context.pages;
+  ++context.active;
+  Lease lease{.context_id = context.id, .tab = nullptr};
+  if (!context.idle.empty()) {
+    lease.tab = std::move(context.idle.back().tab);
+    context.idle.pop_back();
+    --idle_tabs_;
+  }
+  return lease;
 }
 
-void Browser::ReleaseContext(const std::string& host, const std::string& id) {
+void Browser::ReleaseContext(const std::string& host, const std::string& id,
+                             std::unique_ptr<render_internal::Tab> tab) {
   absl::MutexLock lock(&contexts_mu_);
   if (auto it = contexts_.find(host);
       it != contexts_.end() && it->second.id == id) {
     --it->second.active;
-    return;
+    if (tab != nullptr && tab->reusable()) {
+      it->second.idle.push_back(
+          IdleTab{.tab = std::move(tab), .last_used = ++idle_clock_});
+      ++idle_tabs_;
+    }
+    // Past the bound, the tab idle longest is closed (its destructor).
+    while (idle_tabs_ > kMaxIdleTabs) {
+      HostContext* oldest = nullptr;
+      size_t at = 0;
+      for (auto& [name, context] : contexts_) {
+        for (size_t i = 0; i < context.idle.size(); ++i) {
+          if (oldest == nullptr ||
+              context.idle[i].last_used < oldest->idle[at].last_used) {
+            oldest = &context;
+            at = i;
+          }
+        }
+      }
+      if (oldest == nullptr) break;
+      oldest->idle.erase(oldest->idle.begin() + static_cast<ptrdiff_t>(at));
+      --idle_tabs_;
+    }
+    return;  // A tab not kept is closed as `tab` goes.
   }
   if (auto it = retired_.find(id); it != retired_.end() && --it->second == 0) {
+    if (tab != nullptr) tab->Forget();  // The disposal closes it.
     (void)client_->Post("Target.disposeBrowserContext",
                         {{"browserContextId", id}}, "");
     retired_.erase(it);

@@ -2,16 +2,22 @@
 // once (one tab each), every request they make answered by the caller.
 //
 // A Browser owns its process (render/browser_process.h) and its DevTools
-// connection (render/devtools_client.h). Render() opens a tab in the browser
+// connection (render/devtools_client.h). Render() takes a tab in the browser
 // context of the page's host (cookies and storage shared by that host's
-// pages only; a context is replaced after kPagesPerContext pages), pauses
+// pages only; a context is replaced after kPagesPerContext pages): an idle
+// tab of that context when there is one, so the host's pages share a
+// renderer process (Chromium starts one per new tab, ~100 ms of CPU), or a
+// new one (render/internal/tab.h). It pauses
 // every request of the tab (Fetch.enable), answers the page's own document
 // with the caller's bytes and every other request through the caller's
 // RenderHandler, lets the page run for a virtual-time budget that stands still
 // while a request waits (Emulation.setVirtualTimePolicy,
 // pauseIfNetworkFetchesPending) under a hard wall-clock limit, never
 // "network idle", then reads the links in an isolated world (the page's
-// scripts cannot redefine what the reading script calls) and closes the tab.
+// scripts cannot redefine what the reading script calls). The tab then waits
+// for the host's next page (at most kMaxIdleTabs idle in all, the least
+// recently used closed first); one that failed, crashed or was cut by the
+// wall-clock limit is closed.
 // Service workers are hidden from pages.
 //
 // Thread-safe: call Render() from as many threads as the browser should have
@@ -45,6 +51,9 @@
 #include "render/render_types.h"
 
 namespace sieve {
+namespace render_internal {
+class Tab;
+}  // namespace render_internal
 
 class Browser {
  public:
@@ -52,6 +61,9 @@ class Browser {
   static constexpr int kPagesPerContext = 50;
   // Browser contexts kept at once; idle ones beyond it are disposed.
   static constexpr int kMaxContexts = 16;
+  // Idle tabs kept for the next page of their host, in all (each holds a
+  // renderer process, ~30-60 MB): render.tabs' default.
+  static constexpr int kMaxIdleTabs = 4;
 
   // Spawns Chromium and waits until it answers (Browser.getVersion), at most
   // `startup_timeout`. Fails when it is not installed, cannot start (as root
@@ -88,14 +100,30 @@ class Browser {
  private:
   Browser(std::unique_ptr<BrowserProcess> process);
 
+  struct IdleTab {
+    std::unique_ptr<render_internal::Tab> tab;
+    uint64_t last_used = 0;  // idle_clock_ when it went idle
+  };
   struct HostContext {
     std::string id;
     int pages = 0;   // renders started in it
     int active = 0;  // renders running in it
+    std::vector<IdleTab> idle;
   };
-  // The browser context of `host` for one more render (created when needed).
-  absl::StatusOr<std::string> AcquireContext(const std::string& host);
-  void ReleaseContext(const std::string& host, const std::string& id);
+  struct Lease {
+    std::string context_id;
+    std::unique_ptr<render_internal::Tab> tab;  // null: open one
+  };
+  // The browser context of `host` for one more render (created when needed)
+  // and an idle tab of it, if any.
+  absl::StatusOr<Lease> AcquireContext(const std::string& host);
+  // Ends a render: `tab` (may be null) waits for the host's next page or is
+  // closed.
+  void ReleaseContext(const std::string& host, const std::string& id,
+                      std::unique_ptr<render_internal::Tab> tab);
+  // Disposes of `context` and the idle tabs in it. REQUIRES: contexts_mu_.
+  void DisposeLocked(HostContext& context)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(contexts_mu_);
 
   std::unique_ptr<BrowserProcess> process_;
   std::unique_ptr<DevToolsClient> client_;
@@ -106,6 +134,8 @@ class Browser {
       ABSL_GUARDED_BY(contexts_mu_);
   // Replaced contexts still in use: id -> renders running in it.
   absl::flat_hash_map<std::string, int> retired_ ABSL_GUARDED_BY(contexts_mu_);
+  int idle_tabs_ ABSL_GUARDED_BY(contexts_mu_) = 0;
+  uint64_t idle_clock_ ABSL_GUARDED_BY(contexts_mu_) = 0;
 };
 
 }  // namespace sieve

@@ -1,5 +1,5 @@
-// render/internal/tab.cc: one page in one tab: Fetch pauses, virtual time,
-// links read in an isolated world.
+// render/internal/tab.cc: pages in one tab, one after another: Fetch pauses,
+// virtual time, links read in an isolated world.
 #include "render/internal/tab.h"
 
 #include <algorithm>
@@ -75,68 +75,43 @@ void CollectFrames(const json& tree, std::vector<std::string>& ids) {
   }
 }
 
-class Tab {
+// One page's render in an open tab (Tab::Render).
+class PageRender {
  public:
-  Tab(DevToolsClient& client, const PageToRender& page, RenderHandler& handler,
-      const RenderOptions& options)
+  PageRender(DevToolsClient& client, const std::string& target_id,
+             const std::string& session, const PageToRender& page,
+             RenderHandler& handler, const RenderOptions& options)
       : client_(client),
+        target_id_(target_id),
+        session_(session),
         page_(page),
         handler_(handler),
         options_(options),
         start_(absl::Now()),
         deadline_(start_ + options.timeout) {}
 
-  absl::StatusOr<RenderResult> Run(const std::string& context_id) {
-    absl::StatusOr<json> target =
-        client_.Call("Target.createTarget",
-                     {{"url", "about:blank"}, {"browserContextId", context_id}},
-                     "", CallTimeout());
-    if (!target.ok()) return target.status();
-    target_id_ = target->value("targetId", "");
-    absl::StatusOr<RenderResult> result = RunInTarget();
-    client_.Unsubscribe(session_);
-    // Closing the tab drops whatever it still waits for.
-    (void)client_.Call("Target.closeTarget", {{"targetId", target_id_}}, "",
-                       kCallTimeout);
-    return result;
-  }
-
- private:
-  absl::Duration CallTimeout() const {
-    return std::max(kCallTimeout, deadline_ - absl::Now());
-  }
-  absl::StatusOr<json> Call(std::string_view method, json params = nullptr) {
-    return client_.Call(method, std::move(params), session_, CallTimeout());
-  }
-
-  absl::StatusOr<RenderResult> RunInTarget() {
-    absl::StatusOr<json> attached = client_.Call(
-        "Target.attachToTarget", {{"targetId", target_id_}, {"flatten", true}},
-        "", CallTimeout());
-    if (!attached.ok()) return attached.status();
-    session_ = attached->value("sessionId", "");
-    client_.Subscribe(session_);
-
-    const std::pair<std::string_view, json> setup[] = {
-        {"Page.enable", nullptr},
-        {"Page.addScriptToEvaluateOnNewDocument",
-         {{"source", kNoServiceWorker}}},
-        {"Fetch.enable",
-         {{"patterns",
-           json::array({{{"urlPattern", "*"}, {"requestStage", "Request"}}})}}},
-        // Virtual time stands still until the document is answered (the
-        // navigation's own fetch does not count as one the page waits for).
-        {"Emulation.setVirtualTimePolicy", {{"policy", "pause"}}},
-    };
-    for (const auto& [method, params] : setup) {
-      if (absl::StatusOr<json> done = Call(method, params); !done.ok()) {
-        return done.status();
-      }
+  absl::StatusOr<RenderResult> Run() {
+    // Virtual time stands still until the document is answered (the
+    // navigation's own fetch does not count as one the page waits for).
+    if (absl::StatusOr<json> done =
+            Call("Emulation.setVirtualTimePolicy", {{"policy", "pause"}});
+        !done.ok()) {
+      return done.status();
     }
-    if (!options_.user_agent.empty()) {
-      absl::StatusOr<json> done = Call("Emulation.setUserAgentOverride",
-                                       {{"userAgent", options_.user_agent}});
-      if (!done.ok()) return done.status();
+    // What the page before left in the queue (requests paused when its
+    // budget ran out, its last events) is refused, never fetched for this
+    // page.
+    while (true) {
+      absl::StatusOr<DevToolsEvent> stale =
+          client_.NextEvent(session_, absl::Now());
+      if (absl::IsDeadlineExceeded(stale.status())) break;
+      if (!stale.ok()) return stale.status();
+      if (stale->method == "Fetch.requestPaused") {
+        if (absl::Status refused = Refuse(stale->params.value("requestId", ""));
+            !refused.ok()) {
+          return refused;
+        }
+      }
     }
     // Page.navigate answers only once the document arrives, which is our
     // job below: send it without waiting.
@@ -175,6 +150,14 @@ class Tab {
     if (absl::Status read = ReadLinks(result); !read.ok()) return read;
     result.elapsed = absl::Now() - start_;
     return result;
+  }
+
+ private:
+  absl::Duration CallTimeout() const {
+    return std::max(kCallTimeout, deadline_ - absl::Now());
+  }
+  absl::StatusOr<json> Call(std::string_view method, json params = nullptr) {
+    return client_.Call(method, std::move(params), session_, CallTimeout());
   }
 
   // Answers one paused request: the page's document, the handler's bytes, or
@@ -243,6 +226,10 @@ class Tab {
       seen.detail = std::string(response.status().message());
     }
     result.requests.push_back(std::move(seen));
+    return Refuse(request_id);
+  }
+
+  absl::Status Refuse(const std::string& request_id) {
     return client_.Post(
         "Fetch.failRequest",
         {{"requestId", request_id}, {"errorReason", "BlockedByClient"}},
@@ -303,25 +290,84 @@ class Tab {
   }
 
   DevToolsClient& client_;
+  const std::string& target_id_;
+  const std::string& session_;
   const PageToRender& page_;
   RenderHandler& handler_;
   const RenderOptions& options_;
   const absl::Time start_;
   const absl::Time deadline_;
-  std::string target_id_;
-  std::string session_;
   bool document_served_ = false;
   int asked_ = 0;  // requests passed to the handler
 };
 
 }  // namespace
 
-absl::StatusOr<RenderResult> RenderInNewTab(DevToolsClient& client,
-                                            const std::string& context_id,
-                                            const PageToRender& page,
-                                            RenderHandler& handler,
-                                            const RenderOptions& options) {
-  return Tab(client, page, handler, options).Run(context_id);
+absl::StatusOr<std::unique_ptr<Tab>> Tab::Open(DevToolsClient& client,
+                                               const std::string& context_id,
+                                               absl::Duration timeout) {
+  absl::StatusOr<json> target = client.Call(
+      "Target.createTarget",
+      {{"url", "about:blank"}, {"browserContextId", context_id}}, "", timeout);
+  if (!target.ok()) return target.status();
+  const std::string target_id = target->value("targetId", "");
+  absl::StatusOr<json> attached =
+      client.Call("Target.attachToTarget",
+                  {{"targetId", target_id}, {"flatten", true}}, "", timeout);
+  if (!attached.ok()) {
+    (void)client.Post("Target.closeTarget", {{"targetId", target_id}}, "");
+    return attached.status();
+  }
+  auto tab = std::unique_ptr<Tab>(
+      new Tab(client, target_id, attached->value("sessionId", "")));
+  client.Subscribe(tab->session_);
+  const std::pair<std::string_view, json> setup[] = {
+      {"Page.enable", nullptr},
+      {"Page.addScriptToEvaluateOnNewDocument", {{"source", kNoServiceWorker}}},
+      {"Fetch.enable",
+       {{"patterns",
+         json::array({{{"urlPattern", "*"}, {"requestStage", "Request"}}})}}},
+  };
+  for (const auto& [method, params] : setup) {
+    absl::StatusOr<json> done =
+        client.Call(method, params, tab->session_, timeout);
+    if (!done.ok()) {
+      tab->reusable_ = false;
+      return done.status();  // The destructor closes the tab.
+    }
+  }
+  return tab;
+}
+
+Tab::~Tab() {
+  client_.Unsubscribe(session_);
+  // Closing the tab drops whatever it still waits for; its context's
+  // disposal closes a forgotten one.
+  if (!forgotten_) {
+    (void)client_.Post("Target.closeTarget", {{"targetId", target_id_}}, "");
+  }
+}
+
+absl::StatusOr<RenderResult> Tab::Render(const PageToRender& page,
+                                         RenderHandler& handler,
+                                         const RenderOptions& options) {
+  ++pages_;
+  reusable_ = false;  // Until this render ends well.
+  if (options.user_agent != user_agent_) {
+    absl::StatusOr<json> done = client_.Call(
+        "Emulation.setUserAgentOverride", {{"userAgent", options.user_agent}},
+        session_, kCallTimeout);
+    if (!done.ok()) return done.status();
+    user_agent_ = options.user_agent;
+  }
+  absl::StatusOr<RenderResult> result =
+      PageRender(client_, target_id_, session_, page, handler, options).Run();
+  reusable_ = result.ok() && !result->timed_out &&
+              std::any_of(result->requests.begin(), result->requests.end(),
+                          [](const RenderedRequest& r) {
+                            return r.fate == RequestFate::kDocument;
+                          });
+  return result;
 }
 
 }  // namespace sieve::render_internal

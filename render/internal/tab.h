@@ -1,8 +1,11 @@
-// render/internal/tab.h: the render of one page in a new tab of a browser
-// context (the steps are in render/browser.h's file comment).
+// render/internal/tab.h: a tab of a browser context that renders pages one
+// after another (the steps are in render/browser.h's file comment). A tab
+// keeps its renderer process from page to page of its host: Chromium starts
+// one per new tab, ~100 ms of CPU each.
 #ifndef SIEVE_RENDER_INTERNAL_TAB_H_
 #define SIEVE_RENDER_INTERNAL_TAB_H_
 
+#include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -11,12 +14,46 @@
 
 namespace sieve::render_internal {
 
-// Opens a tab in `context_id`, renders `page` in it, closes it.
-absl::StatusOr<RenderResult> RenderInNewTab(DevToolsClient& client,
-                                            const std::string& context_id,
-                                            const PageToRender& page,
-                                            RenderHandler& handler,
-                                            const RenderOptions& options);
+class Tab {
+ public:
+  // Opens a tab in `context_id` and attaches to it (its DevTools session set
+  // up once: Page, Fetch for every request, service workers hidden). Fails
+  // when the browser does not answer within `timeout`.
+  static absl::StatusOr<std::unique_ptr<Tab>> Open(
+      DevToolsClient& client, const std::string& context_id,
+      absl::Duration timeout);
+  // Closes the tab unless Forget() was called (its context is being disposed
+  // of, which closes it).
+  ~Tab();
+  Tab(const Tab&) = delete;
+  Tab& operator=(const Tab&) = delete;
+
+  // Renders `page` in this tab: navigates it from the page before (whose
+  // leftover requests are refused, never passed to `handler`).
+  absl::StatusOr<RenderResult> Render(const PageToRender& page,
+                                      RenderHandler& handler,
+                                      const RenderOptions& options);
+  // Whether another page may be rendered here: false after an error, a
+  // render cut by its wall-clock limit or a crash (the tab is closed then).
+  bool reusable() const { return reusable_; }
+  int pages() const { return pages_; }
+  // The tab goes with its browser context: the destructor does not close it.
+  void Forget() { forgotten_ = true; }
+
+ private:
+  Tab(DevToolsClient& client, std::string target_id, std::string session)
+      : client_(client),
+        target_id_(std::move(target_id)),
+        session_(std::move(session)) {}
+
+  DevToolsClient& client_;
+  const std::string target_id_;
+  const std::string session_;
+  std::string user_agent_;  // The override set now ("" = none yet).
+  bool reusable_ = true;
+  bool forgotten_ = false;
+  int pages_ = 0;
+};
 
 }  // namespace sieve::render_internal
 

@@ -8,7 +8,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "gmock/gmock.h"
@@ -182,6 +185,50 @@ TEST_F(RenderPageTest, AWallClockLimitKeepsWhatTheRenderFound) {
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_TRUE(result->timed_out);
   EXPECT_THAT(result->links, Contains("http://app.test/static"));
+}
+
+// A process of the browser that is a renderer (its command line says so).
+bool IsRenderer(pid_t pid) {
+  std::ifstream file("/proc/" + std::to_string(pid) + "/cmdline");
+  const std::string cmdline((std::istreambuf_iterator<char>(file)),
+                            std::istreambuf_iterator<char>());
+  return cmdline.find("--type=renderer") != std::string::npos;
+}
+
+// Pages of one host render in reused tabs: Chromium keeps their renderer
+// process instead of starting one per page (~100 ms of CPU each), and no page
+// sees what the one before it left.
+TEST_F(RenderPageTest, PagesOfOneHostReuseTheirRendererAndNothingElse) {
+  std::set<pid_t> before;
+  for (pid_t pid : browser_->GroupPids()) {
+    if (IsRenderer(pid)) before.insert(pid);
+  }
+  MemorySite site;
+  std::set<pid_t> started;
+  for (int i = 0; i < 8; ++i) {
+    const std::string n = std::to_string(i);
+    absl::StatusOr<RenderResult> result = browser_->Render(
+        HtmlPage("http://reuse.test/p" + n,
+                 "<!doctype html><script>document.write('<a href=\"/n" + n +
+                     "\">n</a>'); setTimeout(() => fetch('/late" + n +
+                     ".json'), 100);</script>"),
+        site, RenderOptions{});
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_THAT(result->links, Contains("http://reuse.test/n" + n));
+    EXPECT_EQ(result->final_url, "http://reuse.test/p" + n);
+    for (const std::string& link : result->links) {
+      EXPECT_EQ(link, "http://reuse.test/n" + n) << "page " << n;
+    }
+    for (const RenderedRequest& request : result->requests) {
+      EXPECT_TRUE(request.url == "http://reuse.test/p" + n ||
+                  request.url == "http://reuse.test/late" + n + ".json")
+          << "page " << n << " saw " << request.url;
+    }
+    for (pid_t pid : browser_->GroupPids()) {
+      if (IsRenderer(pid) && !before.contains(pid)) started.insert(pid);
+    }
+  }
+  EXPECT_LE(started.size(), 2u);
 }
 
 // The browser has no network of its own: a WebSocket, a preconnect, a DNS
