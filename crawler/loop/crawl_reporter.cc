@@ -145,6 +145,7 @@ void CrawlReporter::PublishMetrics(absl::Time now,
                             ? sources_.sink->status_classes()
                             : StatusClassCounts{},
       .fetch_latency = fetch_latency_,
+      .render_latency = render_latency_,
       .in_flight =
           sources_.fetcher != nullptr ? sources_.fetcher->in_flight() : 0,
       .robots_cache_entries = robots != nullptr ? robots->size() : 0,

@@ -83,6 +83,9 @@ class CrawlReporter {
   void CountPage(bool error) { progress_->CountPage(error); }
   // A page fetch's answer took `seconds` (the latency histogram).
   void ObserveFetch(double seconds) { fetch_latency_.Observe(seconds); }
+  // A page's render took `seconds` (RenderResult::elapsed: politeness waits
+  // for its requests included).
+  void ObserveRender(double seconds) { render_latency_.Observe(seconds); }
   // The capacity warning (logged once past the filter's capacity, again at
   // each doubling); true when sieve.on_capacity = stop and the filter holds
   // sieve.expected_urls URLs: the crawl should stop (logged once, unless
@@ -111,7 +114,8 @@ class CrawlReporter {
   // output.metrics: the server, and what only it reports (this process's).
   std::unique_ptr<MetricsServer> metrics_;
   absl::Time next_metrics_ = absl::InfinitePast();
-  LatencyHistogram fetch_latency_;  // Page fetches.
+  LatencyHistogram fetch_latency_;   // Page fetches.
+  LatencyHistogram render_latency_;  // Renders that ended well.
   uint64_t capacity_warned_at_ = 0;
   absl::Time started_;
   double cpu_at_start_ = 0;

@@ -227,6 +227,7 @@ void Crawler::Impl::CollectRendered() {
       record.links_rendered = added.found;
       frontier_->NoteRender(job.url.host, added.found > 0);
       record.render_ms = absl::ToDoubleMilliseconds(job.result->elapsed);
+      reporter_->ObserveRender(absl::ToDoubleSeconds(job.result->elapsed));
       record.links_found += added.found;
       record.links_new += added.queued;
       counters().render_links += static_cast<uint64_t>(added.found);

@@ -169,18 +169,30 @@ void AppendBudgetMetrics(std::string& out, const CrawlMetrics& m) {
       m.revisit_planned_per_second);
 }
 
-// The page fetches' latency histogram and the process's memory and CPU.
-void AppendProcessMetrics(std::string& out, const CrawlMetrics& m) {
-  const LatencyHistogram& h = m.fetch_latency;
-  Family(out, "sieve_fetch_duration_seconds", "histogram",
-         "Time of each page fetch, request to last byte, this process.");
+// A histogram family `name`: its buckets, sum and count.
+void Histogram(std::string& out, absl::string_view name, absl::string_view help,
+               const LatencyHistogram& h) {
+  Family(out, name, "histogram", help);
+  const std::string bucket = absl::StrCat(name, "_bucket");
   for (size_t i = 0; i < LatencyHistogram::kBounds.size(); ++i) {
-    Sample(out, "sieve_fetch_duration_seconds_bucket", h.CumulativeCount(i),
+    Sample(out, bucket, h.CumulativeCount(i),
            absl::StrCat("le=\"", LatencyHistogram::kBounds[i], "\""));
   }
-  Sample(out, "sieve_fetch_duration_seconds_bucket", h.count(), "le=\"+Inf\"");
-  Sample(out, "sieve_fetch_duration_seconds_sum", h.sum());
-  Sample(out, "sieve_fetch_duration_seconds_count", h.count());
+  Sample(out, bucket, h.count(), "le=\"+Inf\"");
+  Sample(out, absl::StrCat(name, "_sum"), h.sum());
+  Sample(out, absl::StrCat(name, "_count"), h.count());
+}
+
+// The latency histograms of page fetches and renders, and the process's
+// memory and CPU.
+void AppendProcessMetrics(std::string& out, const CrawlMetrics& m) {
+  Histogram(out, "sieve_fetch_duration_seconds",
+            "Time of each page fetch, request to last byte, this process.",
+            m.fetch_latency);
+  Histogram(out, "sieve_render_seconds",
+            "Time of each render that ended well, its requests' politeness "
+            "waits included, this process.",
+            m.render_latency);
   One(out, "process_resident_memory_bytes", "gauge",
       "Resident memory size in bytes.", m.resident_bytes);
   One(out, "process_cpu_seconds_total", "counter",

@@ -24,7 +24,7 @@
 
 namespace sieve {
 
-// Fetch durations in fixed buckets (seconds; Prometheus histogram semantics:
+// Fetch and render durations in fixed buckets (seconds; Prometheus histogram semantics:
 // each bucket counts observations <= its bound).
 class LatencyHistogram {
  public:
@@ -50,6 +50,7 @@ struct CrawlMetrics {
   CrawlSummary summary;  // The summary so far (counters, frontier, filter).
   StatusClassCounts status_classes{};
   LatencyHistogram fetch_latency;
+  LatencyHistogram render_latency;
   uint64_t in_flight = 0;
   uint64_t robots_cache_entries = 0;
   uint64_t robots_cache_bytes = 0;

@@ -116,6 +116,7 @@ TEST(CrawlMetricsTest, ALiveScrapePassesPromtoolAndStatusIsTheSummary) {
         "sieve_filter_estimated_fp_rate ", "sieve_robots_cache_entries ",
         "sieve_skipped_total{reason=\"off_scope\"}",
         "sieve_fetch_duration_seconds_bucket{le=\"+Inf\"}",
+        "sieve_render_seconds_bucket{le=\"30\"}", "sieve_render_seconds_count ",
         "process_resident_memory_bytes ", "process_cpu_seconds_total "}) {
     EXPECT_THAT(scrape, HasSubstr(name));
   }
