@@ -24,8 +24,8 @@
 
 namespace sieve {
 
-// Fetch and render durations in fixed buckets (seconds; Prometheus histogram semantics:
-// each bucket counts observations <= its bound).
+// Fetch and render durations in fixed buckets (seconds; Prometheus histogram
+// semantics: each bucket counts observations <= its bound).
 class LatencyHistogram {
  public:
   static constexpr std::array<double, 12> kBounds = {
