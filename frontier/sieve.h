@@ -221,8 +221,8 @@ class Sieve {
  private:
   friend class Frontier;  // Shares the store and checkpoints with the Sieve.
 
-  // The in-memory parts of a checkpoint, taken under mu_: the state and the
-  // filter copied, the RAM queue lent (SpillQueue::Lend).
+  // The in-memory parts of a checkpoint, taken under mu_: the state copied,
+  // the filter written to its file, the RAM queue lent (SpillQueue::Lend).
   struct Image {
     std::string state;
     // The filter's bytes, written (not yet synced) while mu_ was held.
