@@ -12,6 +12,8 @@
 //     FetchOptions::max_body_bytes bytes.
 //   - `status` may be set even when `error` is set (for instance kTooLarge,
 //     known from the headers).
+//   - A request header the Fetcher may not send (FetchRequest::headers) is
+//     dropped, not an error: the request goes without it.
 //
 // Example:
 //   fetcher.Submit({.id = 7, .url = "https://example.com/"});
@@ -28,6 +30,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
@@ -35,6 +39,15 @@
 #include "fetch/wire_capture.h"
 
 namespace sieve {
+
+// Header fields as (name, value), in order; a name may repeat.
+using HeaderFields = std::vector<std::pair<std::string, std::string>>;
+
+// The methods a Fetcher sends: neither has a request body.
+enum class FetchMethod {
+  kGet,
+  kHead,  // CURLOPT_NOBODY: the answer's headers, no body.
+};
 
 struct FetchRequest {
   // Caller's cookie, copied into the response so it can be matched; the Fetcher
@@ -59,6 +72,24 @@ struct FetchRequest {
   // request then goes without the header). Default: "" (unconditional).
   std::string if_none_match = {};
   std::string if_modified_since = {};
+  // The method. Default: kGet.
+  FetchMethod method = FetchMethod::kGet;
+  // Request headers of this request only (a render's request carries the
+  // page's), sent after the Fetcher's own (FetchOptions::extra_headers, curl's
+  // Accept): one of the same name, case-insensitively, is replaced, except
+  // User-Agent, which stays FetchOptions::user_agent. Dropped, the request
+  // going on without them: a name that is not an RFC 9110 token, a name or
+  // value holding CR, LF or NUL, and the headers the Fetcher owns: Host,
+  // Content-Length, Transfer-Encoding, Connection, Keep-Alive, TE, Trailer,
+  // Upgrade, Proxy-Connection, Expect, Accept-Encoding (the body comes back
+  // decoded) and User-Agent. An empty value is sent empty. Cost: none when
+  // empty and the request is not conditional (the Fetcher's list is shared);
+  // otherwise one list of this request's. Default: none.
+  HeaderFields headers = {};
+  // Keep every header of the response in ResponseHeaders::all (what a
+  // browser is handed for a render's request). Cost: a string pair per
+  // header. Default: false (only the parsed fields below).
+  bool keep_all_headers = false;
 };
 
 // Why a transfer failed. The curl codes behind each kind are listed in
@@ -96,6 +127,13 @@ struct ResponseHeaders {
   std::string etag;
   std::string last_modified;
   std::optional<int64_t> content_length;
+  // Every Set-Cookie line, one per element and never joined (a cookie's
+  // Expires holds a comma). Cost: none when the response sets no cookie.
+  std::vector<std::string> set_cookie;
+  // Every header of the response, names as sent, in the order received, a
+  // repeated one once per line (Content-Encoding and Content-Length describe
+  // the wire, not `body`); empty unless FetchRequest::keep_all_headers.
+  HeaderFields all;
 };
 
 // Times from the start of the transfer to the end of each phase (curl's

@@ -1,6 +1,10 @@
 // render/caching_handler.cc: an LRU list and an index by URL under one mutex.
 #include "render/caching_handler.h"
 
+#include <algorithm>
+
+#include "absl/strings/match.h"
+
 namespace sieve {
 namespace {
 
@@ -37,6 +41,15 @@ absl::StatusOr<SubresourceResponse> CachingHandler::Fetch(
   absl::MutexLock lock(&mu_);
   if (index_.contains(request.url)) return answer;  // another render's miss
   lru_.emplace_front(request.url, *answer);
+  // A cookie was that request's answer, not the asset's: later pages (other
+  // hosts' browser contexts) get the asset without it.
+  HttpHeaders& kept = lru_.front().second.headers;
+  kept.erase(std::remove_if(kept.begin(), kept.end(),
+                            [](const auto& header) {
+                              return absl::EqualsIgnoreCase(header.first,
+                                                            "Set-Cookie");
+                            }),
+             kept.end());
   index_[request.url] = lru_.begin();
   bytes_ += size;
   while (bytes_ > max_bytes_ && !lru_.empty()) {

@@ -6,7 +6,8 @@
 // is looked up by URL; a miss asks the inner handler and keeps a 200 answer.
 // Least recently used entries go first once the bodies pass `max_bytes`; an
 // answer larger than half of it is not kept. Answers from the cache say
-// `from_cache` (fate kCached in the render's result). Freshness is not
+// `from_cache` (fate kCached in the render's result), without the Set-Cookie
+// of the answer kept (a cookie belongs to that one request). Freshness is not
 // checked: the cache lives for one crawl, whose assets are taken as fixed.
 //
 // Thread-safe (renders in several tabs share one). Two renders missing the

@@ -28,7 +28,8 @@ struct PageToRender {
   std::string url;  // absolute http(s) URL, the document's address
   int status = 200;
   // Response headers; Content-Encoding, Content-Length and Transfer-Encoding
-  // are dropped (the body must be the decoded bytes).
+  // are dropped (the body must be the decoded bytes). Its Set-Cookie lines
+  // go into the browser context's cookies.
   HttpHeaders headers;
   std::string body;  // decoded bytes
 };
@@ -40,8 +41,11 @@ struct SubresourceRequest {
   // DevTools' resource type: Document (an iframe), Script, Stylesheet, XHR,
   // Fetch, Image, Font, Media, ...
   std::string resource_type;
-  // The headers the page set, minus hop-by-hop ones and the browser's
-  // User-Agent (the crawl's own goes on the wire).
+  // The headers of the request as Chromium made it, minus hop-by-hop ones and
+  // the browser's User-Agent and Sec-CH-UA* hints (the crawl's own identity
+  // goes on the wire): those the page set (Accept, X-Requested-With...),
+  // Referer, and Cookie: the browser context's cookies for `url` (set by the
+  // document's and earlier answers' Set-Cookie), when it has any.
   HttpHeaders headers;
   // When the render's wall-clock limit ends; an answer after it is wasted.
   absl::Time deadline;
@@ -49,8 +53,10 @@ struct SubresourceRequest {
 
 struct SubresourceResponse {
   int status = 200;
-  HttpHeaders headers;  // Content-Encoding etc. dropped as for PageToRender
-  std::string body;     // decoded bytes
+  // As the server sent them; Content-Encoding etc. are dropped as for
+  // PageToRender. A Set-Cookie goes into the browser context's cookies.
+  HttpHeaders headers;
+  std::string body;  // decoded bytes
   // Answered from a cache without a request (render/caching_handler.h): the
   // render records fate kCached. Default: false.
   bool from_cache = false;

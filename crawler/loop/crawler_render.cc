@@ -5,8 +5,9 @@
 // like a page (robots.txt of its origin, fetched first when not known, as a
 // request to that host; the private-address guard in the
 // Fetcher, its host's politeness through the frontier's host lane) and
-// fetches it with the crawl's Fetcher and headers (OnSubresource answers the
-// render); the record is written when the render ends (CollectRendered), with
+// fetches it with the crawl's Fetcher and headers, in its own method with the
+// page's headers (OnSubresource answers the render with every response
+// header); the record is written when the render ends (CollectRendered), with
 // the links rendering added.
 #include <algorithm>
 #include <string>
@@ -163,7 +164,14 @@ void Crawler::Impl::ServeSubresources(absl::Time now, absl::Duration& wait) {
                                               .origin = {},
                                               .start = now,
                                               .ticket = ask.ticket});
-    fetcher_->Submit(FetchRequest{.id = id, .url = ask.request.url});
+    // The page's method (GET or HEAD: RenderOptions::methods refuses the
+    // rest before the handler) and headers; every response header back.
+    FetchRequest fetch{.id = id, .url = ask.request.url};
+    fetch.method =
+        ask.request.method == "HEAD" ? FetchMethod::kHead : FetchMethod::kGet;
+    fetch.headers = std::move(ask.request.headers);
+    fetch.keep_all_headers = true;
+    fetcher_->Submit(std::move(fetch));
   }
 }
 
@@ -203,12 +211,9 @@ void Crawler::Impl::OnSubresource(const Request& request,
                              .headers = {},
                              .body = response.body,
                              .from_cache = false};
-  if (!response.headers.content_type.empty()) {
-    answer.headers.emplace_back("Content-Type", response.headers.content_type);
-  }
-  if (!response.headers.location.empty()) {
-    answer.headers.emplace_back("Location", response.headers.location);
-  }
+  // The response's own headers (Set-Cookie, Cache-Control, CORS ones...);
+  // the render drops the hop-by-hop and body-encoding ones.
+  answer.headers = response.headers.all;
   render_->Answer(request.ticket, std::move(answer));
 }
 

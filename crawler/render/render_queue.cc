@@ -93,6 +93,11 @@ void RenderQueue::Submit(RenderJob job) {
     page.url = job.response.url;
     page.status = job.response.status;
     page.headers = {{"Content-Type", job.response.headers.content_type}};
+    // Its cookies, for the requests the page makes (the browser context's
+    // jar keeps them).
+    for (const std::string& cookie : job.response.headers.set_cookie) {
+      page.headers.emplace_back("Set-Cookie", cookie);
+    }
     page.body = job.response.body;
     job.result = pool->Render(page, *cache_, options_.render);
     if (job.result.ok()) on_rendered_(job);

@@ -15,6 +15,7 @@
 #include "fetch/dns_cache.h"
 #include "fetch/internal/curl_dns_entries.h"
 #include "fetch/internal/idle_connections.h"
+#include "fetch/internal/request_headers.h"
 
 namespace sieve::fetch_internal {
 namespace {
@@ -139,16 +140,6 @@ std::string UrlHost(const char* url, long* port = nullptr) {
     curl_free(port_text);
   }
   return out;
-}
-
-// Appends `line` to `list` unless it holds CR or LF (a header must be one
-// line); a failed allocation leaves the list as it was.
-void AppendHeader(CurlSlistPtr& list, const std::string& line) {
-  if (line.find_first_of("\r\n") != std::string::npos) return;
-  curl_slist* grown = curl_slist_append(list.get(), line.c_str());
-  if (grown == nullptr) return;
-  (void)list.release();  // Now owned by `grown`, which is the same list.
-  list.reset(grown);
 }
 
 }  // namespace
@@ -329,30 +320,20 @@ absl::Status Transfer::Configure() {
   check(curl_easy_setopt(e, CURLOPT_USERAGENT, options_.user_agent.c_str()));
   if (!options_.proxy.empty())
     check(curl_easy_setopt(e, CURLOPT_PROXY, options_.proxy.c_str()));
-  if (conditional_headers_ == nullptr &&
-      (!request_.if_none_match.empty() ||
-       !request_.if_modified_since.empty())) {
-    // The Fetcher's headers and this request's validators, in a list of its
-    // own (the shared one is read by every transfer).
-    for (const curl_slist* h = extra_headers_; h != nullptr; h = h->next) {
-      AppendHeader(conditional_headers_, h->data);
-    }
-    if (!request_.if_none_match.empty()) {
-      AppendHeader(conditional_headers_,
-                   absl::StrCat("If-None-Match: ", request_.if_none_match));
-    }
-    if (!request_.if_modified_since.empty()) {
-      AppendHeader(
-          conditional_headers_,
-          absl::StrCat("If-Modified-Since: ", request_.if_modified_since));
-    }
+  // The request's own list when it has headers of its own (the shared one is
+  // read by every transfer), built at the first attempt only.
+  if (request_headers_ == nullptr) {
+    request_headers_ = RequestHeaderList(extra_headers_, request_);
   }
-  if (conditional_headers_ != nullptr) {
-    check(curl_easy_setopt(e, CURLOPT_HTTPHEADER, conditional_headers_.get()));
+  if (request_headers_ != nullptr) {
+    check(curl_easy_setopt(e, CURLOPT_HTTPHEADER, request_headers_.get()));
   } else if (extra_headers_ != nullptr) {
     // curl reads the list but its API takes a non-const pointer.
     check(curl_easy_setopt(e, CURLOPT_HTTPHEADER,
                            const_cast<curl_slist*>(extra_headers_)));
+  }
+  if (request_.method == FetchMethod::kHead) {
+    check(curl_easy_setopt(e, CURLOPT_NOBODY, 1L));
   }
   // HTTP/2 only over TLS (ALPN). Plain http:// stays HTTP/1.1 explicitly: with
   // HTTP/2 wanted, curl would hold every further transfer to the host until the
@@ -434,6 +415,25 @@ void Transfer::ReadHeaders(ResponseHeaders* headers) const {
   headers->x_robots_tag = HeaderValue(e, "X-Robots-Tag");
   headers->etag = HeaderValue(e, "ETag");
   headers->last_modified = HeaderValue(e, "Last-Modified");
+  curl_header* header = nullptr;
+  if (curl_easy_header(e, "Set-Cookie", 0, CURLH_HEADER, -1, &header) ==
+      CURLHE_OK) {
+    const size_t amount = header->amount;  // Overwritten by the next call.
+    headers->set_cookie.reserve(amount);
+    headers->set_cookie.emplace_back(header->value);
+    for (size_t i = 1; i < amount; ++i) {
+      if (curl_easy_header(e, "Set-Cookie", i, CURLH_HEADER, -1, &header) ==
+          CURLHE_OK) {
+        headers->set_cookie.emplace_back(header->value);
+      }
+    }
+  }
+  if (request_.keep_all_headers) {
+    for (curl_header* h = curl_easy_nextheader(e, CURLH_HEADER, -1, nullptr);
+         h != nullptr; h = curl_easy_nextheader(e, CURLH_HEADER, -1, h)) {
+      headers->all.emplace_back(h->name, h->value);
+    }
+  }
   int64_t length = 0;
   if (absl::SimpleAtoi(HeaderValue(e, "Content-Length"), &length) &&
       length >= 0) {

@@ -109,9 +109,9 @@ class Transfer {
   // easy_, which reads it.
   std::string resolve_line_;
   CurlSlistPtr resolve_;
-  // The Fetcher's headers plus this request's If-None-Match /
-  // If-Modified-Since, for a conditional request only.
-  CurlSlistPtr conditional_headers_;
+  // The Fetcher's headers with this request's own (FetchRequest::headers,
+  // If-None-Match, If-Modified-Since); null when it has none.
+  CurlSlistPtr request_headers_;
   CURLSH* const share_;
   TlsSessionCache* const tls_sessions_;
   FetchCounters* const counters_;

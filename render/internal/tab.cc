@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "render/internal/link_script.h"
@@ -44,6 +45,13 @@ bool DroppedHeader(std::string_view name) {
   const std::string lower = absl::AsciiStrToLower(std::string(name));
   return std::find(std::begin(kDropped), std::end(kDropped), lower) !=
          std::end(kDropped);
+}
+
+// The client hints that name the browser (Sec-CH-UA, -Mobile, -Platform...,
+// sent from secure origins): "HeadlessChrome" is in them, and a request
+// carries the crawl's identity only.
+bool BrowserHint(const std::string& name) {
+  return absl::StartsWithIgnoreCase(name, "sec-ch-ua");
 }
 
 json FulfillParams(const std::string& request_id, int status,
@@ -207,7 +215,7 @@ class PageRender {
       if (auto headers = request.find("headers");
           headers != request.end() && headers->is_object()) {
         for (const auto& [name, value] : headers->items()) {
-          if (!DroppedHeader(name) && value.is_string()) {
+          if (!DroppedHeader(name) && !BrowserHint(name) && value.is_string()) {
             ask.headers.emplace_back(name, value.get<std::string>());
           }
         }

@@ -1,6 +1,6 @@
 // Tests of render/caching_handler.h (no browser): repeated scripts and
 // stylesheets are answered once, other requests always pass through, the
-// byte bound holds.
+// byte bound holds, a cached answer sets no cookie.
 #include "render/caching_handler.h"
 
 #include <string>
@@ -48,6 +48,37 @@ TEST(CachingHandlerTest, DataRequestsAndRefusalsAreNeverCached) {
   }
   EXPECT_EQ(site.asked().size(), 4u);
   EXPECT_EQ(cached.bytes(), 0);
+}
+
+// A cookie is the answer of one request, not of the asset: the copy kept has
+// no Set-Cookie, so another page's render (another host's browser context)
+// is not handed it again.
+TEST(CachingHandlerTest, ACachedAnswerSetsNoCookie) {
+  class CookieSite : public RenderHandler {
+   public:
+    absl::StatusOr<SubresourceResponse> Fetch(
+        const SubresourceRequest&) override {
+      SubresourceResponse response;
+      response.headers = {{"Content-Type", "text/javascript"},
+                          {"Set-Cookie", "s=1"},
+                          {"set-cookie", "t=2"},
+                          {"Cache-Control", "max-age=60"}};
+      response.body = "var x;";
+      return response;
+    }
+  } site;
+  CachingHandler cached(site);
+  absl::StatusOr<SubresourceResponse> first =
+      cached.Fetch(Get("http://a.test/app.js", "Script"));
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(first->headers.size(), 4u);
+  absl::StatusOr<SubresourceResponse> again =
+      cached.Fetch(Get("http://a.test/app.js", "Script"));
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->from_cache);
+  const HttpHeaders kept = {{"Content-Type", "text/javascript"},
+                            {"Cache-Control", "max-age=60"}};
+  EXPECT_EQ(again->headers, kept);
 }
 
 TEST(CachingHandlerTest, TheLeastRecentlyUsedGoFirstPastTheByteBound) {

@@ -15,7 +15,9 @@
 //     carries the crawl's;
 //   - every host's requests, subresources included, keep the delay;
 //   - --render off renders nothing (the script-built pages stay unfound);
-//   - --render always with --frontier is refused at start.
+//   - --render always with --frontier is refused at start;
+//   - a render's requests carry the page's method and headers and the
+//     browser's cookies; their answers' headers (Set-Cookie) reach the page.
 // Skips with a message when chromium-headless-shell is absent.
 #include <algorithm>
 #include <filesystem>
@@ -331,6 +333,97 @@ TEST(CrawlRenderTest, ThirdPartyScriptsMeetRobotsTxtOfTheirOrigin) {
   EXPECT_EQ(c.value("subresources_refused_robots", 0), 1) << out.summary.dump();
   EXPECT_EQ(c.value("subresources_refused_robots_unknown", 0), 1);
   EXPECT_EQ(c.value("subresources_fetched", 0), 1);
+}
+
+// The value of request header `name` of the first request for `path`; "" when
+// absent or never asked for.
+std::string HeaderAt(const GatedSite& site, const std::string& path,
+                     const std::string& name) {
+  for (const GatedSite::Hit& hit : site.Hits()) {
+    if (hit.path == path)
+      return hit.headers.count(name) ? hit.headers.find(name)->second : "";
+  }
+  return "";
+}
+
+// What a render's requests carry to the server (#38): the page's method (a
+// HEAD stays a HEAD; a POST never leaves) and headers (the crawl's
+// User-Agent still), and the browser context's cookies: the document's own
+// Set-Cookie, then one an earlier answer set. The answers' headers reach the
+// page: its script sees both cookies in document.cookie, and links what it
+// saw.
+TEST(CrawlRenderTest, SubresourcesCarryThePagesMethodHeadersAndCookies) {
+  SIEVE_SKIP_WITHOUT_CHROMIUM();
+  const std::string app_js = R"JS(
+    const app = document.getElementById('app');
+    function add(href) {
+      const a = document.createElement('a');
+      a.href = href;
+      a.textContent = href;
+      app.appendChild(a);
+    }
+    (async () => {
+      const api = await fetch('/api.json', {headers: {
+          'X-Requested-With': 'sieve-test', 'Accept': 'application/json'}});
+      add((await api.json()).href);
+      const head = await fetch('/probe', {method: 'HEAD'});
+      add('/head-' + head.status + '.html');
+      await fetch('/login');
+      await fetch('/after-login.json');
+      try {
+        await fetch('/submit', {method: 'POST', body: 'x=1'});
+      } catch (e) {}
+      add('/cookies-' + document.cookie.split('; ').sort().join('-') +
+          '.html');
+    })();
+  )JS";
+  GatedSite site(
+      {{"/robots.txt", {"text/plain", "User-agent: *\nAllow: /\n"}},
+       {"/",
+        {kHtml,
+         "<!doctype html><title>Jar</title><div id=\"app\"></div>"
+         "<script src=\"/app.js\"></script>"}},
+       {"/app.js", {kJs, app_js}},
+       {"/api.json", {"application/json", R"({"href":"/from-api.html"})"}},
+       {"/probe", {"text/plain", "probe body"}},
+       {"/login", {"text/plain", "in"}},
+       {"/after-login.json", {"application/json", "{}"}},
+       {"/from-api.html", {kHtml, Leaf("from-api")}}},
+      /*gate=*/"", /*statuses=*/{},
+      {{"/", {{"Set-Cookie", "doc=1; Path=/"}}},
+       {"/login", {{"Set-Cookie", "s=1; Path=/"}}}});
+  const CrawlOutput out =
+      Crawl("render_requests", {site.url("/")}, {"--render", "always"});
+  const std::string why = absl::StrCat(out.log, Dump(out));
+
+  // The page's headers, beside the crawl's User-Agent.
+  ASSERT_TRUE(site.Paths().count("/api.json")) << why;
+  EXPECT_EQ(HeaderAt(site, "/api.json", "X-Requested-With"), "sieve-test");
+  EXPECT_EQ(HeaderAt(site, "/api.json", "Accept"), "application/json");
+  EXPECT_TRUE(
+      absl::StartsWith(HeaderAt(site, "/api.json", "User-Agent"), "SieveBot/"));
+  EXPECT_TRUE(site.Paths().count("/from-api.html")) << why;
+  // A HEAD is sent as one, and its answer reaches the page.
+  int heads = 0;
+  for (const GatedSite::Hit& hit : site.Hits()) {
+    if (hit.path == "/probe") {
+      EXPECT_EQ(hit.method, "HEAD");
+      ++heads;
+    }
+  }
+  EXPECT_EQ(heads, 1) << why;
+  EXPECT_TRUE(site.Paths().count("/head-200.html")) << why;
+  // The document's cookie on its first subresource; the one /login set on
+  // the request after it.
+  EXPECT_EQ(HeaderAt(site, "/app.js", "Cookie"), "doc=1") << why;
+  EXPECT_EQ(HeaderAt(site, "/login", "Cookie"), "doc=1");
+  const std::string after = HeaderAt(site, "/after-login.json", "Cookie");
+  EXPECT_TRUE(after == "doc=1; s=1" || after == "s=1; doc=1") << after;
+  // The crawl's own fetches have no cookie jar.
+  EXPECT_EQ(HeaderAt(site, "/from-api.html", "Cookie"), "");
+  EXPECT_TRUE(site.Paths().count("/cookies-doc=1-s=1.html")) << why;
+  // A POST never leaves the browser.
+  EXPECT_FALSE(site.Paths().count("/submit")) << why;
 }
 
 // --frontier's frontier has no host lane to keep a render's requests polite:

@@ -9,19 +9,33 @@
 namespace sieve::testing_util {
 
 GatedSite::GatedSite(Files files, std::string gate,
-                     std::map<std::string, int> statuses)
+                     std::map<std::string, int> statuses, Headers headers)
     : files_(std::move(files)),
       gate_(std::move(gate)),
-      statuses_(std::move(statuses)) {
+      statuses_(std::move(statuses)),
+      headers_(std::move(headers)) {
+  server_.Post(".*",
+               [this](const httplib::Request& req, httplib::Response& res) {
+                 std::lock_guard<std::mutex> lock(mu_);
+                 hits_.push_back({req.path, req.get_header_value("User-Agent"),
+                                  absl::Now(), req.method, req.headers});
+                 changed_.notify_all();
+                 res.status = 405;
+               });
   server_.Get(
       ".*", [this](const httplib::Request& req, httplib::Response& res) {
         {
           std::unique_lock<std::mutex> lock(mu_);
-          hits_.push_back(
-              {req.path, req.get_header_value("User-Agent"), absl::Now()});
+          hits_.push_back({req.path, req.get_header_value("User-Agent"),
+                           absl::Now(), req.method, req.headers});
           changed_.notify_all();
           if (!gate_.empty() && req.path == gate_) {
             changed_.wait(lock, [this] { return open_; });
+          }
+        }
+        if (auto extra = headers_.find(req.path); extra != headers_.end()) {
+          for (const auto& [name, value] : extra->second) {
+            res.set_header(name, value);
           }
         }
         if (auto status = statuses_.find(req.path); status != statuses_.end()) {

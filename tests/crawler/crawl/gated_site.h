@@ -1,6 +1,6 @@
 // A loopback site for the crawl's rendering tests: fixed files on
 // 127.0.0.1 (a port of its own), every request remembered (path, User-Agent,
-// arrival), some paths answered with a status instead (a 503 robots.txt),
+// arrival, method, headers), some paths answered with a status instead (a 503 robots.txt),
 // and one path (the gate) answered only once the test opens it, so a render
 // stays in progress while the test acts (kills a browser, signals sieve).
 #ifndef SIEVE_TESTS_CRAWLER_CRAWL_GATED_SITE_H_
@@ -26,8 +26,13 @@ class GatedSite {
   // holds nothing. `statuses`: paths answered with that status and no body.
   // Unknown paths get 404.
   using Files = std::map<std::string, std::pair<std::string, std::string>>;
+  // `headers`: response headers added for these paths (Set-Cookie...).
+  // POSTs are answered 405, and remembered like the rest.
+  using Headers =
+      std::map<std::string, std::vector<std::pair<std::string, std::string>>>;
   explicit GatedSite(Files files, std::string gate = "",
-                     std::map<std::string, int> statuses = {});
+                     std::map<std::string, int> statuses = {},
+                     Headers headers = {});
   ~GatedSite();  // Opens the gate, then stops the server.
 
   // One request as it arrived.
@@ -35,6 +40,8 @@ class GatedSite {
     std::string path;
     std::string user_agent;
     absl::Time start;
+    std::string method;
+    httplib::Headers headers;  // every request header
   };
 
   std::string url(const std::string& path) const;
@@ -53,6 +60,7 @@ class GatedSite {
   const Files files_;
   const std::string gate_;
   const std::map<std::string, int> statuses_;
+  const Headers headers_;
   httplib::Server server_;
   std::thread thread_;
   int port_ = 0;
