@@ -182,7 +182,7 @@ absl::StatusOr<absl::Duration> Crawler::Impl::StartInHostLane(
 void Crawler::Impl::OnSubresource(const Request& request,
                                   const FetchResponse& response,
                                   absl::Time now) {
-  frontier_->EndHostRequest(request.host, response.timings.total, now);
+  frontier_->EndHostRequest(request.host, OutcomeOfAnswer(response), now);
   if (render_ == nullptr) return;
   if (!response.ok()) {
     const bool blocked = response.error == FetchError::kBlockedAddress;

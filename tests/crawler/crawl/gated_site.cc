@@ -9,10 +9,12 @@
 namespace sieve::testing_util {
 
 GatedSite::GatedSite(Files files, std::string gate,
-                     std::map<std::string, int> statuses)
+                     std::map<std::string, int> statuses,
+                     std::map<std::string, std::string> retry_after)
     : files_(std::move(files)),
       gate_(std::move(gate)),
-      statuses_(std::move(statuses)) {
+      statuses_(std::move(statuses)),
+      retry_after_(std::move(retry_after)) {
   server_.Get(
       ".*", [this](const httplib::Request& req, httplib::Response& res) {
         {
@@ -26,6 +28,10 @@ GatedSite::GatedSite(Files files, std::string gate,
         }
         if (auto status = statuses_.find(req.path); status != statuses_.end()) {
           res.status = status->second;
+          if (auto after = retry_after_.find(req.path);
+              after != retry_after_.end()) {
+            res.set_header("Retry-After", after->second);
+          }
           return;
         }
         auto it = files_.find(req.path);

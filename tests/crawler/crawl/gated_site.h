@@ -1,6 +1,7 @@
 // A loopback site for the crawl's rendering tests: fixed files on
 // 127.0.0.1 (a port of its own), every request remembered (path, User-Agent,
-// arrival), some paths answered with a status instead (a 503 robots.txt),
+// arrival), some paths answered with a status instead (a 503 robots.txt, a
+// 429 with Retry-After),
 // and one path (the gate) answered only once the test opens it, so a render
 // stays in progress while the test acts (kills a browser, signals sieve).
 #ifndef SIEVE_TESTS_CRAWLER_CRAWL_GATED_SITE_H_
@@ -23,11 +24,13 @@ namespace sieve::testing_util {
 class GatedSite {
  public:
   // path -> (content type, body). `gate`: the path held until Open(); ""
-  // holds nothing. `statuses`: paths answered with that status and no body.
+  // holds nothing. `statuses`: paths answered with that status and no body;
+  // `retry_after`: paths of `statuses` answered with that Retry-After header.
   // Unknown paths get 404.
   using Files = std::map<std::string, std::pair<std::string, std::string>>;
   explicit GatedSite(Files files, std::string gate = "",
-                     std::map<std::string, int> statuses = {});
+                     std::map<std::string, int> statuses = {},
+                     std::map<std::string, std::string> retry_after = {});
   ~GatedSite();  // Opens the gate, then stops the server.
 
   // One request as it arrived.
@@ -53,6 +56,7 @@ class GatedSite {
   const Files files_;
   const std::string gate_;
   const std::map<std::string, int> statuses_;
+  const std::map<std::string, std::string> retry_after_;
   httplib::Server server_;
   std::thread thread_;
   int port_ = 0;
