@@ -408,13 +408,17 @@ class CrawlFrontier {
     (void)now;
     return absl::UnimplementedError("this frontier has no host lane");
   }
-  // The request StartHostRequest started for `host` ended at `now` after
-  // `response_time` (zero without an answer): the slot is freed and the
-  // host's next request waits its delay from `now`, as after Done.
+  // The request StartHostRequest started for `host` ended at `now` as
+  // `outcome` says: the slot is freed and the host's politeness follows the
+  // answer as after Done (its delay from `now`, the adaptive delay of
+  // outcome.response_time, back-off after a 429/503 (at least retry_after)
+  // or a transient error, a success resetting it, connection failures
+  // counted towards unreachable). No URL is retried and nothing is counted
+  // in FrontierStats: the caller counts its own requests.
   virtual void EndHostRequest(std::string_view host,
-                              absl::Duration response_time, absl::Time now) {
+                              const FetchOutcome& outcome, absl::Time now) {
     (void)host;
-    (void)response_time;
+    (void)outcome;
     (void)now;
   }
 

@@ -215,6 +215,51 @@ NextUrl Frontier::Next(absl::Time now) {
   return NotReady(now);
 }
 
+bool Frontier::ApplyOutcome(HostState& host, const FetchOutcome& outcome,
+                            absl::Time now) {
+  if (outcome.kind == FetchOutcome::kNotFetched) return false;  // No request.
+  const PolitenessOptions& p = options_.politeness;
+  // Politeness as the server sees it: the host's next request starts at least
+  // its delay after this answer ended, whatever the answer was.
+  host.next_allowed = std::max(host.next_allowed,
+                               now + DelayBetweenRequests(p, host.politeness));
+  bool back_off = false;
+  switch (outcome.kind) {
+    case FetchOutcome::kSuccess:
+      host.politeness.throttle_streak = 0;
+      ClearUnreachable(host);
+      host.politeness.last_response_time = outcome.response_time;
+      host.next_allowed = std::max(
+          host.next_allowed, now + AdaptiveDelay(p, outcome.response_time));
+      break;
+    case FetchOutcome::kThrottled:
+      ClearUnreachable(host);
+      back_off = true;
+      break;
+    case FetchOutcome::kError:
+      if (outcome.connection_failed) {
+        // No back-off beyond the delay (PolitenessOptions::unreachable_after).
+        return CountConnectionFailure(host, outcome, now);
+      }
+      back_off = outcome.transient;
+      break;
+    case FetchOutcome::kNotFetched:
+    case FetchOutcome::kDeferred:
+      break;
+  }
+  if (back_off) {
+    ++host.politeness.throttle_streak;
+    host.blocked_until =
+        std::max(host.blocked_until,
+                 now + ThrottleBackoff(p, host.politeness.throttle_streak,
+                                       outcome.kind == FetchOutcome::kThrottled
+                                           ? outcome.retry_after
+                                           : std::nullopt,
+                                       rng_));
+  }
+  return false;
+}
+
 absl::StatusOr<UrlFate> Frontier::Done(std::string_view url,
                                        const FetchOutcome& outcome,
                                        absl::Time now) {
@@ -231,47 +276,28 @@ absl::StatusOr<UrlFate> Frontier::Done(std::string_view url,
   hosts_->in_flight.erase(it);
   --host.in_flight;
   ++counters_.done;
-  const PolitenessOptions& p = options_.politeness;
-  // Politeness as the server sees it: the host's next request starts at least
-  // its delay after this answer ended, whatever the answer was.
-  const absl::Time after_delay = now + DelayBetweenRequests(p, host.politeness);
+  const bool now_unreachable = ApplyOutcome(host, outcome, now);
   UrlFate fate = UrlFate::kFinished;
   switch (outcome.kind) {
     case FetchOutcome::kSuccess:
       ++counters_.succeeded;
-      host.politeness.throttle_streak = 0;
-      ClearUnreachable(host);
-      host.politeness.last_response_time = outcome.response_time;
-      host.next_allowed =
-          std::max({host.next_allowed, after_delay,
-                    now + AdaptiveDelay(p, outcome.response_time)});
       break;
     case FetchOutcome::kThrottled:
       ++counters_.throttled;
-      ClearUnreachable(host);
-      host.next_allowed = std::max(host.next_allowed, after_delay);
-      fate = RetryOrGiveUp(host, std::move(entry), /*throttled=*/true,
-                           /*back_off=*/true, outcome.retry_after, now);
+      fate = RetryOrGiveUp(host, std::move(entry), /*throttled=*/true);
       break;
     case FetchOutcome::kError:
       ++counters_.failed;
-      host.next_allowed = std::max(host.next_allowed, after_delay);
-      if (outcome.connection_failed &&
-          CountConnectionFailure(host, outcome, now)) {
-        break;  // Finished: its record carries the failure itself.
-      }
-      if (outcome.transient) {
-        fate = RetryOrGiveUp(host, std::move(entry), /*throttled=*/false,
-                             /*back_off=*/!outcome.connection_failed,
-                             std::nullopt, now);
+      // Found unreachable: finished, its record carries the failure itself.
+      if (outcome.transient && !now_unreachable) {
+        fate = RetryOrGiveUp(host, std::move(entry), /*throttled=*/false);
       }
       break;
     case FetchOutcome::kNotFetched:
-      // No request: no delay, and the URL does not count as a page.
+      // The URL does not count as a page.
       if (entry.counted && host.urls_dispatched > 0) --host.urls_dispatched;
       break;
     case FetchOutcome::kDeferred:
-      host.next_allowed = std::max(host.next_allowed, after_delay);
       // A counted URL is within the page cap even if counting it dropped
       // the host: it goes back (HostState::HasWork serves it).
       if (host.dropped && !entry.counted) {

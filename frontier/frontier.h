@@ -226,7 +226,7 @@ class Frontier final : public CrawlFrontier {
   // lookup and a schedule update.
   absl::StatusOr<absl::Duration> StartHostRequest(std::string_view host,
                                                   absl::Time now) override;
-  void EndHostRequest(std::string_view host, absl::Duration response_time,
+  void EndHostRequest(std::string_view host, const FetchOutcome& outcome,
                       absl::Time now) override;
   // See CrawlFrontier. Cost: a host lookup (a disk read for a host parked
   // there, which comes back into RAM).
@@ -295,13 +295,19 @@ class Frontier final : public CrawlFrontier {
   // Next's answer when no host is ready: how long until one is, or why none
   // will be.
   NextUrl NotReady(absl::Time now) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Applies a throttle or transient-error answer: backs the host off (not
-  // for a failed connection: `back_off` false) and requeues `entry` behind
-  // the host's other URLs, within its retry limit.
-  UrlFate RetryOrGiveUp(HostState& host, QueuedUrl entry, bool throttled,
-                        bool back_off,
-                        std::optional<absl::Duration> retry_after,
-                        absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // What the end of a request to `host` at `now` does to its politeness, for
+  // Done and EndHostRequest alike: its delay from `now` (none for
+  // kNotFetched), a success's adaptive delay and reset of the back-off, a
+  // 429/503's or transient error's back-off (at least Retry-After), a failed
+  // connection counted (no back-off). Returns whether that failure made the
+  // host unreachable. Counts nothing in FrontierStats but hosts_unreachable.
+  bool ApplyOutcome(HostState& host, const FetchOutcome& outcome,
+                    absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // After a throttle or transient-error answer (the back-off is
+  // ApplyOutcome's): requeues `entry` behind the host's other URLs, within
+  // its retry limit.
+  UrlFate RetryOrGiveUp(HostState& host, QueuedUrl entry, bool throttled)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The host answered: it is reachable.
   static void ClearUnreachable(HostState& host);
   // A failed connection to `host` (FetchOutcome::connection_failed): counts

@@ -114,15 +114,12 @@ absl::StatusOr<absl::Duration> Frontier::StartHostRequest(
 }
 
 void Frontier::EndHostRequest(std::string_view host_name,
-                              absl::Duration response_time, absl::Time now) {
+                              const FetchOutcome& outcome, absl::Time now) {
   std::lock_guard lock(mu_);
   HostState* host = hosts_->table.Find(host_name);
   if (host == nullptr || host->in_flight == 0) return;
   --host->in_flight;
-  const PolitenessOptions& p = options_.politeness;
-  host->next_allowed = std::max(
-      {host->next_allowed, now + DelayBetweenRequests(p, host->politeness),
-       now + AdaptiveDelay(p, response_time)});
+  (void)ApplyOutcome(*host, outcome, now);
   Touch(*host, now);
 }
 
@@ -248,17 +245,8 @@ bool Frontier::CountConnectionFailure(HostState& host,
 }
 
 UrlFate Frontier::RetryOrGiveUp(HostState& host, QueuedUrl entry,
-                                bool throttled, bool back_off,
-                                std::optional<absl::Duration> retry_after,
-                                absl::Time now) {
+                                bool throttled) {
   const PolitenessOptions& p = options_.politeness;
-  if (back_off) {
-    ++host.politeness.throttle_streak;
-    host.blocked_until =
-        std::max(host.blocked_until,
-                 now + ThrottleBackoff(p, host.politeness.throttle_streak,
-                                       retry_after, rng_));
-  }
   uint32_t& retries = throttled ? entry.throttle_retries : entry.error_retries;
   const int limit = throttled ? p.max_throttle_retries : p.max_error_retries;
   if (retries >= static_cast<uint32_t>(limit)) {

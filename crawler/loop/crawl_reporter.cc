@@ -4,10 +4,12 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
 #include "crawler/output/summary.h"
+#include "crawler/render/render_queue.h"
 #include "frontier/frontier.h"
 
 namespace sieve {
@@ -133,7 +135,10 @@ ProgressSnapshot CrawlReporter::Snapshot(absl::Time now) const {
       .filter_capacity = filter.capacity,
       .filter_estimated_fp_rate = filter.estimated_fp_rate,
       .seconds = absl::ToDoubleSeconds(now - started_),
-      .pages_this_run = counters.pages - base_pages_};
+      .pages_this_run = counters.pages - base_pages_,
+      .rendering = sources_.render != nullptr,
+      .rendered = counters.render_pages,
+      .browsers_alive = BrowsersAlive()};
 }
 
 void CrawlReporter::PublishMetrics(absl::Time now,
@@ -184,7 +189,14 @@ CrawlSummary CrawlReporter::Summary(absl::Time now,
                       .fetch = sources_.fetcher != nullptr
                                    ? sources_.fetcher->counters()
                                    : FetchCounters{},
-                      .budgets = Budgets()};
+                      .budgets = Budgets(),
+                      .render_browsers_alive = BrowsersAlive()};
+}
+
+uint64_t CrawlReporter::BrowsersAlive() const {
+  if (sources_.render == nullptr) return 0;
+  return static_cast<uint64_t>(
+      std::max(0, sources_.render->browser_stats().browsers_alive));
 }
 
 CrawlSummary CrawlReporter::Finish(absl::Time now,

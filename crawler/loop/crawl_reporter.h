@@ -52,11 +52,13 @@
 
 namespace sieve {
 
+class RenderQueue;  // crawler/render/render_queue.h
+
 class CrawlReporter {
  public:
   // What the reports read. Each must outlive the reporter; only `fetcher`,
-  // `sink`, `robots`, `dns`, `domains` and `revisits` may be null (their
-  // figures are then 0).
+  // `sink`, `robots`, `dns`, `domains`, `revisits` and `render` may be null
+  // (their figures are then 0; no `render`: rendering is off).
   struct Sources {
     const CrawlConfig* config = nullptr;
     CrawlCounters* counters = nullptr;  // capacity_warnings is counted here.
@@ -67,6 +69,7 @@ class CrawlReporter {
     const DnsCache* dns = nullptr;
     const DomainBudget* domains = nullptr;
     const RevisitScheduler* revisits = nullptr;
+    const RenderQueue* render = nullptr;
   };
 
   // With config->output.metrics, starts the metrics server (an error when
@@ -106,6 +109,8 @@ class CrawlReporter {
   CrawlReporter(Sources sources, std::shared_ptr<spdlog::logger> log,
                 bool live);
   ProgressSnapshot Snapshot(absl::Time now) const;
+  // Chromium browsers running now (0 without rendering).
+  uint64_t BrowsersAlive() const;
   void PublishMetrics(absl::Time now, std::optional<StopReason> stop);
 
   Sources sources_;

@@ -93,7 +93,11 @@ namespace sieve {
   X(subresources_refused_robots_unknown)                                     \
   X(subresources_refused_private) /* The private-address guard. */           \
   /* Host unreachable, bad URL, or the crawl stopping. */                    \
-  X(subresources_refused_other)
+  X(subresources_refused_other)                                              \
+  /* The browser pool's (render/browser_pool.h), added by the loop: */       \
+  X(render_browser_spawns)   /* Browsers started, respawns included. */      \
+  X(render_browser_crashes)  /* Browsers that died, hung, failed to start. */\
+  X(render_browser_retirements)  /* Replaced for age or memory. */
 // clang-format on
 
 // Cumulative counts of a crawl (they survive resume). Every count's

@@ -113,6 +113,9 @@ struct CrawlSummary {
   // This run's connections, TLS handshakes and DNS lookups (the Fetcher's).
   FetchCounters fetch;
   std::vector<BudgetUse> budgets;  // Every budget of the crawl's RAM.
+  // Chromium browsers running now (render.mode; 0 before the first render
+  // and without rendering).
+  uint64_t render_browsers_alive = 0;
 };
 
 class Crawler {

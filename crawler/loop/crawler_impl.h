@@ -132,6 +132,10 @@ namespace sieve {
 // What the frontier is told of a failed fetch (retried, connection-level),
 // from fetch/fetch_failure.h's table.
 FetchOutcome OutcomeOf(const Failure& failure);
+// What the frontier is told of `response`, page or a request of the host
+// lane: a failed fetch as OutcomeOf says, a 429/503 throttled with its
+// Retry-After, any other answer (a 404 too) a success taking its time.
+FetchOutcome OutcomeOfAnswer(const FetchResponse& response);
 // A record of `url` with what the frontier knows of it (URL, depth, referrer).
 PageRecord RecordOf(const FrontierUrl& url);
 

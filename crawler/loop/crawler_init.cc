@@ -209,7 +209,8 @@ absl::Status Crawler::Impl::StartParsing() {
                                  .robots = &robots_->cache(),
                                  .dns = rules_->dns().get(),
                                  .domains = &rules_->domains(),
-                                 .revisits = revisits_.get()},
+                                 .revisits = revisits_.get(),
+                                 .render = render_.get()},
           log(), setup_.live_progress);
   if (!reporter.ok()) return reporter.status();
   reporter_ = *std::move(reporter);

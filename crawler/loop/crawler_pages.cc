@@ -28,6 +28,18 @@ FetchOutcome OutcomeOf(const Failure& failure) {
   return FetchOutcome::Error(transient);
 }
 
+FetchOutcome OutcomeOfAnswer(const FetchResponse& response) {
+  const std::optional<Failure> failure = FailureOf(response);
+  if (!response.ok() && failure.has_value()) return OutcomeOf(*failure);
+  if (failure.has_value() && failure->code == FailureCode::kThrottled) {
+    FetchOutcome throttled = OutcomeOf(*failure);
+    throttled.retry_after =
+        ParseRetryAfter(response.headers.retry_after, absl::Now());
+    return throttled;
+  }
+  return FetchOutcome::Success(response.timings.total);
+}
+
 PageRecord RecordOf(const FrontierUrl& url) {
   PageRecord record;
   record.url = url.url;
@@ -239,14 +251,10 @@ void Crawler::Impl::OnPage(Request request, FetchResponse response,
   switch (Classify(answer)) {
     case AnswerKind::kFetchError:
       return OnFetchError(answer);
-    case AnswerKind::kThrottled: {
+    case AnswerKind::kThrottled:
       // The frontier backs the host off and retries the URL within its
       // limit; recorded only when it gives up.
-      FetchOutcome throttled = OutcomeOf(*answer.failure);
-      throttled.retry_after =
-          ParseRetryAfter(answer.response.headers.retry_after, absl::Now());
-      return FinishAnswer(answer, throttled);
-    }
+      return FinishAnswer(answer, OutcomeOfAnswer(answer.response));
     case AnswerKind::kNotModified:
       // A 304 to a revisit's conditional request: unchanged, no body.
       NoteAnswerVisit(answer);

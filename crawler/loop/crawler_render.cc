@@ -190,7 +190,7 @@ absl::StatusOr<absl::Duration> Crawler::Impl::StartInHostLane(
 void Crawler::Impl::OnSubresource(const Request& request,
                                   const FetchResponse& response,
                                   absl::Time now) {
-  frontier_->EndHostRequest(request.host, response.timings.total, now);
+  frontier_->EndHostRequest(request.host, OutcomeOfAnswer(response), now);
   if (render_ == nullptr) return;
   if (!response.ok()) {
     const bool blocked = response.error == FetchError::kBlockedAddress;
@@ -223,6 +223,13 @@ void Crawler::Impl::CollectRendered() {
     log()->warn("rendering is off from now on: {}",
                 std::string(off->message()));
   }
+  // The pool counts its browsers' lives; the crawl's counters keep them over
+  // every run.
+  const BrowserPool::Stats lives = render_->TakeBrowserCounts();
+  counters().render_browser_spawns += static_cast<uint64_t>(lives.spawns);
+  counters().render_browser_crashes += static_cast<uint64_t>(lives.crashes);
+  counters().render_browser_retirements +=
+      static_cast<uint64_t>(lives.retirements);
   for (RenderJob& job : render_->TakeDone()) {
     PageRecord& record = job.record;
     if (job.result.ok()) {

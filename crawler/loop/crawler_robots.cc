@@ -58,7 +58,7 @@ void Crawler::Impl::FetchRobots(const UrlParts& parts, std::string host,
 void Crawler::Impl::OnRobots(const Request& request,
                              const FetchResponse& response, absl::Time now) {
   if (request.in_lane) {
-    frontier_->EndHostRequest(request.host, response.timings.total, now);
+    frontier_->EndHostRequest(request.host, OutcomeOfAnswer(response), now);
   }
   std::optional<RobotsGate::Answer> answer =
       robots_->Take(request.origin, response);

@@ -114,7 +114,7 @@ void AppendStateMetrics(std::string& out, const CrawlMetrics& m) {
 }
 
 // Rendering (render.mode): pages rendered, failed renders, the requests of
-// renders by what became of them.
+// renders by what became of them, the browsers alive and their lives.
 void AppendRenderMetrics(std::string& out, const CrawlMetrics& m) {
   const CrawlCounters& c = m.summary.counters;
   One(out, "sieve_render_pages_total", "counter",
@@ -139,6 +139,18 @@ void AppendRenderMetrics(std::string& out, const CrawlMetrics& m) {
     Sample(out, "sieve_render_subresources_total", count,
            absl::StrCat("fate=\"", fate, "\""));
   }
+  One(out, "sieve_render_browsers_alive", "gauge",
+      "Chromium browsers running now.", m.summary.render_browsers_alive);
+  One(out, "sieve_render_browser_spawns_total", "counter",
+      "Chromium browsers started, respawns after a crash included, all runs.",
+      c.render_browser_spawns);
+  One(out, "sieve_render_browser_crashes_total", "counter",
+      "Chromium browsers that died, hung or failed to start, all runs.",
+      c.render_browser_crashes);
+  One(out, "sieve_render_browser_retirements_total", "counter",
+      "Chromium browsers replaced for age (render.pages_per_browser) or "
+      "memory (render.max_browser_mb), all runs.",
+      c.render_browser_retirements);
 }
 
 // The memory budgets, the URLs skipped and the revisit plan.

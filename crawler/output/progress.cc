@@ -8,13 +8,18 @@ namespace sieve {
 
 std::string FormatProgressLine(const ProgressSnapshot& s,
                                double pages_per_second) {
-  return absl::StrFormat(
+  std::string line = absl::StrFormat(
       "pages %d (%.1f/s) | queued %d | in flight %d | hosts %d | filter "
       "%.0f/%d fpr %.2g | "
       "errors %d",
       s.pages, pages_per_second, s.queued, s.in_flight, s.hosts_active,
       s.filter_estimated_count, s.filter_capacity, s.filter_estimated_fp_rate,
       s.errors);
+  if (s.rendering) {
+    absl::StrAppendFormat(&line, " | rendered %d, browsers %d", s.rendered,
+                          s.browsers_alive);
+  }
+  return line;
 }
 
 Progress::Progress(std::shared_ptr<spdlog::logger> logger, bool live)

@@ -9,6 +9,9 @@
 //   pages 1520 (212.4/s) | queued 3310 | in flight 8 | hosts 3 | filter
 //   4830/10000000 fpr 2.1e-12 | errors 41
 //
+// and, while rendering is on (render.mode), pages rendered (all runs) and
+// Chromium browsers alive: `... | errors 41 | rendered 212, browsers 1`.
+//
 // Not thread-safe: the crawl loop calls it.
 #ifndef SIEVE_CRAWLER_OUTPUT_PROGRESS_H_
 #define SIEVE_CRAWLER_OUTPUT_PROGRESS_H_
@@ -35,6 +38,9 @@ struct ProgressSnapshot {
   double filter_estimated_fp_rate = 0;
   double seconds = 0;           // Since the run started.
   uint64_t pages_this_run = 0;  // Of `pages`, this run's (after --resume).
+  bool rendering = false;       // render.mode is on for this run.
+  uint64_t rendered = 0;        // Pages rendered (all runs).
+  uint64_t browsers_alive = 0;  // Chromium browsers running now.
 };
 
 // One status line (no newline).

@@ -35,6 +35,13 @@ std::string SummaryToJson(const CrawlSummary& s) {
                 {"tls_full_handshakes", s.fetch.tls_full_handshakes},
                 {"tls_resumed_handshakes", s.fetch.tls_resumed_handshakes},
                 {"dns_lookups", s.fetch.dns_lookups}};
+  // The browser pool's figures: its counts are the counters' (all runs),
+  // browsers_alive is now.
+  const CrawlCounters& c = s.counters;
+  j["render"] = {{"browsers_alive", s.render_browsers_alive},
+                 {"browser_spawns", c.render_browser_spawns},
+                 {"browser_crashes", c.render_browser_crashes},
+                 {"browser_retirements", c.render_browser_retirements}};
   j["filter"] = {{"capacity", s.filter_capacity},
                  {"estimated_count", s.filter_estimated_count},
                  {"estimated_fp_rate", s.filter_estimated_fp_rate}};

@@ -73,6 +73,21 @@ absl::Status RenderQueue::unavailable() const {
   return pool != nullptr ? pool->disabled_reason() : absl::OkStatus();
 }
 
+BrowserPool::Stats RenderQueue::browser_stats() const {
+  const BrowserPool* pool = pool_ready_;
+  return pool != nullptr ? pool->stats() : BrowserPool::Stats{};
+}
+
+BrowserPool::Stats RenderQueue::TakeBrowserCounts() {
+  const BrowserPool::Stats now = browser_stats();
+  const BrowserPool::Stats before = std::exchange(browsers_counted_, now);
+  return BrowserPool::Stats{.pages = now.pages - before.pages,
+                            .crashes = now.crashes - before.crashes,
+                            .retirements = now.retirements - before.retirements,
+                            .spawns = now.spawns - before.spawns,
+                            .browsers_alive = now.browsers_alive};
+}
+
 std::optional<absl::Status> RenderQueue::TakeOffNotice() {
   if (off_noticed_) return std::nullopt;
   absl::Status off = unavailable();

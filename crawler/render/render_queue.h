@@ -124,6 +124,13 @@ class RenderQueue {
   // unavailable() the first time it is not OK, for the caller to warn once;
   // nullopt otherwise.
   std::optional<absl::Status> TakeOffNotice();
+  // The browser pool's figures now (BrowserPool::Stats); zeros before it
+  // starts. Thread-safe. Cost: a lock of the pool.
+  BrowserPool::Stats browser_stats() const;
+  // What the pool counted (pages, spawns, crashes, retirements) since the
+  // last call, with browsers_alive now: the loop adds it to the crawl's
+  // counters, which survive --resume. The loop's.
+  BrowserPool::Stats TakeBrowserCounts();
 
  private:
   class LoopHandler;
@@ -160,6 +167,7 @@ class RenderQueue {
   std::atomic<BrowserPool*> pool_ready_{nullptr};  // Once started.
   std::atomic<bool> pool_failed_{false};           // pool_.error is set.
   bool off_noticed_ = false;                       // The loop's.
+  BrowserPool::Stats browsers_counted_;  // The loop's: TakeBrowserCounts'.
   std::unique_ptr<LoopHandler> handler_;
   std::unique_ptr<CachingHandler> cache_;
   std::deque<Ask> held_;  // The loop's.

@@ -268,5 +268,36 @@ TEST(FrontierBackoffTest, AThrottledUrlIsRetriedBehindItsHostsOtherUrls) {
             "http://h/busy");
 }
 
+// A request of the host lane (a render's subresource, a robots.txt fetched
+// for one) answered 429 with Retry-After backs the host off as a page's does:
+// the lane and the host's queued URLs wait for it.
+TEST(FrontierBackoffTest, AThrottledLaneRequestBacksTheHostOff) {
+  std::unique_ptr<Frontier> f = MakeFrontier({.min_delay = absl::Seconds(1),
+                                              .backoff_base = absl::Seconds(1),
+                                              .backoff_jitter = 0});
+  ASSERT_TRUE(f->Add("http://h/page", "h", 0));
+  ASSERT_EQ(*f->StartHostRequest("h", kStart), absl::ZeroDuration());
+  f->EndHostRequest("h", FetchOutcome::Throttled(absl::Seconds(3)), kStart);
+  const absl::Time early = kStart + absl::Milliseconds(2900);
+  absl::StatusOr<absl::Duration> lane = f->StartHostRequest("h", early);
+  ASSERT_TRUE(lane.ok()) << lane.status();
+  EXPECT_EQ(*lane, absl::Milliseconds(100));
+  NextUrl next = f->Next(early);
+  ASSERT_EQ(next.state, NextUrl::kWait);
+  EXPECT_EQ(next.wait, absl::Milliseconds(100));
+  // At 3 s the host is free again: a success of the lane resets the streak,
+  // so the page after it waits only the delay.
+  const absl::Time later = kStart + absl::Seconds(3);
+  ASSERT_EQ(*f->StartHostRequest("h", later), absl::ZeroDuration());
+  f->EndHostRequest("h", FetchOutcome::Success(absl::ZeroDuration()), later);
+  EXPECT_EQ(f->Next(later + absl::Milliseconds(999)).state, NextUrl::kWait);
+  EXPECT_EQ(FetchNow(*f, later + absl::Seconds(1), FetchOutcome::Throttled()),
+            "http://h/page");
+  // The streak restarted: the page's back-off is the first one (1 s).
+  NextUrl retry = f->Next(later + absl::Seconds(1));
+  ASSERT_EQ(retry.state, NextUrl::kWait);
+  EXPECT_EQ(retry.wait, absl::Seconds(1));
+}
+
 }  // namespace
 }  // namespace sieve

@@ -117,6 +117,9 @@ TEST(CrawlMetricsTest, ALiveScrapePassesPromtoolAndStatusIsTheSummary) {
         "sieve_skipped_total{reason=\"off_scope\"}",
         "sieve_fetch_duration_seconds_bucket{le=\"+Inf\"}",
         "sieve_render_seconds_bucket{le=\"30\"}", "sieve_render_seconds_count ",
+        "sieve_render_browsers_alive ", "sieve_render_browser_spawns_total ",
+        "sieve_render_browser_crashes_total ",
+        "sieve_render_browser_retirements_total ",
         "process_resident_memory_bytes ", "process_cpu_seconds_total "}) {
     EXPECT_THAT(scrape, HasSubstr(name));
   }

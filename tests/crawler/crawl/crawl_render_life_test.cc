@@ -4,7 +4,8 @@
 // opens its gate.
 //   - kill -9 of the browser mid-render: the crawl goes on, the page is
 //     recorded with its static links and a render_error, the browser is
-//     spawned again and the next page renders (its script-built link fetched);
+//     spawned again and the next page renders (its script-built link
+//     fetched); summary.json counts the crash and the second spawn;
 //   - kill -9 of sieve, one Ctrl-C (SIGINT, the clean stop) and two (the
 //     quick exit): no Chromium process of this crawl is left afterwards.
 // "Of this crawl": Chromium's processes descend from sieve and share the
@@ -224,6 +225,18 @@ TEST(CrawlRenderLifeTest, AKilledBrowserFailsItsRenderAndIsSpawnedAgain) {
                             /*allow_exceptions=*/false);
   EXPECT_EQ(summary["counters"].value("render_errors", 0), 1) << summary.dump();
   EXPECT_GE(summary["counters"].value("render_pages", 0), 1) << summary.dump();
+  // The browser pool's figures: the crash, and the browser spawned again (in
+  // the counters, which survive --resume, and in the render object).
+  EXPECT_GE(summary["counters"].value("render_browser_crashes", 0), 1)
+      << summary.dump();
+  EXPECT_GE(summary["counters"].value("render_browser_spawns", 0), 2)
+      << summary.dump();
+  const nlohmann::json render =
+      summary.value("render", nlohmann::json::object());
+  EXPECT_GE(render.value("browser_crashes", 0), 1) << summary.dump();
+  EXPECT_GE(render.value("browser_spawns", 0), 2) << summary.dump();
+  EXPECT_EQ(render.value("browser_retirements", -1), 0) << summary.dump();
+  EXPECT_TRUE(render.contains("browsers_alive")) << summary.dump();
   // And nothing of either browser is left.
   EXPECT_EQ(Describe(Leftovers(before, absl::Seconds(10))), "");
 }

@@ -1,6 +1,7 @@
 // A loopback site for the crawl's rendering tests: fixed files on
 // 127.0.0.1 (a port of its own), every request remembered (path, User-Agent,
-// arrival, method, headers), some paths answered with a status instead (a 503 robots.txt),
+// arrival, method, headers), some paths answered with a status instead (a 503
+// robots.txt, a 429 with Retry-After),
 // and one path (the gate) answered only once the test opens it, so a render
 // stays in progress while the test acts (kills a browser, signals sieve).
 #ifndef SIEVE_TESTS_CRAWLER_CRAWL_GATED_SITE_H_
@@ -26,7 +27,8 @@ class GatedSite {
   // holds nothing. `statuses`: paths answered with that status and no body.
   // Unknown paths get 404.
   using Files = std::map<std::string, std::pair<std::string, std::string>>;
-  // `headers`: response headers added for these paths (Set-Cookie...).
+  // `headers`: response headers added for these paths (Set-Cookie,
+  // Retry-After...), whatever their answer.
   // POSTs are answered 405, and remembered like the rest.
   using Headers =
       std::map<std::string, std::vector<std::pair<std::string, std::string>>>;

@@ -136,7 +136,8 @@ TEST(HostLaneTest, ARequestInTheLaneCountsAgainstItsHostsPoliteness) {
   // The lane goes first; while its request runs, no page of the host.
   EXPECT_EQ(*f.StartHostRequest("a.test", t2), absl::ZeroDuration());
   EXPECT_NE(f.Next(t2 + absl::Seconds(5)).state, NextUrl::kReady);
-  f.EndHostRequest("a.test", absl::ZeroDuration(), t2 + absl::Seconds(5));
+  f.EndHostRequest("a.test", FetchOutcome::Success(absl::ZeroDuration()),
+                   t2 + absl::Seconds(5));
   EXPECT_NE(f.Next(t2 + absl::Seconds(6)).state, NextUrl::kReady);
   EXPECT_EQ(f.Next(t2 + absl::Seconds(7)).state, NextUrl::kReady);
   // Another host's lane is free.
