@@ -337,7 +337,44 @@ TEST(CrawlRenderTest, ThirdPartyScriptsMeetRobotsTxtOfTheirOrigin) {
   EXPECT_EQ(c.value("subresources_fetched", 0), 1);
 }
 
-<<<<<<< HEAD
+// A page's script fetches an asset its server answers 429 with Retry-After:
+// 2; only then does it link the next page. The host backs off as after a
+// page's 429 (the configured back-off, 0.5 s, is shorter: Retry-After is
+// what holds the host): its next request (the linked page) arrives 2 s or
+// more after the 429, not after the delay (0).
+TEST(CrawlRenderTest, ASubresourceAnswered429BacksItsHostOff) {
+  SIEVE_SKIP_WITHOUT_CHROMIUM();
+  GatedSite site(
+      {{"/robots.txt", {"text/plain", "User-agent: *\nAllow: /\n"}},
+       {"/",
+        {kHtml,
+         "<!doctype html><title>Busy</title><div id=\"app\"></div><script>"
+         "fetch('/busy.json').finally(() => {"
+         "  const a = document.createElement('a');"
+         "  a.href = '/next.html';"
+         "  document.getElementById('app').appendChild(a);"
+         "});</script>"}},
+       {"/next.html", {kHtml, Leaf("next")}}},
+      /*gate=*/"", {{"/busy.json", 429}},
+      {{"/busy.json", {{"Retry-After", "2"}}}});
+  const std::filesystem::path config =
+      FreshDir("render_throttled_config") / "sieve.toml";
+  std::ofstream(config) << "[politeness]\nbackoff_initial = 0.5\n";
+  const CrawlOutput out =
+      Crawl("render_throttled", {site.url("/")},
+            {"--render", "always", "--config", config.string()});
+  const std::vector<GatedSite::Hit> hits = site.Hits();
+  auto busy = std::find_if(hits.begin(), hits.end(), [](const auto& hit) {
+    return hit.path == "/busy.json";
+  });
+  ASSERT_NE(busy, hits.end()) << out.log << Dump(out);
+  ASSERT_NE(busy + 1, hits.end()) << out.log << Dump(out);
+  EXPECT_GE((busy + 1)->start - busy->start, absl::Seconds(2))
+      << out.log << Dump(out);
+  EXPECT_EQ(site.Requests("/busy.json"), 1);
+  EXPECT_EQ(site.Requests("/next.html"), 1) << out.log << Dump(out);
+}
+
 // The value of request header `name` of the first request for `path`; "" when
 // absent or never asked for.
 std::string HeaderAt(const GatedSite& site, const std::string& path,
@@ -380,20 +417,10 @@ TEST(CrawlRenderTest, SubresourcesCarryThePagesMethodHeadersAndCookies) {
           '.html');
     })();
   )JS";
-=======
-// A page's script fetches an asset its server answers 429 with Retry-After:
-// 2; only then does it link the next page. The host backs off as after a
-// page's 429 (the configured back-off, 0.5 s, is shorter: Retry-After is
-// what holds the host): its next request (the linked page) arrives 2 s or
-// more after the 429, not after the delay (0).
-TEST(CrawlRenderTest, ASubresourceAnswered429BacksItsHostOff) {
-  SIEVE_SKIP_WITHOUT_CHROMIUM();
->>>>>>> render-visible
   GatedSite site(
       {{"/robots.txt", {"text/plain", "User-agent: *\nAllow: /\n"}},
        {"/",
         {kHtml,
-<<<<<<< HEAD
          "<!doctype html><title>Jar</title><div id=\"app\"></div>"
          "<script src=\"/app.js\"></script>"}},
        {"/app.js", {kJs, app_js}},
@@ -437,33 +464,6 @@ TEST(CrawlRenderTest, ASubresourceAnswered429BacksItsHostOff) {
   EXPECT_TRUE(site.Paths().count("/cookies-doc=1-s=1.html")) << why;
   // A POST never leaves the browser.
   EXPECT_FALSE(site.Paths().count("/submit")) << why;
-=======
-         "<!doctype html><title>Busy</title><div id=\"app\"></div><script>"
-         "fetch('/busy.json').finally(() => {"
-         "  const a = document.createElement('a');"
-         "  a.href = '/next.html';"
-         "  document.getElementById('app').appendChild(a);"
-         "});</script>"}},
-       {"/next.html", {kHtml, Leaf("next")}}},
-      /*gate=*/"", {{"/busy.json", 429}},
-      {{"/busy.json", {{"Retry-After", "2"}}}});
-  const std::filesystem::path config =
-      FreshDir("render_throttled_config") / "sieve.toml";
-  std::ofstream(config) << "[politeness]\nbackoff_initial = 0.5\n";
-  const CrawlOutput out =
-      Crawl("render_throttled", {site.url("/")},
-            {"--render", "always", "--config", config.string()});
-  const std::vector<GatedSite::Hit> hits = site.Hits();
-  auto busy = std::find_if(hits.begin(), hits.end(), [](const auto& hit) {
-    return hit.path == "/busy.json";
-  });
-  ASSERT_NE(busy, hits.end()) << out.log << Dump(out);
-  ASSERT_NE(busy + 1, hits.end()) << out.log << Dump(out);
-  EXPECT_GE((busy + 1)->start - busy->start, absl::Seconds(2))
-      << out.log << Dump(out);
-  EXPECT_EQ(site.Requests("/busy.json"), 1);
-  EXPECT_EQ(site.Requests("/next.html"), 1) << out.log << Dump(out);
->>>>>>> render-visible
 }
 
 // --frontier's frontier has no host lane to keep a render's requests polite:
