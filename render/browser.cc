@@ -76,7 +76,7 @@ absl::StatusOr<RenderResult> Browser::Render(const PageToRender& page,
   absl::StatusOr<RenderResult> result;
   if (tab == nullptr) {
     absl::StatusOr<std::unique_ptr<render_internal::Tab>> opened =
-        render_internal::Tab::Open(*client_, lease->context_id,
+        render_internal::Tab::Open(*client_, frames_, lease->context_id,
                                    kContextCallTimeout);
     if (opened.ok()) {
       tab = *std::move(opened);

@@ -13,8 +13,10 @@
 // RenderHandler, lets the page run for a virtual-time budget that stands still
 // while a request waits (Emulation.setVirtualTimePolicy,
 // pauseIfNetworkFetchesPending) under a hard wall-clock limit, never
-// "network idle", then reads the links in an isolated world (the page's
-// scripts cannot redefine what the reading script calls). The tab then waits
+// "network idle", then asks for two frames (a tab draws none of its own, so
+// requestAnimationFrame and the observers run in these, each followed by
+// 100 ms of virtual time), then reads the links in an isolated world (the
+// page's scripts cannot redefine what the reading script calls). The tab then waits
 // for the host's next page (at most kMaxIdleTabs idle in all, the least
 // recently used closed first); one that failed, crashed or was cut by the
 // wall-clock limit is closed.
@@ -127,6 +129,8 @@ class Browser {
 
   std::unique_ptr<BrowserProcess> process_;
   std::unique_ptr<DevToolsClient> client_;
+  // Held by a tab while it asks for a frame (render/internal/tab.h).
+  absl::Mutex frames_;
   std::atomic<int64_t> pages_rendered_{0};
 
   absl::Mutex contexts_mu_;

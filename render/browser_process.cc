@@ -51,6 +51,7 @@ constexpr const char* kBaseArgs[] = {
     // page (docs/benchmarks.md, rendering).
     "--disable-gpu-compositing",
     "--disable-back-forward-cache",
+    "--run-all-compositor-stages-before-draw",
     "--mute-audio",
     "--hide-scrollbars",
     "--disable-site-isolation-trials",

@@ -10,6 +10,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "render/internal/link_script.h"
 
@@ -21,6 +22,12 @@ using nlohmann::json;
 // A single protocol call waits at most this long (or until the render's
 // deadline, whichever is later: closing a tab must not be skipped).
 constexpr absl::Duration kCallTimeout = absl::Seconds(10);
+// Frames asked for once the virtual-time budget has run out (two: what the
+// first frame's callbacks start may wait for the next), and the virtual time
+// each may run after it (an IntersectionObserver's callback comes in a task
+// after the frame that computed it).
+constexpr int kFramesAfterBudget = 2;
+constexpr absl::Duration kBudgetAfterFrame = absl::Milliseconds(100);
 // Hides service workers from pages: a worker would fetch outside the tab's
 // Fetch domain and outlive the render.
 constexpr const char kNoServiceWorker[] =
@@ -86,10 +93,12 @@ void CollectFrames(const json& tree, std::vector<std::string>& ids) {
 // One page's render in an open tab (Tab::Render).
 class PageRender {
  public:
-  PageRender(DevToolsClient& client, const std::string& target_id,
-             const std::string& session, const PageToRender& page,
-             RenderHandler& handler, const RenderOptions& options)
+  PageRender(DevToolsClient& client, absl::Mutex& frames,
+             const std::string& target_id, const std::string& session,
+             const PageToRender& page, RenderHandler& handler,
+             const RenderOptions& options)
       : client_(client),
+        frames_(frames),
         target_id_(target_id),
         session_(session),
         page_(page),
@@ -130,25 +139,31 @@ class PageRender {
     }
 
     RenderResult result;
-    while (true) {
-      absl::StatusOr<DevToolsEvent> event =
-          client_.NextEvent(session_, deadline_);
-      if (absl::IsDeadlineExceeded(event.status())) {
-        result.timed_out = true;
-        break;
+    if (absl::Status ran = RunBudget(result); !ran.ok()) return ran;
+    // The tab draws no frame of its own (Tab::Open): what waits for one
+    // (requestAnimationFrame, ResizeObserver, IntersectionObserver) runs in
+    // the frames asked for here, each followed by a short budget for the
+    // tasks and fetches it starts.
+    for (int i = 0;
+         i < kFramesAfterBudget && document_served_ && !result.timed_out; ++i) {
+      bool framed = false;
+      {
+        absl::MutexLock one_at_a_time(&frames_);
+        framed = Call("HeadlessExperimental.beginFrame",
+                      {{"noDisplayUpdates", true}})
+                     .ok();
       }
-      if (!event.ok()) return event.status();
-      if (event->method == "Fetch.requestPaused") {
-        if (absl::Status answered = Answer(event->params, result);
-            !answered.ok()) {
-          return answered;
-        }
-      } else if (event->method == "Emulation.virtualTimeBudgetExpired") {
-        break;
-      } else if (event->method == "Inspector.targetCrashed") {
-        return absl::InternalError(
-            absl::StrCat("the tab rendering ", page_.url, " crashed"));
+      if (!framed) {
+        break;  // No frame to be had: the links found so far stand.
       }
+      if (absl::StatusOr<json> granted =
+              Call("Emulation.setVirtualTimePolicy",
+                   {{"policy", "pauseIfNetworkFetchesPending"},
+                    {"budget", absl::ToDoubleMilliseconds(kBudgetAfterFrame)}});
+          !granted.ok()) {
+        return granted.status();
+      }
+      if (absl::Status ran = RunBudget(result); !ran.ok()) return ran;
     }
     if (!document_served_) {
       // Cut before the page had its document: nothing to read.
@@ -161,6 +176,31 @@ class PageRender {
   }
 
  private:
+  // Answers the page's requests until its virtual-time budget runs out, or
+  // sets `timed_out` at the wall-clock limit.
+  absl::Status RunBudget(RenderResult& result) {
+    while (true) {
+      absl::StatusOr<DevToolsEvent> event =
+          client_.NextEvent(session_, deadline_);
+      if (absl::IsDeadlineExceeded(event.status())) {
+        result.timed_out = true;
+        return absl::OkStatus();
+      }
+      if (!event.ok()) return event.status();
+      if (event->method == "Fetch.requestPaused") {
+        if (absl::Status answered = Answer(event->params, result);
+            !answered.ok()) {
+          return answered;
+        }
+      } else if (event->method == "Emulation.virtualTimeBudgetExpired") {
+        return absl::OkStatus();
+      } else if (event->method == "Inspector.targetCrashed") {
+        return absl::InternalError(
+            absl::StrCat("the tab rendering ", page_.url, " crashed"));
+      }
+    }
+  }
+
   absl::Duration CallTimeout() const {
     return std::max(kCallTimeout, deadline_ - absl::Now());
   }
@@ -298,6 +338,7 @@ class PageRender {
   }
 
   DevToolsClient& client_;
+  absl::Mutex& frames_;
   const std::string& target_id_;
   const std::string& session_;
   const PageToRender& page_;
@@ -312,11 +353,18 @@ class PageRender {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Tab>> Tab::Open(DevToolsClient& client,
+                                               absl::Mutex& frames,
                                                const std::string& context_id,
                                                absl::Duration timeout) {
   absl::StatusOr<json> target = client.Call(
       "Target.createTarget",
-      {{"url", "about:blank"}, {"browserContextId", context_id}}, "", timeout);
+      {{"url", "about:blank"},
+       {"browserContextId", context_id},
+       // Frames only when a render asks (PageRender::Run): Chromium would
+       // otherwise paint and composite the page's frames as they come,
+       // ~15 % of a render's CPU (docs/benchmarks.md, rendering).
+       {"enableBeginFrameControl", true}},
+      "", timeout);
   if (!target.ok()) return target.status();
   const std::string target_id = target->value("targetId", "");
   absl::StatusOr<json> attached =
@@ -327,7 +375,7 @@ absl::StatusOr<std::unique_ptr<Tab>> Tab::Open(DevToolsClient& client,
     return attached.status();
   }
   auto tab = std::unique_ptr<Tab>(
-      new Tab(client, target_id, attached->value("sessionId", "")));
+      new Tab(client, frames, target_id, attached->value("sessionId", "")));
   client.Subscribe(tab->session_);
   const std::pair<std::string_view, json> setup[] = {
       {"Page.enable", nullptr},
@@ -369,7 +417,8 @@ absl::StatusOr<RenderResult> Tab::Render(const PageToRender& page,
     user_agent_ = options.user_agent;
   }
   absl::StatusOr<RenderResult> result =
-      PageRender(client_, target_id_, session_, page, handler, options).Run();
+      PageRender(client_, frames_, target_id_, session_, page, handler, options)
+          .Run();
   reusable_ = result.ok() && !result->timed_out &&
               std::any_of(result->requests.begin(), result->requests.end(),
                           [](const RenderedRequest& r) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "render/devtools_client.h"
 #include "render/render_types.h"
 
@@ -17,11 +18,15 @@ namespace sieve::render_internal {
 class Tab {
  public:
   // Opens a tab in `context_id` and attaches to it (its DevTools session set
-  // up once: Page, Fetch for every request, service workers hidden). Fails
-  // when the browser does not answer within `timeout`.
+  // up once: Page, Fetch for every request, service workers hidden; frames
+  // drawn only when a render asks for one). `frames` is the browser's: its
+  // tabs ask for frames one at a time (concurrent
+  // HeadlessExperimental.beginFrame calls crashed Chromium 156, 3-14 times in
+  // 100 pages with 4 tabs). Fails when the browser does not answer within
+  // `timeout`.
   static absl::StatusOr<std::unique_ptr<Tab>> Open(
-      DevToolsClient& client, const std::string& context_id,
-      absl::Duration timeout);
+      DevToolsClient& client, absl::Mutex& frames,
+      const std::string& context_id, absl::Duration timeout);
   // Closes the tab unless Forget() was called (its context is being disposed
   // of, which closes it).
   ~Tab();
@@ -41,12 +46,15 @@ class Tab {
   void Forget() { forgotten_ = true; }
 
  private:
-  Tab(DevToolsClient& client, std::string target_id, std::string session)
+  Tab(DevToolsClient& client, absl::Mutex& frames, std::string target_id,
+      std::string session)
       : client_(client),
+        frames_(frames),
         target_id_(std::move(target_id)),
         session_(std::move(session)) {}
 
   DevToolsClient& client_;
+  absl::Mutex& frames_;
   const std::string target_id_;
   const std::string session_;
   std::string user_agent_;  // The override set now ("" = none yet).

@@ -1,7 +1,8 @@
 // Renders pages with the real Chromium, every request answered from memory
 // (render_test_util.h): links made at parse time, from fetch() JSON, after a
-// timer, in an iframe, in an open shadow root, by a pushState router; <base>;
-// what the handler refuses never reaches the page. One browser for the suite.
+// timer, in an iframe, in an open shadow root, by a pushState router, in an
+// animation frame or an observer; <base>; what the handler refuses never reaches the page.
+// One browser for the suite.
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -124,6 +125,34 @@ TEST_F(RenderPageTest, FindsTheLinksAScriptBuiltSiteMakes) {
   EXPECT_EQ(fate_of("http://app.test/app.js"), "fetched");
   EXPECT_EQ(fate_of("http://app.test/disallowed.js"), "refused");
   EXPECT_EQ(fate_of("http://app.test/logo.png"), "type");
+}
+
+// Links a page draws in an animation frame or in an observer's callback: they
+// come in the frames the render asks for (without them, only when a real frame
+// happened to fall inside the virtual-time run: 4 runs in 10).
+TEST_F(RenderPageTest, LinksDrawnInAnAnimationFrameAreFound) {
+  MemorySite site;
+  absl::StatusOr<RenderResult> result =
+      browser_->Render(HtmlPage("http://frames.test/", R"(<!doctype html><body>
+<div id="box" style="height:10px"></div><script>
+function add(href) {
+  const a = document.createElement('a'); a.href = href;
+  document.body.appendChild(a);
+}
+requestAnimationFrame(() => add('/in-frame'));
+new ResizeObserver(() => add('/on-resize'))
+    .observe(document.getElementById('box'));
+new IntersectionObserver(() => add('/on-intersection'))
+    .observe(document.getElementById('box'));
+setTimeout(() => requestAnimationFrame(() => add('/frame-after-timer')), 300);
+</script></body>)"),
+                       site, RenderOptions{});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_THAT(result->links,
+              IsSupersetOf({"http://frames.test/in-frame",
+                            "http://frames.test/on-resize",
+                            "http://frames.test/on-intersection",
+                            "http://frames.test/frame-after-timer"}));
 }
 
 TEST_F(RenderPageTest, ResolvesLinksAgainstTheBaseElement) {
