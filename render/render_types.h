@@ -83,7 +83,7 @@ enum class RequestFate {
   kRefused,   // the handler returned an error (its message in `detail`)
   kType,      // its resource type is not in RenderOptions::resource_types
   kMethod,    // its method is not in RenderOptions::methods
-  kBudget,    // past max_requests or after the wall-clock limit
+  kBudget,    // past max_requests or max_bytes, or after the wall-clock limit
 };
 const char* RequestFateName(RequestFate fate);
 
@@ -108,6 +108,11 @@ struct RenderOptions {
   // Requests the handler is asked for per render (the page's own document not
   // counted); later ones fail with fate kBudget. REQUIRES: >= 0. Default: 100.
   int max_requests = 100;
+  // Body bytes of the handler's answers per render: once they reach it, later
+  // requests fail with fate kBudget (the answer that crosses it is given).
+  // Sized for a heavy page's scripts, styles and data (images, fonts and
+  // media are not fetched by default). REQUIRES: >= 0. Default: 16 MiB.
+  int64_t max_bytes = int64_t{16} << 20;
   // Resource types passed to the handler; others fail with fate kType.
   // Images, fonts and media do not make links. Default: Document (iframes),
   // Script, Stylesheet, XHR, Fetch.

@@ -175,6 +175,8 @@ const ConfigOption kOptions[] = {
      SIEVE_LIB(absl::ToDoubleSeconds(RenderOptions{}.timeout))},
     {"render.max_requests_per_page", "RenderOptions::max_requests",
      SIEVE_LIB(RenderOptions{}.max_requests)},
+    {"render.max_mb_per_page", "RenderOptions::max_bytes (MiB)",
+     SIEVE_LIB(RenderOptions{}.max_bytes >> 20)},
     {"render.pages_per_browser", "BrowserPoolOptions::pages_per_browser",
      SIEVE_LIB(BrowserPoolOptions{}.pages_per_browser)},
     {"render.max_browser_mb", "BrowserPoolOptions::max_browser_mb",

@@ -235,6 +235,8 @@ struct CrawlConfig {
     double timeout = 30;   // Seconds one render may take, fetches included.
     // Requests a page may make (its own document not counted).
     int64_t max_requests_per_page = 100;
+    // MiB of answers one page's render may take (RenderOptions::max_bytes).
+    int64_t max_mb_per_page = 16;
     // Pages a browser renders before it is replaced, and the PSS (MiB) of its
     // processes past which it is (BrowserPoolOptions).
     int64_t pages_per_browser = 500;

@@ -94,6 +94,12 @@ namespace sieve {
   X(subresources_refused_private) /* The private-address guard. */           \
   /* Host unreachable, bad URL, or the crawl stopping. */                    \
   X(subresources_refused_other)                                              \
+  /* Refused in the browser: a method or resource type not in              \
+     render.methods / render.resource_types, or past the render's budget  \
+     (requests, bytes, time); counted from the render's requests. */        \
+  X(subresources_refused_method)                                             \
+  X(subresources_refused_type)                                               \
+  X(subresources_refused_budget)                                              \
   /* The browser pool's (render/browser_pool.h), added by the loop: */       \
   X(render_browser_spawns)   /* Browsers started, respawns included. */      \
   X(render_browser_crashes)  /* Browsers that died, hung, failed to start. */\

@@ -320,6 +320,9 @@ class Crawler::Impl {
   void SubmitRender(ParsedPage& page);
   // The renders ended: their pages' records, with the links rendering added.
   void CollectRendered();
+  // Counts the requests of a render that the browser refused itself (method,
+  // type, budget); the others are counted where the crawl handled them.
+  void CountRefusedInBrowser(const std::vector<RenderedRequest>& requests);
   // Before a checkpoint: every render submitted ends and is recorded (the
   // loop's fetches go on meanwhile, no new page starts).
   void SettleRenders();

@@ -47,6 +47,7 @@ absl::Status Crawler::Impl::StartRendering() {
   options.render.timeout = absl::Seconds(config().render.timeout);
   options.render.max_requests =
       static_cast<int>(config().render.max_requests_per_page);
+  options.render.max_bytes = config().render.max_mb_per_page << 20;
   options.pool.pages_per_browser =
       static_cast<int>(config().render.pages_per_browser);
   options.pool.max_browser_mb = config().render.max_browser_mb;
@@ -217,6 +218,28 @@ void Crawler::Impl::OnSubresource(const Request& request,
   render_->Answer(request.ticket, std::move(answer));
 }
 
+void Crawler::Impl::CountRefusedInBrowser(
+    const std::vector<RenderedRequest>& requests) {
+  for (const RenderedRequest& request : requests) {
+    switch (request.fate) {
+      case RequestFate::kMethod:
+        ++counters().subresources_refused_method;
+        break;
+      case RequestFate::kType:
+        ++counters().subresources_refused_type;
+        break;
+      case RequestFate::kBudget:
+        ++counters().subresources_refused_budget;
+        break;
+      case RequestFate::kDocument:
+      case RequestFate::kFetched:
+      case RequestFate::kCached:
+      case RequestFate::kRefused:
+        break;  // Counted where the crawl fetched or refused it.
+    }
+  }
+}
+
 void Crawler::Impl::CollectRendered() {
   if (render_ == nullptr) return;
   if (std::optional<absl::Status> off = render_->TakeOffNotice()) {
@@ -239,6 +262,7 @@ void Crawler::Impl::CollectRendered() {
       record.links_rendered = added.found;
       frontier_->NoteRender(job.url.host, added.found > 0);
       record.render_ms = absl::ToDoubleMilliseconds(job.result->elapsed);
+      CountRefusedInBrowser(job.result->requests);
       reporter_->ObserveRender(absl::ToDoubleSeconds(job.result->elapsed));
       record.links_found += added.found;
       record.links_new += added.queued;

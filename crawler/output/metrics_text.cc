@@ -134,7 +134,10 @@ void AppendRenderMetrics(std::string& out, const CrawlMetrics& m) {
       {"robots", c.subresources_refused_robots},
       {"robots_unknown", c.subresources_refused_robots_unknown},
       {"private_address", c.subresources_refused_private},
-      {"other", c.subresources_refused_other}};
+      {"other", c.subresources_refused_other},
+      {"method", c.subresources_refused_method},
+      {"type", c.subresources_refused_type},
+      {"budget", c.subresources_refused_budget}};
   for (const auto& [fate, count] : kFates) {
     Sample(out, "sieve_render_subresources_total", count,
            absl::StrCat("fate=\"", fate, "\""));

@@ -243,7 +243,9 @@ class PageRender {
       seen.fate = RequestFate::kMethod;
     } else if (!Contains(options_.resource_types, seen.resource_type)) {
       seen.fate = RequestFate::kType;
-    } else if (asked_ >= options_.max_requests || absl::Now() >= deadline_) {
+    } else if (asked_ >= options_.max_requests ||
+               answered_bytes_ >= options_.max_bytes ||
+               absl::Now() >= deadline_) {
       seen.fate = RequestFate::kBudget;
     } else {
       ++asked_;
@@ -264,6 +266,7 @@ class PageRender {
       if (response.ok()) {
         seen.fate =
             response->from_cache ? RequestFate::kCached : RequestFate::kFetched;
+        answered_bytes_ += static_cast<int64_t>(response->body.size());
         result.requests.push_back(std::move(seen));
         return client_.Post("Fetch.fulfillRequest",
                             FulfillParams(request_id, response->status,
@@ -347,7 +350,8 @@ class PageRender {
   const absl::Time start_;
   const absl::Time deadline_;
   bool document_served_ = false;
-  int asked_ = 0;  // requests passed to the handler
+  int asked_ = 0;               // requests passed to the handler
+  int64_t answered_bytes_ = 0;  // body bytes of the handler's answers
 };
 
 }  // namespace

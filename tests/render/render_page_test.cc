@@ -192,6 +192,30 @@ TEST_F(RenderPageTest, TheRequestBudgetRefusesWhatIsPastIt) {
   EXPECT_EQ(budget, 3);
 }
 
+// The bytes budget: once the answers of a render reach max_bytes, the
+// page's later requests are refused (fate kBudget), never asked for.
+TEST_F(RenderPageTest, TheBytesBudgetRefusesWhatIsPastIt) {
+  MemorySite site;
+  std::string html = "<!doctype html>";
+  for (int i = 0; i < 3; ++i) {
+    const std::string url = "http://app.test/b" + std::to_string(i) + ".js";
+    site.Add(url, "text/javascript", "/*" + std::string(100'000, 'x') + "*/");
+    html += "<script src=\"" + url + "\"></script>";
+  }
+  RenderOptions options;
+  options.max_bytes = 150'000;
+  absl::StatusOr<RenderResult> result =
+      browser_->Render(HtmlPage("http://app.test/", html), site, options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_THAT(site.asked(), ::testing::ElementsAre("http://app.test/b0.js",
+                                                   "http://app.test/b1.js"));
+  int budget = 0;
+  for (const RenderedRequest& request : result->requests) {
+    budget += request.fate == RequestFate::kBudget;
+  }
+  EXPECT_EQ(budget, 1);
+}
+
 TEST_F(RenderPageTest, AWallClockLimitKeepsWhatTheRenderFound) {
   // The handler takes longer than the render may: the page keeps its static
   // links, the render says it was cut.

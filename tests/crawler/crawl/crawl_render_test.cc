@@ -462,8 +462,13 @@ TEST(CrawlRenderTest, SubresourcesCarryThePagesMethodHeadersAndCookies) {
   // The crawl's own fetches have no cookie jar.
   EXPECT_EQ(HeaderAt(site, "/from-api.html", "Cookie"), "");
   EXPECT_TRUE(site.Paths().count("/cookies-doc=1-s=1.html")) << why;
-  // A POST never leaves the browser.
+  // A POST never leaves the browser, and is counted refused for its method
+  // (summary.json, as /metrics' sieve_render_subresources_total{fate}).
   EXPECT_FALSE(site.Paths().count("/submit")) << why;
+  const nlohmann::json& c = out.summary["counters"];
+  EXPECT_EQ(c.value("subresources_refused_method", 0), 1) << why;
+  EXPECT_EQ(c.value("subresources_refused_type", 0), 0) << why;
+  EXPECT_EQ(c.value("subresources_refused_budget", 0), 0) << why;
 }
 
 // --frontier's frontier has no host lane to keep a render's requests polite:
