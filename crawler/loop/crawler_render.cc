@@ -27,6 +27,14 @@ namespace sieve {
 absl::Status Crawler::Impl::StartRendering() {
   const RenderMode mode = config().render.mode;
   if (mode == RenderMode::kOff) return absl::OkStatus();
+  for (const std::string& method : config().render.methods) {
+    if (method != "GET" && method != "HEAD") {
+      // The Fetcher sends no request body (FetchMethod).
+      return absl::InvalidArgumentError(absl::StrCat(
+          "render.methods: the crawl fetches GET and HEAD only, not '", method,
+          "'"));
+    }
+  }
   const bool always = mode == RenderMode::kAlways;
   auto off = [&](const std::string& why) -> absl::Status {
     if (always) {

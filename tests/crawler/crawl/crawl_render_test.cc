@@ -522,5 +522,21 @@ TEST(CrawlRenderTest, AlwaysWithARemoteFrontierIsRefusedAtStart) {
   EXPECT_TRUE(absl::StrContains(log, "--frontier")) << log;
 }
 
+// The crawl fetches GET and HEAD only: a render.methods naming another method
+// stops the crawl at start, saying so (before, its requests went as GETs).
+TEST(CrawlRenderTest, AMethodTheCrawlCannotSendIsRefusedAtStart) {
+  const std::filesystem::path dir = FreshDir("render_methods");
+  const std::filesystem::path config = dir / "sieve.toml";
+  std::ofstream(config) << "[render]\nmethods = [\"GET\", \"POST\"]\n";
+  const int rc =
+      WaitFor(StartSieve({"crawl", "http://127.0.0.1:9/", "--out",
+                          (dir / "out").string(), "--config", config.string()},
+                         dir / "log.txt"));
+  const std::string log = ReadFile(dir / "log.txt");
+  EXPECT_EQ(rc, 2) << log;  // A configuration error.
+  EXPECT_TRUE(absl::StrContains(log, "render.methods")) << log;
+  EXPECT_TRUE(absl::StrContains(log, "POST")) << log;
+}
+
 }  // namespace
 }  // namespace sieve
