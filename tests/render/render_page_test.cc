@@ -29,24 +29,7 @@ using ::testing::Contains;
 using ::testing::IsSupersetOf;
 using ::testing::Not;
 
-class RenderPageTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    if (!BrowserProcess::Installed(BrowserOptions{})) return;
-    absl::StatusOr<std::unique_ptr<Browser>> launched =
-        Browser::Launch(BrowserOptions{});
-    ASSERT_TRUE(launched.ok()) << launched.status();
-    browser_ = std::move(*launched).release();
-  }
-  static void TearDownTestSuite() {
-    delete browser_;
-    browser_ = nullptr;
-  }
-  void SetUp() override { SIEVE_SKIP_WITHOUT_CHROMIUM(); }
-
-  static Browser* browser_;
-};
-Browser* RenderPageTest::browser_ = nullptr;
+class RenderPageTest : public render_test::SharedBrowserTest {};
 
 // The script-built site: every link on it is made by JavaScript.
 constexpr char kIndex[] = R"(<!doctype html><html><head><title>app</title>

@@ -72,24 +72,7 @@ std::string HeaderOf(const SubresourceRequest& request,
   return "";
 }
 
-class RenderRequestsTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    if (!BrowserProcess::Installed(BrowserOptions{})) return;
-    absl::StatusOr<std::unique_ptr<Browser>> launched =
-        Browser::Launch(BrowserOptions{});
-    ASSERT_TRUE(launched.ok()) << launched.status();
-    browser_ = std::move(*launched).release();
-  }
-  static void TearDownTestSuite() {
-    delete browser_;
-    browser_ = nullptr;
-  }
-  void SetUp() override { SIEVE_SKIP_WITHOUT_CHROMIUM(); }
-
-  static Browser* browser_;
-};
-Browser* RenderRequestsTest::browser_ = nullptr;
+class RenderRequestsTest : public render_test::SharedBrowserTest {};
 
 TEST_F(RenderRequestsTest, TheHandlerGetsThePagesMethodAndHeaders) {
   RecordingSite site;

@@ -1,15 +1,19 @@
 // Shared by the render tests: a site served from memory through the
-// RenderHandler (no server, no network), and the skip when Chromium is absent.
+// RenderHandler (no server, no network), the skip when Chromium is absent, and
+// a fixture whose tests share one browser.
 #ifndef SIEVE_TESTS_RENDER_RENDER_TEST_UTIL_H_
 #define SIEVE_TESTS_RENDER_RENDER_TEST_UTIL_H_
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
+#include "gtest/gtest.h"
+#include "render/browser.h"
 #include "render/browser_process.h"
 #include "render/render_types.h"
 
@@ -22,6 +26,26 @@ namespace sieve::render_test {
                       "(scripts/install-deps.sh installs it)";            \
     }                                                                     \
   } while (0)
+
+// Tests that share one browser, launched for the suite (each test binary has
+// its own); a test skips when Chromium is absent.
+class SharedBrowserTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!BrowserProcess::Installed(BrowserOptions{})) return;
+    absl::StatusOr<std::unique_ptr<Browser>> launched =
+        Browser::Launch(BrowserOptions{});
+    ASSERT_TRUE(launched.ok()) << launched.status();
+    browser_ = std::move(*launched).release();
+  }
+  static void TearDownTestSuite() {
+    delete browser_;
+    browser_ = nullptr;
+  }
+  void SetUp() override { SIEVE_SKIP_WITHOUT_CHROMIUM(); }
+
+  static inline Browser* browser_ = nullptr;
+};
 
 // Answers from a map of URL -> (content type, body); refuses URLs in
 // `refused` and unknown ones. Records every URL it was asked for.
