@@ -17,22 +17,36 @@
 namespace sieve::testing {
 namespace {
 
-// A port the kernel says is free now (bind to 0, read it back, close).
-absl::StatusOr<int> FreePort() {
+// Whether `port` on 127.0.0.1 can be bound now (0: any); the port bound.
+absl::StatusOr<int> BindFree(int port) {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0) return absl::InternalError("socket");
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
   socklen_t len = sizeof(addr);
   if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
       getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
     close(fd);
-    return absl::InternalError("bind to a free port");
+    return absl::UnavailableError(absl::StrCat("port ", port, " is taken"));
   }
   close(fd);
   return ntohs(addr.sin_port);
+}
+
+// A port the kernel says is free now (bind to 0, read it back, close). A
+// cluster node also listens on port + 10000 (its cluster bus): that one must
+// exist (a port above 55535 has none, and redis-server exits at start) and
+// be free too.
+absl::StatusOr<int> FreePort(bool cluster) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    absl::StatusOr<int> port = BindFree(0);
+    if (!port.ok()) return port.status();
+    if (!cluster) return port;
+    if (*port + 10000 <= 65535 && BindFree(*port + 10000).ok()) return port;
+  }
+  return absl::InternalError("no free port with a free cluster bus port");
 }
 
 bool WaitForExit(int pid, absl::Duration limit) {
@@ -69,7 +83,7 @@ absl::StatusOr<std::unique_ptr<RedisServer>> RedisServer::Start(
   // A port taken between FreePort and redis's bind makes Launch fail: retry.
   absl::Status last;
   for (int attempt = 0; attempt < 5; ++attempt) {
-    absl::StatusOr<int> port = FreePort();
+    absl::StatusOr<int> port = FreePort(options.cluster);
     if (!port.ok()) return port.status();
     server->port_ = *port;
     last = server->Launch();
