@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "filter/bloom_math.h"
+#include "filter/internal/blocked_block.h"
 
 namespace sieve {
 
@@ -44,51 +45,28 @@ absl::StatusOr<BlockedBloomFilter> BlockedBloomFilter::CreateWithSize(
 }
 
 bool BlockedBloomFilter::AddHash(const KeyHash& hash) {
-  // The low half of the hash picks the block (multiply-shift over the block
-  // count); the high half alone drives the probes (top 9 bits, then multiply),
-  // so where a key's bits fall inside a block does not depend on the block.
-  // One test-and-set per probe, all in one cache line; a position drawn twice
-  // counts once (the second test finds it set).
-  const uint64_t block =
-      ReduceToRange(hash.low, core_.bit_count() / kBlockBits);
-  uint64_t* words = core_.words() + block * kWordsPerBlock;
-  const bool concurrent = core_.concurrent();
-  uint64_t newly_set = 0;
-  uint64_t state = hash.high;
-  for (uint32_t i = 0; i < core_.hash_count(); ++i) {
-    const uint64_t bit = state >> 55;
-    if (!filter_internal::TestAndSetBits(
-            words[bit >> 6], uint64_t{1} << (bit & 63), concurrent)) {
-      ++newly_set;
-    }
-    state *= kProbeMultiplier;
-  }
+  uint64_t* block = core_.words() + filter_internal::BlockOf(
+                                        hash, core_.bit_count() / kBlockBits) *
+                                        kWordsPerBlock;
+  const uint64_t newly_set = filter_internal::SetBlockBits(
+      block, hash, core_.hash_count(), core_.concurrent());
   NoteSet(newly_set);
   return newly_set > 0;
 }
 
 bool BlockedBloomFilter::MayContainHash(const KeyHash& hash) const {
-  // As AddHash, testing as it goes: an absent key usually stops at its first
-  // or second probe (about half the bits are clear at capacity).
-  const uint64_t block =
-      ReduceToRange(hash.low, core_.bit_count() / kBlockBits);
-  const uint64_t* words = core_.words() + block * kWordsPerBlock;
-  const bool concurrent = core_.concurrent();
-  uint64_t state = hash.high;
-  for (uint32_t i = 0; i < core_.hash_count(); ++i) {
-    const uint64_t bit = state >> 55;
-    const uint64_t word =
-        filter_internal::LoadWord(words[bit >> 6], concurrent);
-    if (((word >> (bit & 63)) & 1) == 0) return false;
-    state *= kProbeMultiplier;
-  }
-  return true;
+  const uint64_t* block =
+      core_.words() +
+      filter_internal::BlockOf(hash, core_.bit_count() / kBlockBits) *
+          kWordsPerBlock;
+  return filter_internal::TestBlockBits(block, hash, core_.hash_count(),
+                                        core_.concurrent());
 }
 
 void BlockedBloomFilter::PrefetchHash(const KeyHash& hash,
                                       bool for_write) const {
   const uint64_t block =
-      ReduceToRange(hash.low, core_.bit_count() / kBlockBits);
+      filter_internal::BlockOf(hash, core_.bit_count() / kBlockBits);
   filter_internal::Prefetch(core_.words() + block * kWordsPerBlock, for_write);
 }
 

@@ -106,7 +106,8 @@ absl::StatusOr<std::unique_ptr<Filter>> DeserializeFilter(
       filter_internal::ImageSource{.bytes = bytes,
                                    .owner = nullptr,
                                    .verify_checksum = options.verify_checksum,
-                                   .concurrent = options.concurrent});
+                                   .concurrent = options.concurrent,
+                                   .disk_stages = options.disk_stages});
 }
 
 absl::StatusOr<std::unique_ptr<Filter>> LoadFilterFromFile(

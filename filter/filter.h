@@ -83,6 +83,25 @@ struct CapacityEvent {
 };
 using CapacityCallback = std::function<void(const CapacityEvent&)>;
 
+// kScalable: stages kept in files once the filter's RAM reaches a budget, so a
+// seen-set that grows with a crawl without end keeps a bounded RSS
+// (docs/architecture.md, "Memory"). A stage on disk is a blocked Bloom filter
+// (filter/blocked_bloom_filter.h) in a file of its own, created and unlinked at
+// once (nothing is left behind, even by a killed process): a probe is one
+// 64-byte pread, an add one pread and one pwrite. Its pages are the kernel's
+// page cache, not the process's RSS: kept while memory is free, read back
+// from disk (one random 4 KiB read per probe) when it is not. An I/O error
+// reads as "not seen" (a key is let through again, never lost).
+struct DiskStages {
+  // A new stage goes to disk when the stages in RAM, with it, would take more
+  // than this many bytes; the first stage is always in RAM. 0: every stage in
+  // RAM. Default: 0.
+  uint64_t ram_budget_bytes = 0;
+  // Directory of the stages' files. Empty: anonymous memory files
+  // (memfd_create), which cost RAM like a stage in memory. Default: "".
+  std::string dir = {};
+};
+
 struct FilterOptions {
   // Default: kClassic.
   FilterKind kind = FilterKind::kClassic;
@@ -108,6 +127,8 @@ struct FilterOptions {
   // Seed of the key hash. Filters combine (UnionWith) only with the same seed.
   // Default: kDefaultFilterSeed.
   uint64_t seed = kDefaultFilterSeed;
+  // kScalable: where stages past a RAM budget go. Default: all in RAM.
+  DiskStages disk_stages = {};
 };
 
 // How a saved filter is read back (DeserializeFilter, LoadFilterFromFile,
@@ -123,6 +144,10 @@ struct LoadOptions {
   bool verify_checksum = true;
   // As FilterOptions::concurrent. Default: false.
   bool concurrent = false;
+  // kScalable: where its stages on disk are written back to, and where the
+  // stages it opens from now on go. Default: all in RAM, a saved stage on
+  // disk in an anonymous memory file.
+  DiskStages disk_stages = {};
 };
 
 class Filter {
@@ -154,8 +179,11 @@ class Filter {
   virtual double EstimatedFalsePositiveRate() const = 0;
   // Fraction of bits (counters) set, in [0, 1].
   virtual double FillRatio() const = 0;
-  // Bytes the filter owns (its bit array and bookkeeping).
+  // Bytes the filter owns in RAM (its bit array and bookkeeping), and in files
+  // (the scalable kind's stages on disk, FilterOptions::disk_stages; 0 for
+  // every other kind).
   virtual uint64_t MemoryBytes() const = 0;
+  virtual uint64_t DiskBytes() const = 0;
   // Designed capacity (the scalable kind: its initial capacity).
   virtual uint64_t capacity() const = 0;
   // m: bits in the filter (counters for the counting kind; all stages of the

@@ -35,6 +35,7 @@ absl::StatusOr<ScalableBloomFilter> ScalableBloomFilter::Create(
   filter.fp_rate_ = options.fp_rate;
   filter.seed_ = options.seed;
   filter.concurrent_ = options.concurrent;
+  filter.disk_stages_ = options.disk_stages;
   if (absl::Status s = filter.OpenStage(); !s.ok()) return s;
   return filter;
 }
@@ -56,36 +57,69 @@ absl::Status ScalableBloomFilter::OpenStage() {
     return absl::ResourceExhaustedError(
         "scalable filter stage capacity overflows");
   }
-  absl::StatusOr<BloomFilter> stage = BloomFilter::Create(
-      FilterOptions{.kind = FilterKind::kClassic,
-                    .capacity = static_cast<uint64_t>(stage_capacity),
-                    .fp_rate = stage_rate,
-                    .concurrent = false,  // the filter's lock guards its stages
-                    .seed = seed_});
+  const FilterOptions options{
+      .kind = FilterKind::kClassic,
+      .capacity = static_cast<uint64_t>(stage_capacity),
+      .fp_rate = stage_rate,
+      .concurrent = false,  // the filter's lock guards its stages
+      .seed = seed_};
+  // The first stage is always in RAM; a later one goes to disk when the RAM
+  // stages with it would pass the budget.
+  const uint64_t budget = disk_stages_.ram_budget_bytes;
+  if (i > 0 && budget > 0) {
+    absl::StatusOr<BloomParams> params =
+        BloomMath::OptimalParams(options.capacity, options.fp_rate);
+    if (!params.ok()) return params.status();
+    if (RamBytesLocked() + params->bits / 8 > budget) {
+      absl::StatusOr<filter_internal::FileStage> stage =
+          filter_internal::FileStage::Create(disk_stages_.dir, options.capacity,
+                                             options.fp_rate, seed_);
+      if (!stage.ok()) return stage.status();
+      stages_.push_back(Stage{.bits = *std::move(stage),
+                              .capacity = options.capacity,
+                              .inserted = 0});
+      return absl::OkStatus();
+    }
+  }
+  absl::StatusOr<BloomFilter> stage = BloomFilter::Create(options);
   if (!stage.ok()) return stage.status();
-  stages_.push_back(Stage{.filter = *std::move(stage),
-                          .capacity = static_cast<uint64_t>(stage_capacity),
-                          .inserted = 0});
+  stages_.push_back(Stage{
+      .bits = *std::move(stage), .capacity = options.capacity, .inserted = 0});
   return absl::OkStatus();
+}
+
+uint64_t ScalableBloomFilter::RamBytesLocked() const {
+  uint64_t bytes = sizeof(*this);
+  for (const Stage& stage : stages_)
+    bytes += stage.With([](const auto& b) { return b.MemoryBytes(); });
+  return bytes;
 }
 
 bool ScalableBloomFilter::MayContainHashLocked(const KeyHash& hash) const {
   for (auto it = stages_.rbegin(); it != stages_.rend();
        ++it) {  // newest holds the most keys
-    if (it->filter.MayContainHash(hash)) return true;
+    if (it->MayContainHash(hash)) return true;
   }
   return false;
 }
 
 bool ScalableBloomFilter::AddHashLocked(const KeyHash& hash) {
-  if (MayContainHashLocked(hash)) return false;
-  if (stages_.back().inserted >= stages_.back().capacity) {
-    // At the stage limit the newest stage keeps filling (its rate then rises
-    // past its share).
-    OpenStage().IgnoreError();
+  // The older stages are probed; the newest's test-and-set answers for itself
+  // (one probe of a stage on disk, not two).
+  for (size_t i = stages_.size() - 1; i-- > 0;) {
+    if (stages_[i].MayContainHash(hash)) return false;
+  }
+  if (stages_.back().inserted >= stages_.back().capacity &&
+      inserted_ >= retry_open_at_) {
+    if (stages_.back().MayContainHash(hash)) return false;
+    // At the stage limit, or when a stage cannot be opened (a stage on disk
+    // whose directory takes no file), the newest stage keeps filling, its rate
+    // rising past its share; a failed open is tried again after as many keys
+    // as the newest stage was made for, not on every add.
+    if (!OpenStage().ok()) retry_open_at_ = inserted_ + stages_.back().capacity;
   }
   Stage& newest = stages_.back();
-  newest.filter.AddHash(hash);
+  if (!newest.With([&](auto& b) { return b.AddHash(hash); })) return false;
   ++newest.inserted;
   ++inserted_;
   return true;
@@ -129,8 +163,11 @@ void ScalableBloomFilter::AddMany(std::span<const std::string_view> keys,
   filter_internal::RunBatched(
       keys, fresh, seed_,
       [this](const KeyHash& h) {
-        for (const Stage& stage : stages_)
-          stage.filter.PrefetchHash(h, &stage == &stages_.back());
+        for (const Stage& stage : stages_) {
+          stage.With([&](const auto& b) {
+            b.PrefetchHash(h, &stage == &stages_.back());
+          });
+        }
       },
       [this](const KeyHash& h) { return AddHash(h); });
 }
@@ -141,15 +178,18 @@ void ScalableBloomFilter::MayContainMany(std::span<const std::string_view> keys,
   filter_internal::RunBatched(
       keys, out, seed_,
       [this](const KeyHash& h) {
-        for (const Stage& stage : stages_)
-          stage.filter.PrefetchHash(h, /*for_write=*/false);
+        for (const Stage& stage : stages_) {
+          stage.With(
+              [&](const auto& b) { b.PrefetchHash(h, /*for_write=*/false); });
+        }
       },
       [this](const KeyHash& h) { return MayContainHashLocked(h); });
 }
 
 double ScalableBloomFilter::EstimatedCountLocked() const {
   double total = 0;
-  for (const Stage& stage : stages_) total += stage.filter.EstimatedCount();
+  for (const Stage& stage : stages_)
+    total += stage.With([](const auto& b) { return b.EstimatedCount(); });
   return total;
 }
 
@@ -157,7 +197,9 @@ double ScalableBloomFilter::EstimatedFalsePositiveRateLocked() const {
   double all_negative =
       1;  // a key is a false positive unless every stage rejects it
   for (const Stage& stage : stages_) {
-    all_negative *= 1 - stage.filter.EstimatedFalsePositiveRate();
+    all_negative *= 1 - stage.With([](const auto& b) {
+      return b.EstimatedFalsePositiveRate();
+    });
   }
   return 1 - all_negative;
 }
@@ -177,16 +219,24 @@ double ScalableBloomFilter::FillRatio() const {
   uint64_t set = 0;
   uint64_t bits = 0;
   for (const Stage& stage : stages_) {
-    set += stage.filter.set_bit_count();
-    bits += stage.filter.bit_count();
+    set += stage.With([](const auto& b) { return b.set_bit_count(); });
+    bits += stage.With([](const auto& b) { return b.bit_count(); });
   }
   return static_cast<double>(set) / static_cast<double>(bits);
 }
 
 uint64_t ScalableBloomFilter::MemoryBytes() const {
   ReaderGuard lock(mu_.get(), concurrent_);
-  uint64_t bytes = sizeof(*this);
-  for (const Stage& stage : stages_) bytes += stage.filter.MemoryBytes();
+  return RamBytesLocked();
+}
+
+uint64_t ScalableBloomFilter::DiskBytes() const {
+  ReaderGuard lock(mu_.get(), concurrent_);
+  uint64_t bytes = 0;
+  for (const Stage& stage : stages_) {
+    if (const auto* file = std::get_if<filter_internal::FileStage>(&stage.bits))
+      bytes += file->DiskBytes();
+  }
   return bytes;
 }
 
@@ -197,13 +247,14 @@ uint64_t ScalableBloomFilter::bit_count() const {
 
 uint64_t ScalableBloomFilter::BitCountLocked() const {
   uint64_t bits = 0;
-  for (const Stage& stage : stages_) bits += stage.filter.bit_count();
+  for (const Stage& stage : stages_)
+    bits += stage.With([](const auto& b) { return b.bit_count(); });
   return bits;
 }
 
 uint32_t ScalableBloomFilter::hash_count() const {
   ReaderGuard lock(mu_.get(), concurrent_);
-  return stages_.front().filter.hash_count();
+  return stages_.front().With([](const auto& b) { return b.hash_count(); });
 }
 
 size_t ScalableBloomFilter::stage_count() const {
@@ -238,8 +289,13 @@ absl::Status ScalableBloomFilter::CheckSameStages(
                      other.stages_.size(), " stages"));
   }
   for (size_t i = 0; i < stages_.size(); ++i) {
-    if (absl::Status s = stages_[i].filter.core().CheckCompatible(
-            other.stages_[i].filter.core());
+    const BloomFilter* mine = stages_[i].in_ram();
+    const BloomFilter* theirs = other.stages_[i].in_ram();
+    if (mine == nullptr || theirs == nullptr) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("scalable filter stage ", i, " is on disk"));
+    }
+    if (absl::Status s = mine->core().CheckCompatible(theirs->core());
         !s.ok()) {
       return s;
     }
@@ -251,11 +307,11 @@ absl::Status ScalableBloomFilter::UnionWith(const ScalableBloomFilter& other) {
   if (absl::Status s = CheckSameStages(other); !s.ok()) return s;
   inserted_ = 0;
   for (size_t i = 0; i < stages_.size(); ++i) {
-    if (absl::Status s = stages_[i].filter.UnionWith(other.stages_[i].filter);
-        !s.ok())
+    auto& mine = std::get<BloomFilter>(stages_[i].bits);
+    if (absl::Status s = mine.UnionWith(*other.stages_[i].in_ram()); !s.ok())
       return s;
     stages_[i].inserted =
-        static_cast<uint64_t>(std::llround(stages_[i].filter.EstimatedCount()));
+        static_cast<uint64_t>(std::llround(mine.EstimatedCount()));
     inserted_ += stages_[i].inserted;
   }
   return absl::OkStatus();
@@ -266,13 +322,13 @@ absl::Status ScalableBloomFilter::IntersectWith(
   if (absl::Status s = CheckSameStages(other); !s.ok()) return s;
   inserted_ = 0;
   for (size_t i = 0; i < stages_.size(); ++i) {
-    if (absl::Status s =
-            stages_[i].filter.IntersectWith(other.stages_[i].filter);
+    auto& mine = std::get<BloomFilter>(stages_[i].bits);
+    if (absl::Status s = mine.IntersectWith(*other.stages_[i].in_ram());
         !s.ok()) {
       return s;
     }
     stages_[i].inserted =
-        static_cast<uint64_t>(std::llround(stages_[i].filter.EstimatedCount()));
+        static_cast<uint64_t>(std::llround(mine.EstimatedCount()));
     inserted_ += stages_[i].inserted;
   }
   return absl::OkStatus();

@@ -19,6 +19,11 @@
 //   - With FilterOptions::concurrent, Add takes an exclusive lock and
 //     MayContain a shared one (a new stage cannot be opened under lock-free
 //     readers). Move-only.
+//   - With FilterOptions::disk_stages, a stage that would take the stages in
+//     RAM past its budget is opened in a file instead (a blocked filter: one
+//     pread per probe, one pwrite per add; filter/filter.h, DiskStages), so
+//     the RAM stops growing while the key count does not. UnionWith and
+//     IntersectWith refuse filters with stages on disk.
 //
 // Example:
 //   auto f = sieve::ScalableBloomFilter::ForCapacity(1'000'000, 0.01);
@@ -33,15 +38,22 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "filter/bloom_filter.h"
 #include "filter/filter.h"
 #include "filter/internal/capacity_watch.h"
+#include "filter/internal/file_stage.h"
 #include "filter/key_hash.h"
 
 namespace sieve {
+
+namespace filter_internal {
+class OwnPayload;
+}  // namespace filter_internal
 
 class ScalableBloomFilter {
  public:
@@ -89,7 +101,9 @@ class ScalableBloomFilter {
   double EstimatedFalsePositiveRate() const;
   // Set bits over all bits, all stages together.
   double FillRatio() const;
+  // RAM, and disk (FilterOptions::disk_stages): bytes of the stages' files.
   uint64_t MemoryBytes() const;
+  uint64_t DiskBytes() const;
   // Bits in all stages.
   uint64_t bit_count() const;
   uint32_t hash_count() const;
@@ -124,13 +138,35 @@ class ScalableBloomFilter {
   [[nodiscard]] absl::Status IntersectWith(const ScalableBloomFilter& other);
 
  private:
+  // A stage's bits: a classic filter in RAM, or a blocked one in a file
+  // (FilterOptions::disk_stages).
+  using StageBits = std::variant<BloomFilter, filter_internal::FileStage>;
   struct Stage {
-    BloomFilter filter;
+    StageBits bits;
     uint64_t capacity;
     uint64_t inserted;
+    // The calls both kinds of bits answer alike.
+    template <typename F>
+    decltype(auto) With(F&& f) const {
+      return std::visit(std::forward<F>(f), bits);
+    }
+    template <typename F>
+    decltype(auto) With(F&& f) {
+      return std::visit(std::forward<F>(f), bits);
+    }
+    bool MayContainHash(const KeyHash& hash) const {
+      return With([&](const auto& b) { return b.MayContainHash(hash); });
+    }
+    const BloomFilter* in_ram() const {
+      return std::get_if<BloomFilter>(&bits);
+    }
   };
   ScalableBloomFilter() = default;
   absl::Status OpenStage();
+  uint64_t RamBytesLocked() const;
+  static absl::StatusOr<StageBits> ReadStage(filter_internal::OwnPayload& in,
+                                             const std::string& dir, bool first,
+                                             uint64_t* inserted);
   bool AddHashLocked(const KeyHash& hash);
   bool MayContainHashLocked(const KeyHash& hash) const;
   double EstimatedCountLocked() const;
@@ -144,7 +180,9 @@ class ScalableBloomFilter {
   double fp_rate_ = 0;
   uint64_t seed_ = 0;
   bool concurrent_ = false;
+  DiskStages disk_stages_;
   uint64_t inserted_ = 0;
+  uint64_t retry_open_at_ = 0;  // After a stage failed to open.
   std::vector<Stage> stages_;
   filter_internal::CapacityWatch watch_;
   // Used when concurrent_. std::shared_mutex rather than absl::Mutex: the

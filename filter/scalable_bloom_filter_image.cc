@@ -1,6 +1,7 @@
 // The scalable filter's saved form: an image of kind kScalable whose payload
 // is a stage table (stage count, tightening ratio) followed by each stage's
-// fresh-insert count and classic-filter image.
+// fresh-insert count and image: a classic filter's, or a blocked filter's for a
+// stage that was on disk (FilterOptions::disk_stages).
 #include <cmath>
 #include <cstring>
 
@@ -28,10 +29,34 @@ constexpr uint64_t kStagePrefixBytes = 8;
 
 }  // namespace
 
+// A stage is a classic filter's image (kept in RAM) or, for a stage that was
+// on disk, a blocked filter's (written back to a file under `dir`). The first
+// stage is always in RAM.
+absl::StatusOr<ScalableBloomFilter::StageBits> ScalableBloomFilter::ReadStage(
+    filter_internal::OwnPayload& in, const std::string& dir, bool first,
+    uint64_t* inserted) {
+  constexpr std::string_view kCutShort = "stage table cut short";
+  if (!first &&
+      in.NextPartKind() == static_cast<uint8_t>(FilterKind::kBlocked)) {
+    absl::StatusOr<BlockedBloomFilter> blocked =
+        in.NextPart<BlockedBloomFilter>(inserted, kCutShort);
+    if (!blocked.ok()) return blocked.status();
+    absl::StatusOr<filter_internal::FileStage> stage =
+        filter_internal::FileStage::CopyOf(*blocked, dir);
+    if (!stage.ok()) return stage.status();
+    return StageBits(*std::move(stage));
+  }
+  absl::StatusOr<BloomFilter> stage =
+      in.NextPart<BloomFilter>(inserted, kCutShort);
+  if (!stage.ok()) return stage.status();
+  return StageBits(*std::move(stage));
+}
+
 uint64_t ScalableBloomFilter::PayloadBytes() const {
   uint64_t bytes = kPrefixBytes;
   for (const Stage& stage : stages_)
-    bytes += kStagePrefixBytes + stage.filter.ImageBytes();
+    bytes += kStagePrefixBytes +
+             stage.With([](const auto& b) { return b.ImageBytes(); });
   return bytes;
 }
 
@@ -39,7 +64,8 @@ void ScalableBloomFilter::WriteImage(filter_internal::ByteSink sink) const {
   filter_internal::ImageWriter writer(
       sink, filter_internal::ImageHeader{
                 .kind = kKind,
-                .hash_count = stages_.front().filter.hash_count(),
+                .hash_count = stages_.front().With(
+                    [](const auto& b) { return b.hash_count(); }),
                 .bit_count = BitCountLocked(),
                 .seed = seed_,
                 .capacity = capacity_,
@@ -55,8 +81,9 @@ void ScalableBloomFilter::WriteImage(filter_internal::ByteSink sink) const {
   for (const Stage& stage : stages_) {
     writer.Append(
         std::string_view(reinterpret_cast<const char*>(&stage.inserted), 8));
-    stage.filter.WriteImage(
-        [&](std::string_view part) { writer.Append(part); });
+    stage.With([&](const auto& b) {
+      b.WriteImage([&](std::string_view part) { writer.Append(part); });
+    });
   }
   writer.Finish();
 }
@@ -101,15 +128,18 @@ absl::StatusOr<ScalableBloomFilter> ScalableBloomFilter::FromSource(
   filter.fp_rate_ = h.fp_rate;
   filter.seed_ = h.seed;
   filter.concurrent_ = source.concurrent;
+  filter.disk_stages_ = source.disk_stages;
   for (uint64_t i = 0; i < stage_count; ++i) {
     uint64_t inserted = 0;
-    absl::StatusOr<BloomFilter> stage =
-        in->NextPart<BloomFilter>(&inserted, "stage table cut short");
-    if (!stage.ok()) return stage.status();
-    if (stage->seed() != h.seed) return in->Corrupt("stage seed differs");
+    absl::StatusOr<StageBits> bits =
+        ReadStage(*in, filter.disk_stages_.dir, i == 0, &inserted);
+    if (!bits.ok()) return bits.status();
+    const uint64_t seed =
+        std::visit([](const auto& b) { return b.seed(); }, *bits);
+    if (seed != h.seed) return in->Corrupt("stage seed differs");
     const double capacity =
         static_cast<double>(h.capacity) * std::pow(kGrowthFactor, i);
-    filter.stages_.push_back(Stage{.filter = *std::move(stage),
+    filter.stages_.push_back(Stage{.bits = *std::move(bits),
                                    .capacity = static_cast<uint64_t>(capacity),
                                    .inserted = inserted});
     filter.inserted_ += inserted;

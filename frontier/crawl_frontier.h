@@ -287,6 +287,10 @@ struct FrontierFilterStats {
   uint64_t capacity = 0;
   double estimated_count = 0;
   double estimated_fp_rate = 0;
+  // The filter's bytes in RAM and in files (SieveOptions::filter_memory_bytes);
+  // 0 where the frontier does not know them.
+  uint64_t bytes = 0;
+  uint64_t bytes_on_disk = 0;
 };
 
 // One URL for CrawlFrontier::AddMany: Add's arguments.

@@ -318,7 +318,9 @@ FrontierFilterStats Frontier::filter_stats() const {
   return FrontierFilterStats{
       .capacity = sieve.filter_capacity,
       .estimated_count = sieve.filter_estimated_count,
-      .estimated_fp_rate = sieve.filter_estimated_fp_rate};
+      .estimated_fp_rate = sieve.filter_estimated_fp_rate,
+      .bytes = sieve.filter_bytes,
+      .bytes_on_disk = sieve.filter_bytes_on_disk};
 }
 
 absl::Status Frontier::status() const {

@@ -28,11 +28,25 @@ absl::Status ValidateOptions(const SieveOptions& options) {
   return absl::OkStatus();
 }
 
+}  // namespace
+
+DiskStages internal::FilterDiskStages(const SieveOptions& options) {
+  if (options.filter_memory_bytes == 0) return {};
+  std::error_code error;
+  const std::filesystem::path dir =
+      options.work_dir.empty() ? std::filesystem::temp_directory_path(error)
+                               : options.work_dir;
+  return {.ram_budget_bytes = options.filter_memory_bytes, .dir = dir.string()};
+}
+
+namespace {
+
 absl::StatusOr<std::unique_ptr<Filter>> FilterFor(const SieveOptions& options) {
   if (absl::Status s = ValidateOptions(options); !s.ok()) return s;
   return CreateFilter({.kind = options.filter_kind,
                        .capacity = options.expected_urls,
-                       .fp_rate = options.fp_rate});
+                       .fp_rate = options.fp_rate,
+                       .disk_stages = internal::FilterDiskStages(options)});
 }
 
 std::unique_ptr<Filter> FilterOrDie(const SieveOptions& options) {
@@ -260,6 +274,7 @@ SieveStats Sieve::stats() const {
   stats.filter_capacity = filter_->capacity();
   stats.filter_estimated_fp_rate = filter_->EstimatedFalsePositiveRate();
   stats.filter_bytes = filter_->MemoryBytes();
+  stats.filter_bytes_on_disk = filter_->DiskBytes();
   stats.store_bytes_on_disk = db_ ? db_->DiskBytes() : 0;
   return stats;
 }

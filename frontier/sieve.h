@@ -69,6 +69,12 @@ struct SieveOptions {
   // bookkeeping each); past it, records go to disk in batches of about half
   // the budget. Below 64 KiB the batches get small and slow. Default: 64 MiB.
   size_t memory_budget_bytes = size_t{64} << 20;
+  // The scalable filter's RAM (filter_kind kScalable): a stage that would take
+  // its stages in RAM past this many bytes is kept in a file under work_dir
+  // instead, probed with one pread (filter/filter.h, DiskStages), so past
+  // expected_urls the filter's RAM stops growing. The first stage is always
+  // in RAM. 0: every stage in RAM. Default: 0.
+  uint64_t filter_memory_bytes = 0;
   // Lossless mode: confirm each "maybe seen" answer of the filter against an
   // exact store of 64-bit URL fingerprints (RAM, then RocksDB); a false
   // positive caught there is queued after all and counted in
@@ -82,6 +88,11 @@ struct SieveOptions {
   // Default: empty, meaning the system temp directory.
   std::filesystem::path work_dir = {};
 };
+
+namespace internal {
+// Where the filter of a Sieve with these options keeps its stages on disk.
+DiskStages FilterDiskStages(const SieveOptions& options);
+}  // namespace internal
 
 // One queued record: the URL and the opaque payload pushed with it (empty if
 // none).
@@ -116,6 +127,8 @@ struct SieveStats {
   uint64_t filter_capacity = 0;
   double filter_estimated_fp_rate = 0;
   uint64_t filter_bytes = 0;
+  // Bytes of the filter's stages in files (SieveOptions::filter_memory_bytes).
+  uint64_t filter_bytes_on_disk = 0;
   // Bytes of the scratch store on disk now (queue + fingerprints; see
   // ScratchDb::DiskBytes).
   uint64_t store_bytes_on_disk = 0;
@@ -202,7 +215,8 @@ class Sieve {
   [[nodiscard]] absl::Status Checkpoint(const std::filesystem::path& dir) const;
   // Brings back what Checkpoint added under `prefix`. The filter kind and size
   // and lossless mode come from the snapshot; from `options` only
-  // memory_budget_bytes and work_dir are used, and InvalidArgument if
+  // memory_budget_bytes, filter_memory_bytes and work_dir are used (stages
+  // that were on disk go back to files under work_dir), and InvalidArgument if
   // options.verify_positives differs from the snapshot's. The snapshot is not
   // modified (its store is copied into a new scratch directory), so it can be
   // restored again.

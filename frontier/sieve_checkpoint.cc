@@ -136,8 +136,9 @@ absl::StatusOr<std::unique_ptr<Sieve>> Sieve::Restore(
   absl::StatusOr<std::string> filter_bytes =
       snapshot.ReadFile(p + "filter.bin");
   if (!filter_bytes.ok()) return filter_bytes.status();
-  absl::StatusOr<std::unique_ptr<Filter>> filter =
-      DeserializeFilter(*filter_bytes);
+  absl::StatusOr<std::unique_ptr<Filter>> filter = DeserializeFilter(
+      *filter_bytes,
+      LoadOptions{.disk_stages = internal::FilterDiskStages(options)});
   if (!filter.ok()) {
     return absl::DataLossError(
         absl::StrCat(snapshot.PathOf(p + "filter.bin").string(), ": ",

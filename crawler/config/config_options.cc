@@ -144,6 +144,8 @@ const ConfigOption kOptions[] = {
     {"sieve.on_capacity", "SieveOptions::filter_kind (grow: scalable)"},
     {"sieve.memory_budget_mb", "SieveOptions::memory_budget_bytes", nullptr,
      "MiB; the crawl's own default: 256 (the library's 64)"},
+    {"sieve.filter_memory_mb", "SieveOptions::filter_memory_bytes", nullptr,
+     "MiB; the crawl's own default: 256 (the library's 0, all in RAM)"},
     {"sieve.verify_positives", "SieveOptions::verify_positives"},
     {"cluster.url", "RedisFrontierOptions::endpoint"},
     {"cluster.crawl_id", "RedisFrontierOptions::crawl_id"},

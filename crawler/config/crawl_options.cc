@@ -99,6 +99,7 @@ absl::StatusOr<FrontierOptions> MakeFrontierOptions(
     o.sieve.filter_kind = FilterKind::kScalable;
   }
   o.sieve.memory_budget_bytes = static_cast<size_t>(s.memory_budget_mb) << 20;
+  o.sieve.filter_memory_bytes = static_cast<uint64_t>(s.filter_memory_mb) << 20;
   o.sieve.verify_positives = s.verify_positives;
   o.sieve.work_dir = work_dir;
 

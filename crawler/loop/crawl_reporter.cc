@@ -186,6 +186,8 @@ CrawlSummary CrawlReporter::Summary(absl::Time now,
                       .filter_capacity = filter.capacity,
                       .filter_estimated_count = filter.estimated_count,
                       .filter_estimated_fp_rate = filter.estimated_fp_rate,
+                      .filter_bytes = filter.bytes,
+                      .filter_bytes_on_disk = filter.bytes_on_disk,
                       .fetch = sources_.fetcher != nullptr
                                    ? sources_.fetcher->counters()
                                    : FetchCounters{},
@@ -216,10 +218,13 @@ std::vector<BudgetUse> CrawlReporter::Budgets() const {
                                         ? sources_.domains->stats()
                                         : DomainBudgetStats{};
   const RobotsCache* robots = sources_.robots;
+  const FrontierFilterStats filter = sources_.frontier->filter_stats();
   auto mib = [](int64_t n) { return static_cast<uint64_t>(n) << 20; };
   return {
       {"sieve_queue", "bytes", stats.queue_bytes_in_sieve,
        mib(config.sieve.memory_budget_mb)},
+      {"sieve_filter", "bytes", filter.bytes,
+       mib(config.sieve.filter_memory_mb)},
       {"host_queues", "bytes", stats.host_queue_bytes,
        frontier.host_queue_memory_bytes},
       {"active_hosts", "hosts", stats.hosts_active, MaxActiveHosts(frontier)},

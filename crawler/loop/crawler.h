@@ -110,6 +110,8 @@ struct CrawlSummary {
   uint64_t filter_capacity = 0;
   double filter_estimated_count = 0;
   double filter_estimated_fp_rate = 0;
+  uint64_t filter_bytes = 0;          // In RAM.
+  uint64_t filter_bytes_on_disk = 0;  // Its stages in files.
   // This run's connections, TLS handshakes and DNS lookups (the Fetcher's).
   FetchCounters fetch;
   std::vector<BudgetUse> budgets;  // Every budget of the crawl's RAM.

@@ -44,7 +44,9 @@ std::string SummaryToJson(const CrawlSummary& s) {
                  {"browser_retirements", c.render_browser_retirements}};
   j["filter"] = {{"capacity", s.filter_capacity},
                  {"estimated_count", s.filter_estimated_count},
-                 {"estimated_fp_rate", s.filter_estimated_fp_rate}};
+                 {"estimated_fp_rate", s.filter_estimated_fp_rate},
+                 {"bytes", s.filter_bytes},
+                 {"bytes_on_disk", s.filter_bytes_on_disk}};
   nlohmann::ordered_json& budgets = j["budgets"];
   budgets = nlohmann::ordered_json::object();
   for (const BudgetUse& b : s.budgets) {

@@ -150,7 +150,8 @@ absl::StatusOr<ImageSource> SourceFromFile(const std::string& path,
   return ImageSource{.bytes = file->bytes,
                      .owner = file->owner,
                      .verify_checksum = options.verify_checksum,
-                     .concurrent = options.concurrent};
+                     .concurrent = options.concurrent,
+                     .disk_stages = options.disk_stages};
 }
 
 void DieOnBadSizing(std::string_view kind, const absl::Status& status) {

@@ -37,6 +37,13 @@ class FilterAdapter final : public Filter {
   }
   double FillRatio() const override { return filter_.FillRatio(); }
   uint64_t MemoryBytes() const override { return filter_.MemoryBytes(); }
+  uint64_t DiskBytes() const override {
+    if constexpr (T::kKind == FilterKind::kScalable) {
+      return filter_.DiskBytes();
+    } else {
+      return 0;
+    }
+  }
   uint64_t capacity() const override { return filter_.capacity(); }
   uint64_t bit_count() const override { return filter_.bit_count(); }
   uint32_t hash_count() const override { return filter_.hash_count(); }

@@ -104,6 +104,8 @@ struct ImageSource {
   std::shared_ptr<void> owner;
   bool verify_checksum = true;
   bool concurrent = false;
+  // The scalable kind's (LoadOptions::disk_stages).
+  DiskStages disk_stages = {};
 };
 
 }  // namespace sieve::filter_internal

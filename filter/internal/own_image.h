@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -90,6 +91,14 @@ class OwnPayload {
   // The payload after the prefix and the parts read so far.
   std::string_view rest() const { return rest_; }
 
+  // The kind byte of the next part's image (after its u64 count), if there
+  // are bytes enough to hold one; NextPart checks the rest.
+  std::optional<uint8_t> NextPartKind() const {
+    constexpr uint64_t kKindOffset = sizeof(uint64_t) + 10;  // image_format.h
+    if (rest_.size() <= kKindOffset) return std::nullopt;
+    return static_cast<uint8_t>(rest_[kKindOffset]);
+  }
+
   // The next part: its u64 count into `*count`, then one image of `Part`,
   // read without its checksum (the outer image's covered its bytes) and used
   // in place where the source's owner keeps the bytes alive. `cut_short`
@@ -128,7 +137,8 @@ absl::StatusOr<T> DeserializeOwnImage(std::string_view bytes,
   return T::FromSource(ImageSource{.bytes = bytes,
                                    .owner = nullptr,
                                    .verify_checksum = options.verify_checksum,
-                                   .concurrent = options.concurrent});
+                                   .concurrent = options.concurrent,
+                                   .disk_stages = options.disk_stages});
 }
 
 template <typename T>

@@ -174,6 +174,22 @@ def figures(d, case, scheme, tool, run):
         "stop_s": round(float(end) - float(start), 2), "exit": int(rc),
         "load1": float(open("/proc/loadavg").read().split()[0]),
     }
+    resumed = os.path.join(d, "resume", "samples.jsonl")
+    if os.path.exists(resumed):
+        rs = [json.loads(l) for l in open(resumed)]
+        rs = [s for s in rs if s["pages"] is not None]
+        if len(rs) > 4:
+            first = next((s for s in rs if s["pages"] > rs[0]["pages"]), rs[-1])
+            a, b = at(rs, rs[-1]["t"] / 4), rs[-1]
+            rstart, rend, _ = open(os.path.join(d, "resume", "stop.txt")).read().split()
+            out.update({
+                "resume_pages_per_s": round(rate(a, b), 1),
+                "resume_ratio": round(rate(a, b) / max(1e-9, rate(q3, q4)), 2),
+                "resume_start_s": first["t"],
+                "resume_cpu_ms_per_page": round(cpu_ms(a, b), 3),
+                "resume_rss_mb_peak": max(s["rss_mb"] for s in rs),
+                "resume_stop_s": round(float(rend) - float(rstart), 2),
+            })
     pages_file = os.path.join(d, "out", "pages.jsonl")
     if case == "trap" and os.path.exists(pages_file):
         total = trap = 0
@@ -191,7 +207,7 @@ def figures(d, case, scheme, tool, run):
 COLUMNS = ["pages", "pages_per_s_first_q", "pages_per_s_last_q", "speed_ratio",
            "slow_stretches_30s", "cpu_ms_per_page_first_q", "cpu_ms_per_page_last_q", "cpu_ratio",
            "rss_mb_end", "rss_growth_mb_per_min_last_half", "fds_end", "stop_s", "load1",
-           "trap_share"]
+           "trap_share", "resume_pages_per_s", "resume_ratio", "resume_start_s"]
 
 
 def table(path):

@@ -28,6 +28,8 @@
 #   env SIEVE_BEFORE a second sieve binary, run as tool "sieve-before" with the same flags,
 #                 alternating with SIEVE
 #   env PROFILE   when 1, each run is recorded with `perf record -g` (perf.data in its dir)
+#   env RESUME    seconds of `sieve crawl --resume` of each run's checkpoint right after its
+#                 stop (default 0: none); sampled like the run (DIR/resume/samples.jsonl)
 #
 # The crawl runs with its defaults except --scope any (the web is all foreign hosts),
 # fetch.allow_private_addresses (it is all loopback), --metrics on 127.0.0.1 and
@@ -45,6 +47,10 @@
 #   stop_s                         SIGINT to exit, checkpoint included (wants <= stop_grace + 2)
 #   fds_end                        open files of the crawler just before the SIGINT (its sockets)
 #   load1                          the load average when the run ended (a shared machine)
+#   resume_pages_per_s, resume_ratio   with RESUME: pages/s of the resumed crawl from a quarter
+#                                  of its time to its end, and that over the run's last quarter;
+#                                  resume_start_s (start to its first page), resume_stop_s,
+#                                  resume_rss_mb_peak, resume_cpu_ms_per_page
 #
 # Needs root (its own network and mount namespace, `unshare --net --mount`; nothing outside is
 # touched) and nginx-light, dnsmasq-base, openssl, curl. Without root it says so and exits 0.
@@ -80,6 +86,7 @@ SCHEMES=${SCHEMES:-http}
 RUNS=${RUNS:-1}
 SIEVE_FLAGS=${SIEVE_FLAGS:-}
 PROFILE=${PROFILE:-0}
+RESUME=${RESUME:-0}
 TOOLS="sieve${SIEVE_BEFORE:+ sieve-before}"
 PY=/usr/bin/python3
 METRICS_PORT=9464
@@ -154,6 +161,20 @@ for run in $(seq 1 "$RUNS"); do
         wait "$launcher" || rc=$?
         end=$(date +%s.%N)
         echo "$start $end $rc" > "$dir/stop.txt"
+        if [ "$RESUME" -gt 0 ]; then
+          mkdir -p "$dir/resume"
+          "$binary" crawl --resume "$dir/out" --log-level warn \
+            --metrics "127.0.0.1:$METRICS_PORT" > "$dir/resume/log.txt" 2>&1 &
+          pid=$!
+          "$PY" "$HERE/unbounded_web.py" sample "$pid" "$METRICS_PORT" "$RESUME" \
+            > "$dir/resume/samples.jsonl"
+          start=$(date +%s.%N)
+          kill -INT "$pid"
+          rc=0
+          wait "$pid" || rc=$?
+          end=$(date +%s.%N)
+          echo "$start $end $rc" > "$dir/resume/stop.txt"
+        fi
         line=$("$PY" "$HERE/unbounded_web.py" figures "$dir" "$case_" "$scheme" "$tool" "$run")
         echo "$line" >> "$RESULTS"
         echo "  $line"

@@ -185,14 +185,19 @@ TEST(CrawlDomainBudgetTest, AWildcardDomainGetsItsBudgetALinkedOneMore) {
       nlohmann::json::parse(ReadFile(dir / "out" / "summary.json"));
   const nlohmann::json& budgets = summary.at("budgets");
   for (const char* name :
-       {"sieve_queue", "host_queues", "active_hosts", "parked_hosts",
-        "robots_cache", "robots_cache_bytes", "dns_cache", "domain_budget"}) {
+       {"sieve_queue", "sieve_filter", "host_queues", "active_hosts",
+        "parked_hosts", "robots_cache", "robots_cache_bytes", "dns_cache",
+        "domain_budget"}) {
     ASSERT_TRUE(budgets.contains(name)) << name;
     EXPECT_GT(budgets[name].at("limit").get<uint64_t>(), 0u) << name;
     EXPECT_LE(budgets[name].at("used").get<uint64_t>(),
               budgets[name].at("limit").get<uint64_t>())
         << name;
   }
+  // The filter's first stage, in RAM (sieve.filter_memory_mb: 256 MiB).
+  EXPECT_GT(budgets["sieve_filter"].at("used").get<uint64_t>(), 1u << 20);
+  EXPECT_EQ(budgets["sieve_filter"].at("limit").get<uint64_t>(), 256u << 20);
+  EXPECT_EQ(summary.at("filter").at("bytes_on_disk").get<uint64_t>(), 0u);
   // Names: the seed's hosts, the trap's hosts fetched, 10 refs, popular.
   EXPECT_GT(budgets["dns_cache"].at("used").get<uint64_t>(), 10u);
   EXPECT_EQ(budgets["dns_cache"].at("limit").get<uint64_t>(), 65536u);
