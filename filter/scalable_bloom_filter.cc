@@ -95,20 +95,29 @@ uint64_t ScalableBloomFilter::RamBytesLocked() const {
   return bytes;
 }
 
-bool ScalableBloomFilter::MayContainHashLocked(const KeyHash& hash) const {
-  for (auto it = stages_.rbegin(); it != stages_.rend();
-       ++it) {  // newest holds the most keys
-    if (it->MayContainHash(hash)) return true;
+bool ScalableBloomFilter::InFirstStages(const KeyHash& hash,
+                                        size_t count) const {
+  // The stages in RAM first, newest first (it holds the most keys), then those
+  // on disk: a key added early is found without a read.
+  for (const bool on_disk : {false, true}) {
+    for (size_t i = count; i-- > 0;) {
+      if ((stages_[i].in_ram() == nullptr) == on_disk &&
+          stages_[i].MayContainHash(hash)) {
+        return true;
+      }
+    }
   }
   return false;
+}
+
+bool ScalableBloomFilter::MayContainHashLocked(const KeyHash& hash) const {
+  return InFirstStages(hash, stages_.size());
 }
 
 bool ScalableBloomFilter::AddHashLocked(const KeyHash& hash) {
   // The older stages are probed; the newest's test-and-set answers for itself
   // (one probe of a stage on disk, not two).
-  for (size_t i = stages_.size() - 1; i-- > 0;) {
-    if (stages_[i].MayContainHash(hash)) return false;
-  }
+  if (InFirstStages(hash, stages_.size() - 1)) return false;
   if (stages_.back().inserted >= stages_.back().capacity &&
       inserted_ >= retry_open_at_) {
     if (stages_.back().MayContainHash(hash)) return false;

@@ -169,6 +169,8 @@ class ScalableBloomFilter {
                                              uint64_t* inserted);
   bool AddHashLocked(const KeyHash& hash);
   bool MayContainHashLocked(const KeyHash& hash) const;
+  // Whether one of stages_[0, count) (probably) holds `hash`.
+  bool InFirstStages(const KeyHash& hash, size_t count) const;
   double EstimatedCountLocked() const;
   double EstimatedFalsePositiveRateLocked() const;
   uint64_t PayloadBytes() const;
