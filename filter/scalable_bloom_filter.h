@@ -29,6 +29,12 @@
 //   auto f = sieve::ScalableBloomFilter::ForCapacity(1'000'000, 0.01);
 //   for (const std::string& url : urls) f.Add(url);  // any number of them
 //   // f.EstimatedFalsePositiveRate() stays under 1 %
+//
+//   // RAM bounded: the stages past 64 MiB go to files under /var/tmp/crawl.
+//   auto g = *sieve::ScalableBloomFilter::Create(
+//       {.capacity = 10'000'000, .fp_rate = 0.001,
+//        .disk_stages = {.ram_budget_bytes = 64 << 20, .dir = "/var/tmp/crawl"}});
+//   // past 10^7 URLs: g.MemoryBytes() stays under 64 MiB, g.DiskBytes() grows
 #ifndef SIEVE_FILTER_SCALABLE_BLOOM_FILTER_H_
 #define SIEVE_FILTER_SCALABLE_BLOOM_FILTER_H_
 

@@ -42,7 +42,7 @@ ImageWriter::ImageWriter(ByteSink sink, const ImageHeader& header)
   char bytes[kHeaderBytes] = {};
   std::memcpy(bytes, kMagic, sizeof(kMagic));
   Put<uint16_t>(bytes + 8, kFormatVersion);
-  Put<uint8_t>(bytes + 10, static_cast<uint8_t>(header.kind));
+  Put<uint8_t>(bytes + kKindOffset, static_cast<uint8_t>(header.kind));
   Put<uint32_t>(bytes + 12, header.hash_count);
   Put<uint64_t>(bytes + 16, header.bit_count);
   Put<uint64_t>(bytes + 24, header.seed);
@@ -85,7 +85,7 @@ absl::StatusOr<DecodedImage> DecodeImage(std::string_view bytes,
         absl::StrCat("unsupported filter format version ", version,
                      " (this build reads ", kFormatVersion, ")"));
   }
-  const uint8_t kind = Get<uint8_t>(p + 10);
+  const uint8_t kind = Get<uint8_t>(p + kKindOffset);
   if (!IsKnownKind(kind)) {
     return absl::InvalidArgumentError(
         absl::StrCat("unknown filter kind ", kind));

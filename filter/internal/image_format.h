@@ -37,6 +37,8 @@ namespace sieve::filter_internal {
 
 inline constexpr uint16_t kFormatVersion = 1;
 inline constexpr uint64_t kHeaderBytes = 64;
+// Where the kind byte sits in the header (the layout above).
+inline constexpr uint64_t kKindOffset = 10;
 inline constexpr uint64_t kTrailerBytes = 8;
 
 struct ImageHeader {

@@ -94,9 +94,9 @@ class OwnPayload {
   // The kind byte of the next part's image (after its u64 count), if there
   // are bytes enough to hold one; NextPart checks the rest.
   std::optional<uint8_t> NextPartKind() const {
-    constexpr uint64_t kKindOffset = sizeof(uint64_t) + 10;  // image_format.h
-    if (rest_.size() <= kKindOffset) return std::nullopt;
-    return static_cast<uint8_t>(rest_[kKindOffset]);
+    constexpr uint64_t kAt = sizeof(uint64_t) + kKindOffset;
+    if (rest_.size() <= kAt) return std::nullopt;
+    return static_cast<uint8_t>(rest_[kAt]);
   }
 
   // The next part: its u64 count into `*count`, then one image of `Part`,
