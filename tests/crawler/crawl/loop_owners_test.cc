@@ -171,8 +171,9 @@ TEST(CrawlReporterTest, CountsThisRunApartFromTheRunsBefore) {
   EXPECT_EQ(summary.pages_this_run, 2u);
   EXPECT_EQ(summary.seconds, 5);
   EXPECT_EQ(summary.frontier.queued, 3u);
-  ASSERT_EQ(summary.budgets.size(), 8u);
+  ASSERT_EQ(summary.budgets.size(), 9u);
   EXPECT_EQ(summary.budgets[0].name, "sieve_queue");
+  EXPECT_EQ(summary.budgets[1].name, "sieve_filter");
   EXPECT_EQ((*reporter)->Summary(start, std::nullopt).stop_reason,
             StopReason::kFinished);
 }
