@@ -106,7 +106,7 @@ struct ImageSource {
   std::shared_ptr<void> owner;
   bool verify_checksum = true;
   bool concurrent = false;
-  // The scalable kind's (LoadOptions::disk_stages).
+  // The scalable kind's (LoadOptions::disk_stages). Default: all in RAM.
   DiskStages disk_stages = {};
 };
 

@@ -122,6 +122,16 @@ stop_nginx() {
   rm -f "$WORK/nginx.pid"
 }
 
+# SIGINT to the crawler $1, wait for its launcher $2; "start end exit-code" into $3.
+interrupt() {
+  local start end rc=0
+  start=$(date +%s.%N)
+  kill -INT "$1"
+  wait "$2" || rc=$?
+  end=$(date +%s.%N)
+  echo "$start $end $rc" > "$3"
+}
+
 RESULTS="$WORK/results.jsonl"
 : > "$RESULTS"
 for run in $(seq 1 "$RUNS"); do
@@ -155,12 +165,7 @@ for run in $(seq 1 "$RUNS"); do
         "$PY" "$HERE/unbounded_web.py" sample "$pid" "$METRICS_PORT" "$DURATION" \
           > "$dir/samples.jsonl"
         ls /proc/"$pid"/fd 2> /dev/null | wc -l > "$dir/fds_end.txt"
-        start=$(date +%s.%N)
-        kill -INT "$pid"
-        rc=0
-        wait "$launcher" || rc=$?
-        end=$(date +%s.%N)
-        echo "$start $end $rc" > "$dir/stop.txt"
+        interrupt "$pid" "$launcher" "$dir/stop.txt"
         if [ "$RESUME" -gt 0 ]; then
           mkdir -p "$dir/resume"
           "$binary" crawl --resume "$dir/out" --log-level warn \
@@ -168,12 +173,7 @@ for run in $(seq 1 "$RUNS"); do
           pid=$!
           "$PY" "$HERE/unbounded_web.py" sample "$pid" "$METRICS_PORT" "$RESUME" \
             > "$dir/resume/samples.jsonl"
-          start=$(date +%s.%N)
-          kill -INT "$pid"
-          rc=0
-          wait "$pid" || rc=$?
-          end=$(date +%s.%N)
-          echo "$start $end $rc" > "$dir/resume/stop.txt"
+          interrupt "$pid" "$pid" "$dir/resume/stop.txt"
         fi
         line=$("$PY" "$HERE/unbounded_web.py" figures "$dir" "$case_" "$scheme" "$tool" "$run")
         echo "$line" >> "$RESULTS"
