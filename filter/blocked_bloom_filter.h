@@ -34,6 +34,10 @@
 
 namespace sieve {
 
+namespace filter_internal {
+class FileStage;
+}  // namespace filter_internal
+
 class BlockedBloomFilter
     : public filter_internal::BitFilterBase<BlockedBloomFilter> {
  public:
@@ -83,6 +87,7 @@ class BlockedBloomFilter
 
  private:
   friend class filter_internal::BitFilterBase<BlockedBloomFilter>;
+  friend class filter_internal::FileStage;  // reads a stage back into RAM
   explicit BlockedBloomFilter(filter_internal::BitFilterCore core)
       : BitFilterBase(std::move(core)) {}
 };

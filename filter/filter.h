@@ -85,17 +85,17 @@ using CapacityCallback = std::function<void(const CapacityEvent&)>;
 
 // kScalable: stages kept in files once the filter's RAM reaches a budget, so a
 // seen-set that grows with a crawl without end keeps a bounded RSS
-// (docs/architecture.md, "Memory"). A stage on disk is a blocked Bloom filter
-// (filter/blocked_bloom_filter.h) in a file of its own, created and unlinked at
-// once (nothing is left behind, even by a killed process): a probe is one
-// 64-byte pread, an add one pread and one pwrite. Its pages are the kernel's
-// page cache, not the process's RSS: kept while memory is free, read back
-// from disk (one random 4 KiB read per probe) when it is not. An I/O error
-// reads as "not seen" (a key is let through again, never lost).
+// (docs/architecture.md, "Memory"). Each stage past the first is a blocked
+// Bloom filter filled in RAM; when a new one needs the room, the full ones go,
+// newest first, each to a file of its own in one pass (created and unlinked at
+// once) and are only read from then on: a probe is one 64-byte pread, an add
+// writes no file. Past the budget the stages stop doubling. The files' pages
+// are the page cache's, not the process's RSS. An I/O error reads as "not
+// seen" (a key is let through again, never lost).
 struct DiskStages {
-  // A new stage goes to disk when the stages in RAM, with it, would take more
-  // than this many bytes; the first stage is always in RAM. 0: every stage in
-  // RAM. Default: 0.
+  // The stages in RAM take at most this many bytes (at least the first, and
+  // a stage of as many keys as the first beside it); 0: every stage in RAM,
+  // classic ones. Default: 0.
   uint64_t ram_budget_bytes = 0;
   // Directory of the stages' files. Empty: anonymous memory files
   // (memfd_create), which cost RAM like a stage in memory. Default: "".

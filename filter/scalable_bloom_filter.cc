@@ -2,6 +2,7 @@
 // intersection. The saved form is in scalable_bloom_filter_image.cc.
 #include "filter/scalable_bloom_filter.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -63,29 +64,64 @@ absl::Status ScalableBloomFilter::OpenStage() {
       .fp_rate = stage_rate,
       .concurrent = false,  // the filter's lock guards its stages
       .seed = seed_};
-  // The first stage is always in RAM; a later one goes to disk when the RAM
-  // stages with it would pass the budget.
+  // The first stage is always in RAM; with a budget the later ones are
+  // blocked, so that each can go to a file.
+  absl::StatusOr<StageBits> bits = disk_stages_.ram_budget_bytes > 0 && i > 0
+                                       ? OpenStageWithBudget(options)
+                                       : BloomFilter::Create(options);
+  if (!bits.ok()) return bits.status();
+  const uint64_t capacity =
+      std::visit([](const auto& b) { return b.capacity(); }, *bits);
+  stages_.push_back(
+      Stage{.bits = *std::move(bits), .capacity = capacity, .inserted = 0});
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ScalableBloomFilter::StageBits>
+ScalableBloomFilter::OpenStageWithBudget(FilterOptions options) {
+  // A stage is filled in RAM and written to its file once, when the room is
+  // needed, then only read (one 64-byte pread per probe): a random 64-byte
+  // pwrite into a file costs 3.7-29 us on ext4 here, a pread ~0.7 us
+  // (docs/benchmarks.md, "The filter's stages on disk").
+  options.kind = FilterKind::kBlocked;
+  absl::StatusOr<BloomParams> params =
+      BloomMath::OptimalBlockedParams(options.capacity, options.fp_rate);
+  if (!params.ok()) return params.status();
   const uint64_t budget = disk_stages_.ram_budget_bytes;
-  if (i > 0 && budget > 0) {
-    absl::StatusOr<BloomParams> params =
-        BloomMath::OptimalParams(options.capacity, options.fp_rate);
-    if (!params.ok()) return params.status();
-    if (RamBytesLocked() + params->bits / 8 > budget) {
-      absl::StatusOr<filter_internal::FileStage> stage =
-          filter_internal::FileStage::Create(disk_stages_.dir, options.capacity,
-                                             options.fp_rate, seed_);
-      if (!stage.ok()) return stage.status();
-      stages_.push_back(Stage{.bits = *std::move(stage),
-                              .capacity = options.capacity,
-                              .inserted = 0});
-      return absl::OkStatus();
+  // What the stage takes beyond its bits (BlockedBloomFilter::MemoryBytes).
+  constexpr uint64_t kOverhead = sizeof(BlockedBloomFilter);
+  // Room for it: the stages in RAM go to files, the newest (largest) first.
+  for (size_t j = stages_.size(); j-- > 1;) {
+    if (RamBytesLocked() + kOverhead + params->bits / 8 <= budget) break;
+    if (const auto* ram = std::get_if<BlockedBloomFilter>(&stages_[j].bits)) {
+      absl::StatusOr<filter_internal::FileStage> sealed =
+          filter_internal::FileStage::CopyOf(*ram, disk_stages_.dir);
+      if (!sealed.ok()) return sealed.status();
+      stages_[j].bits = *std::move(sealed);
     }
   }
-  absl::StatusOr<BloomFilter> stage = BloomFilter::Create(options);
+  // Past the budget the stages stop doubling: this one holds what the room
+  // left allows, and never fewer keys than the first. Bits grow linearly with
+  // the keys at one rate: scale down, then step past the rounding to blocks.
+  const uint64_t used = RamBytesLocked() + kOverhead;
+  const uint64_t room = budget > used ? budget - used : 0;
+  if (params->bits / 8 > room) {
+    double capacity = static_cast<double>(options.capacity) *
+                      static_cast<double>(room) /
+                      static_cast<double>(params->bits / 8);
+    for (;; capacity *= 0.99) {
+      options.capacity =
+          std::max<uint64_t>(capacity_, static_cast<uint64_t>(capacity));
+      params =
+          BloomMath::OptimalBlockedParams(options.capacity, options.fp_rate);
+      if (!params.ok()) return params.status();
+      if (options.capacity == capacity_ || params->bits / 8 <= room) break;
+    }
+  }
+  absl::StatusOr<BlockedBloomFilter> stage =
+      BlockedBloomFilter::CreateWithSize(params->bits, params->hashes, options);
   if (!stage.ok()) return stage.status();
-  stages_.push_back(Stage{
-      .bits = *std::move(stage), .capacity = options.capacity, .inserted = 0});
-  return absl::OkStatus();
+  return StageBits(*std::move(stage));
 }
 
 uint64_t ScalableBloomFilter::RamBytesLocked() const {
@@ -101,8 +137,7 @@ bool ScalableBloomFilter::InFirstStages(const KeyHash& hash,
   // on disk: a key added early is found without a read.
   for (const bool on_disk : {false, true}) {
     for (size_t i = count; i-- > 0;) {
-      if ((stages_[i].in_ram() == nullptr) == on_disk &&
-          stages_[i].MayContainHash(hash)) {
+      if (stages_[i].on_disk() == on_disk && stages_[i].MayContainHash(hash)) {
         return true;
       }
     }
@@ -298,11 +333,12 @@ absl::Status ScalableBloomFilter::CheckSameStages(
                      other.stages_.size(), " stages"));
   }
   for (size_t i = 0; i < stages_.size(); ++i) {
-    const BloomFilter* mine = stages_[i].in_ram();
-    const BloomFilter* theirs = other.stages_[i].in_ram();
+    const BloomFilter* mine = stages_[i].classic();
+    const BloomFilter* theirs = other.stages_[i].classic();
     if (mine == nullptr || theirs == nullptr) {
       return absl::FailedPreconditionError(
-          absl::StrCat("scalable filter stage ", i, " is on disk"));
+          absl::StrCat("scalable filter stage ", i,
+                       " is past the RAM budget (on disk or bound for it)"));
     }
     if (absl::Status s = mine->core().CheckCompatible(theirs->core());
         !s.ok()) {
@@ -317,7 +353,7 @@ absl::Status ScalableBloomFilter::UnionWith(const ScalableBloomFilter& other) {
   inserted_ = 0;
   for (size_t i = 0; i < stages_.size(); ++i) {
     auto& mine = std::get<BloomFilter>(stages_[i].bits);
-    if (absl::Status s = mine.UnionWith(*other.stages_[i].in_ram()); !s.ok())
+    if (absl::Status s = mine.UnionWith(*other.stages_[i].classic()); !s.ok())
       return s;
     stages_[i].inserted =
         static_cast<uint64_t>(std::llround(mine.EstimatedCount()));
@@ -332,7 +368,7 @@ absl::Status ScalableBloomFilter::IntersectWith(
   inserted_ = 0;
   for (size_t i = 0; i < stages_.size(); ++i) {
     auto& mine = std::get<BloomFilter>(stages_[i].bits);
-    if (absl::Status s = mine.IntersectWith(*other.stages_[i].in_ram());
+    if (absl::Status s = mine.IntersectWith(*other.stages_[i].classic());
         !s.ok()) {
       return s;
     }

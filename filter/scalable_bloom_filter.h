@@ -20,10 +20,15 @@
 //     MayContain a shared one (a new stage cannot be opened under lock-free
 //     readers). Move-only.
 //   - With FilterOptions::disk_stages, a stage that would take the stages in
-//     RAM past its budget is opened in a file instead (a blocked filter: one
-//     pread per probe, one pwrite per add; filter/filter.h, DiskStages), so
-//     the RAM stops growing while the key count does not. UnionWith and
-//     IntersectWith refuse filters with stages on disk.
+//     RAM past its budget is a blocked filter sized to the room left in the
+//     budget (never fewer keys than the first stage), filled in RAM; when it
+//     is full it is written to a file in one pass (filter/filter.h,
+//     DiskStages) and only read from then on: one 64-byte pread per probe,
+//     no write. So the RAM stops growing while the key count does not, and
+//     past the budget the stages stop doubling: a key count N costs about
+//     N / (budget / bytes per key) stages on disk, each one pread per lookup
+//     of a key it does not hold. UnionWith and IntersectWith refuse filters
+//     with stages other than classic ones in RAM.
 //
 // Example:
 //   auto f = sieve::ScalableBloomFilter::ForCapacity(1'000'000, 0.01);
@@ -49,6 +54,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "filter/blocked_bloom_filter.h"
 #include "filter/bloom_filter.h"
 #include "filter/filter.h"
 #include "filter/internal/capacity_watch.h"
@@ -144,9 +150,11 @@ class ScalableBloomFilter {
   [[nodiscard]] absl::Status IntersectWith(const ScalableBloomFilter& other);
 
  private:
-  // A stage's bits: a classic filter in RAM, or a blocked one in a file
-  // (FilterOptions::disk_stages).
-  using StageBits = std::variant<BloomFilter, filter_internal::FileStage>;
+  // A stage's bits: a classic filter in RAM; past the RAM budget
+  // (FilterOptions::disk_stages) a blocked one, filling in RAM, then sealed
+  // in a file.
+  using StageBits =
+      std::variant<BloomFilter, BlockedBloomFilter, filter_internal::FileStage>;
   struct Stage {
     StageBits bits;
     uint64_t capacity;
@@ -163,15 +171,27 @@ class ScalableBloomFilter {
     bool MayContainHash(const KeyHash& hash) const {
       return With([&](const auto& b) { return b.MayContainHash(hash); });
     }
-    const BloomFilter* in_ram() const {
+    const BloomFilter* classic() const {
       return std::get_if<BloomFilter>(&bits);
+    }
+    bool on_disk() const {
+      return std::holds_alternative<filter_internal::FileStage>(bits);
     }
   };
   ScalableBloomFilter() = default;
   absl::Status OpenStage();
+  // With FilterOptions::disk_stages: a blocked stage for what `options` asks,
+  // or for what the room left in the budget holds once the stages in RAM that
+  // must make room for it are written to files.
+  absl::StatusOr<StageBits> OpenStageWithBudget(FilterOptions options);
   uint64_t RamBytesLocked() const;
+  // One stage of a saved image; `last` and `ram_bytes` (the stages read
+  // before it) decide where a blocked stage goes (a file, or RAM to go on
+  // filling).
   static absl::StatusOr<StageBits> ReadStage(filter_internal::OwnPayload& in,
-                                             const std::string& dir, bool first,
+                                             const DiskStages& disk_stages,
+                                             bool first, bool last,
+                                             uint64_t ram_bytes,
                                              uint64_t* inserted);
   bool AddHashLocked(const KeyHash& hash);
   bool MayContainHashLocked(const KeyHash& hash) const;

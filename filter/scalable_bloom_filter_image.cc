@@ -2,7 +2,6 @@
 // is a stage table (stage count, tightening ratio) followed by each stage's
 // fresh-insert count and image: a classic filter's, or a blocked filter's for a
 // stage that was on disk (FilterOptions::disk_stages).
-#include <cmath>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -29,20 +28,25 @@ constexpr uint64_t kStagePrefixBytes = 8;
 
 }  // namespace
 
-// A stage is a classic filter's image (kept in RAM) or, for a stage that was
-// on disk, a blocked filter's (written back to a file under `dir`). The first
-// stage is always in RAM.
+// A stage is a classic filter's image (kept in RAM) or, for a stage of a
+// filter with a RAM budget, a blocked filter's: in RAM without a budget, and
+// the newest when it fits the budget (it goes on filling); the others are
+// written back to files under `dir` (FromSource brings back to RAM those the
+// budget still has room for). The first stage is always in RAM.
 absl::StatusOr<ScalableBloomFilter::StageBits> ScalableBloomFilter::ReadStage(
-    filter_internal::OwnPayload& in, const std::string& dir, bool first,
-    uint64_t* inserted) {
+    filter_internal::OwnPayload& in, const DiskStages& disk_stages, bool first,
+    bool last, uint64_t ram_bytes, uint64_t* inserted) {
   constexpr std::string_view kCutShort = "stage table cut short";
   if (!first &&
       in.NextPartKind() == static_cast<uint8_t>(FilterKind::kBlocked)) {
     absl::StatusOr<BlockedBloomFilter> blocked =
         in.NextPart<BlockedBloomFilter>(inserted, kCutShort);
     if (!blocked.ok()) return blocked.status();
+    const uint64_t budget = disk_stages.ram_budget_bytes;
+    if (budget == 0 || (last && ram_bytes + blocked->MemoryBytes() <= budget))
+      return StageBits(*std::move(blocked));
     absl::StatusOr<filter_internal::FileStage> stage =
-        filter_internal::FileStage::CopyOf(*blocked, dir);
+        filter_internal::FileStage::CopyOf(*blocked, disk_stages.dir);
     if (!stage.ok()) return stage.status();
     return StageBits(*std::move(stage));
   }
@@ -132,19 +136,32 @@ absl::StatusOr<ScalableBloomFilter> ScalableBloomFilter::FromSource(
   for (uint64_t i = 0; i < stage_count; ++i) {
     uint64_t inserted = 0;
     absl::StatusOr<StageBits> bits =
-        ReadStage(*in, filter.disk_stages_.dir, i == 0, &inserted);
+        ReadStage(*in, filter.disk_stages_, i == 0, i + 1 == stage_count,
+                  filter.RamBytesLocked(), &inserted);
     if (!bits.ok()) return bits.status();
     const uint64_t seed =
         std::visit([](const auto& b) { return b.seed(); }, *bits);
     if (seed != h.seed) return in->Corrupt("stage seed differs");
-    const double capacity =
-        static_cast<double>(h.capacity) * std::pow(kGrowthFactor, i);
-    filter.stages_.push_back(Stage{.bits = *std::move(bits),
-                                   .capacity = static_cast<uint64_t>(capacity),
-                                   .inserted = inserted});
+    // Each stage's own capacity: n0·2^i, or less past the RAM budget.
+    const uint64_t capacity =
+        std::visit([](const auto& b) { return b.capacity(); }, *bits);
+    filter.stages_.push_back(Stage{
+        .bits = *std::move(bits), .capacity = capacity, .inserted = inserted});
     filter.inserted_ += inserted;
   }
   if (!in->rest().empty()) return in->Corrupt("bytes after the last stage");
+  // The stages that were in RAM with the newest (the oldest blocked ones:
+  // room is made newest first) come back to RAM while the budget has room.
+  for (Stage& stage : filter.stages_) {
+    const auto* file = std::get_if<filter_internal::FileStage>(&stage.bits);
+    if (file == nullptr || filter.RamBytesLocked() + file->DiskBytes() >
+                               filter.disk_stages_.ram_budget_bytes) {
+      continue;
+    }
+    absl::StatusOr<BlockedBloomFilter> ram = file->ReadIntoRam();
+    if (!ram.ok()) return ram.status();
+    stage.bits = *std::move(ram);
+  }
   if (filter.inserted_ != h.count) return in->Corrupt("insert counts disagree");
   return filter;
 }

@@ -69,11 +69,11 @@ struct SieveOptions {
   // bookkeeping each); past it, records go to disk in batches of about half
   // the budget. Below 64 KiB the batches get small and slow. Default: 64 MiB.
   size_t memory_budget_bytes = size_t{64} << 20;
-  // The scalable filter's RAM (filter_kind kScalable): a stage that would take
-  // its stages in RAM past this many bytes is kept in a file under work_dir
-  // instead, probed with one pread (filter/filter.h, DiskStages), so past
-  // expected_urls the filter's RAM stops growing. The first stage is always
-  // in RAM. 0: every stage in RAM. Default: 0.
+  // The scalable filter's RAM (filter_kind kScalable): its stages fill in RAM
+  // and, when a new one needs the room, the full ones go to files under
+  // work_dir, each probed with one pread and never written again
+  // (filter/filter.h, DiskStages), so the filter's RAM stops growing. The
+  // first stage is always in RAM. 0: every stage in RAM. Default: 0.
   uint64_t filter_memory_bytes = 0;
   // Lossless mode: confirm each "maybe seen" answer of the filter against an
   // exact store of 64-bit URL fingerprints (RAM, then RocksDB); a false

@@ -274,7 +274,7 @@ const ConfigKey kKeys[] = {
      "queued URLs beyond this many MB spill to disk",
      SIEVE_FIELD(sieve.memory_budget_mb), 1, 1 << 20},
     {"sieve.filter_memory_mb", "",
-     "the filter's RAM in MB; its stages past it open on disk",
+     "the filter's RAM in MB; past it full stages go to files",
      SIEVE_FIELD(sieve.filter_memory_mb), 1, 1 << 24},
     {"sieve.verify_positives", "",
      "lossless mode: confirm 'maybe seen' on disk",

@@ -179,7 +179,7 @@ struct CrawlConfig {
     // Past expected_urls: grow (scalable filter), warn or stop.
     CapacityPolicy on_capacity = CapacityPolicy::kGrow;
     int64_t memory_budget_mb = 256;  // Queued URLs beyond this spill to disk.
-    // The filter's RAM; its stages past it are opened on disk.
+    // The filter's RAM; past it full stages go to files (only read there).
     int64_t filter_memory_mb = 256;
     bool verify_positives = false;  // Lossless mode.
   } sieve;

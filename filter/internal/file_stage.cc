@@ -136,6 +136,20 @@ absl::StatusOr<FileStage> FileStage::CopyOf(const BlockedBloomFilter& filter,
   return stage;
 }
 
+absl::StatusOr<BlockedBloomFilter> FileStage::ReadIntoRam() const {
+  absl::StatusOr<BlockedBloomFilter> filter =
+      BlockedBloomFilter::CreateWithSize(
+          bit_count_, hash_count_,
+          {.capacity = capacity_, .fp_rate = fp_rate_, .seed = seed_});
+  if (!filter.ok()) return filter.status();
+  if (!ReadAll(fd_, reinterpret_cast<char*>(filter->core_.words()), DiskBytes(),
+               0)) {
+    return ErrnoError("cannot read back a stage from", "its file");
+  }
+  filter->Recount();
+  return filter;
+}
+
 bool FileStage::AddHash(const KeyHash& hash) {
   const uint64_t offset =
       BlockOf(hash, bit_count_ / BlockedBloomFilter::kBlockBits) * kBlockBytes;

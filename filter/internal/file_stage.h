@@ -5,9 +5,11 @@
 // either way. Private to sieve::filter.
 //
 // Cost: MayContainHash one 64-byte pread; AddHash one pread and, when a bit
-// was clear, one pwrite; RAM: this object only. Errors of the file reads and
-// writes read as "not seen" (and set no bit): the caller lets the key through
-// again rather than lose it. Not thread-safe for writes (the scalable filter's
+// was clear, one pwrite (the scalable filter fills its stages in RAM and
+// writes each to a file once, CopyOf, so it adds to a FileStage only when a
+// saved image's newest stage does not fit its budget); RAM: this object only.
+// Errors of the file reads and writes read as "not seen" (and set no bit): the
+// caller lets the key through again rather than lose it. Not thread-safe for writes (the scalable filter's
 // lock guards its stages); reads may run concurrently.
 #ifndef SIEVE_FILTER_INTERNAL_FILE_STAGE_H_
 #define SIEVE_FILTER_INTERNAL_FILE_STAGE_H_
@@ -39,6 +41,8 @@ class FileStage {
   // `filter`'s bits and sizes written to a new file under `dir`.
   static absl::StatusOr<FileStage> CopyOf(const BlockedBloomFilter& filter,
                                           const std::string& dir);
+  // The same bits read back into a filter in RAM (the file's size of RAM).
+  absl::StatusOr<BlockedBloomFilter> ReadIntoRam() const;
 
   bool AddHash(const KeyHash& hash);
   bool MayContainHash(const KeyHash& hash) const;
@@ -49,6 +53,7 @@ class FileStage {
   uint64_t set_bit_count() const { return set_count_; }
   uint64_t bit_count() const { return bit_count_; }
   uint32_t hash_count() const { return hash_count_; }
+  uint64_t capacity() const { return capacity_; }
   uint64_t seed() const { return seed_; }
   // RAM: this object. DiskBytes: the file's size.
   uint64_t MemoryBytes() const { return sizeof(*this); }

@@ -1,6 +1,6 @@
 // The Sieve's filter past its RAM budget (SieveOptions::filter_memory_bytes):
-// its stages open on disk, its RAM stops growing, nothing pushed is lost, and
-// a checkpoint brings the stages on disk back.
+// its full stages go to files, its RAM stops growing, nothing pushed is lost,
+// and a checkpoint brings the stages on disk back.
 #include <string>
 
 #include "frontier/sieve.h"
@@ -11,8 +11,8 @@ namespace sieve {
 namespace {
 
 constexpr uint64_t kBudget = 64 << 10;
-// 10,000 URLs designed for; 200,000 pushed: five stages, the last three on
-// disk (the third alone would take the filter past 64 KiB).
+// 10,000 URLs designed for; 200,000 pushed: past the second stage each holds
+// what the room left in 64 KiB holds (~24,000 URLs) and, full, goes to a file.
 constexpr uint64_t kUrls = 200'000;
 
 std::string Url(uint64_t i) {
