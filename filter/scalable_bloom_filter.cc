@@ -178,11 +178,7 @@ bool ScalableBloomFilter::AddHash(const KeyHash& hash) {
     inserted = inserted_;
   }
   if (fresh) {
-    watch_.Observe(inserted, [this] {
-      return CapacityEvent{.estimated_count = EstimatedCount(),
-                           .capacity = capacity_,
-                           .estimated_fp_rate = EstimatedFalsePositiveRate()};
-    });
+    ObserveCapacity(inserted);
   }
   return fresh;
 }
@@ -318,11 +314,17 @@ void ScalableBloomFilter::OnCapacityExceeded(CapacityCallback callback) {
     const double measure = std::floor(0.9 * count);
     return measure >= 0x1p63 ? UINT64_MAX : static_cast<uint64_t>(measure);
   });
-  watch_.Observe(inserted_count(), [this] {
-    return CapacityEvent{.estimated_count = EstimatedCount(),
-                         .capacity = capacity_,
-                         .estimated_fp_rate = EstimatedFalsePositiveRate()};
-  });
+  ObserveCapacity(inserted_count());
+}
+
+void ScalableBloomFilter::ObserveCapacity(uint64_t inserted) {
+  watch_.Observe(
+      inserted, [this] { return EstimatedCount(); },
+      [this](double count) {
+        return CapacityEvent{.estimated_count = count,
+                             .capacity = capacity_,
+                             .estimated_fp_rate = EstimatedFalsePositiveRate()};
+      });
 }
 
 absl::Status ScalableBloomFilter::CheckSameStages(

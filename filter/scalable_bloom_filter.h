@@ -194,6 +194,8 @@ class ScalableBloomFilter {
                                              uint64_t ram_bytes,
                                              uint64_t* inserted);
   bool AddHashLocked(const KeyHash& hash);
+  // Reports a capacity crossing (OnCapacityExceeded), if `inserted` makes one.
+  void ObserveCapacity(uint64_t inserted);
   bool MayContainHashLocked(const KeyHash& hash) const;
   // Whether one of stages_[0, count) (probably) holds `hash`.
   bool InFirstStages(const KeyHash& hash, size_t count) const;

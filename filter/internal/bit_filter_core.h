@@ -63,11 +63,13 @@ class BitFilterCore {
   void NoteSet(uint64_t newly_set, EstimateRate&& estimate_rate) {
     if (newly_set == 0) return;
     AddToCounter(set_count_, newly_set, concurrent_);
-    watch_.Observe(set_count(), [&] {
-      return CapacityEvent{.estimated_count = EstimatedCount(),
-                           .capacity = capacity_,
-                           .estimated_fp_rate = estimate_rate()};
-    });
+    watch_.Observe(
+        set_count(), [&] { return EstimatedCount(); },
+        [&](double count) {
+          return CapacityEvent{.estimated_count = count,
+                               .capacity = capacity_,
+                               .estimated_fp_rate = estimate_rate()};
+        });
   }
   void NoteUnset(uint64_t count) {
     AddToCounter(set_count_, -count, concurrent_);

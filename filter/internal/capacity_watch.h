@@ -32,18 +32,22 @@ class CapacityWatch {
   void Install(CapacityCallback callback, uint64_t capacity,
                MeasureForCount measure_for_count);
 
-  // Call after the fill measure grows to `measure`. `make_event()` returns the
-  // current estimates.
-  template <typename MakeEvent>
-  void Observe(uint64_t measure, MakeEvent&& make_event) {
+  // Call after the fill measure grows to `measure`. `estimate_count()` returns
+  // the current estimated count; `make_event(count)` the event to report with
+  // it. Past the next threshold's measure every call estimates the count (a
+  // scalable filter's measure can run 10 % ahead of its count: ~10^6 calls at
+  // 10^7 keys), so keep it cheap; make_event, which may estimate the rate
+  // (costly for a blocked filter), runs only when a threshold is crossed.
+  template <typename EstimateCount, typename MakeEvent>
+  void Observe(uint64_t measure, EstimateCount&& estimate_count,
+               MakeEvent&& make_event) {
     if (state_ == nullptr ||
         measure < state_->next_measure.load(std::memory_order_relaxed)) {
       return;
     }
-    const CapacityEvent event = make_event();
-    if (event.estimated_count >
-        state_->next_count.load(std::memory_order_relaxed))
-      Fire(event);
+    const double count = estimate_count();
+    if (count > state_->next_count.load(std::memory_order_relaxed))
+      Fire(make_event(count));
   }
 
  private:
