@@ -94,7 +94,7 @@ using CapacityCallback = std::function<void(const CapacityEvent&)>;
 // seen" (a key is let through again, never lost).
 struct DiskStages {
   // The stages in RAM take at most this many bytes (at least the first, and
-  // a stage of as many keys as the first beside it); 0: every stage in RAM,
+  // a stage for an eighth of its keys beside it); 0: every stage in RAM,
   // classic ones. Default: 0.
   uint64_t ram_budget_bytes = 0;
   // Directory of the stages' files. Empty: anonymous memory files

@@ -101,21 +101,24 @@ ScalableBloomFilter::OpenStageWithBudget(FilterOptions options) {
     }
   }
   // Past the budget the stages stop doubling: this one holds what the room
-  // left allows, and never fewer keys than the first. Bits grow linearly with
-  // the keys at one rate: scale down, then step past the rounding to blocks.
+  // left allows, and never fewer keys than an eighth of the first (so a budget
+  // barely above the first stage does not make stages without end). Bits grow
+  // linearly with the keys at one rate: scale down, then step past the
+  // rounding to blocks.
   const uint64_t used = RamBytesLocked() + kOverhead;
   const uint64_t room = budget > used ? budget - used : 0;
+  const uint64_t least = std::max<uint64_t>(1, capacity_ / 8);
   if (params->bits / 8 > room) {
     double capacity = static_cast<double>(options.capacity) *
                       static_cast<double>(room) /
                       static_cast<double>(params->bits / 8);
     for (;; capacity *= 0.99) {
       options.capacity =
-          std::max<uint64_t>(capacity_, static_cast<uint64_t>(capacity));
+          std::max<uint64_t>(least, static_cast<uint64_t>(capacity));
       params =
           BloomMath::OptimalBlockedParams(options.capacity, options.fp_rate);
       if (!params.ok()) return params.status();
-      if (options.capacity == capacity_ || params->bits / 8 <= room) break;
+      if (options.capacity == least || params->bits / 8 <= room) break;
     }
   }
   absl::StatusOr<BlockedBloomFilter> stage =

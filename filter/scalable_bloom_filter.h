@@ -19,16 +19,16 @@
 //   - With FilterOptions::concurrent, Add takes an exclusive lock and
 //     MayContain a shared one (a new stage cannot be opened under lock-free
 //     readers). Move-only.
-//   - With FilterOptions::disk_stages, a stage that would take the stages in
-//     RAM past its budget is a blocked filter sized to the room left in the
-//     budget (never fewer keys than the first stage), filled in RAM; when it
-//     is full it is written to a file in one pass (filter/filter.h,
-//     DiskStages) and only read from then on: one 64-byte pread per probe,
-//     no write. So the RAM stops growing while the key count does not, and
-//     past the budget the stages stop doubling: a key count N costs about
-//     N / (budget / bytes per key) stages on disk, each one pread per lookup
-//     of a key it does not hold. UnionWith and IntersectWith refuse filters
-//     with stages other than classic ones in RAM.
+//   - With FilterOptions::disk_stages, every stage after the first is a
+//     blocked filter, filled in RAM. When a new stage needs the room, the
+//     stages in RAM go, newest first, each to a file in one pass
+//     (filter/filter.h, DiskStages), and are only read from then on: one
+//     64-byte pread per probe, no write. Past the budget the stages stop
+//     doubling (each holds what the room left holds, at least an eighth of
+//     the first stage's keys), so a lookup of a new key costs one pread per
+//     stage in a file: N keys take about N / (budget / bytes per key) of them.
+//     UnionWith and IntersectWith refuse filters with stages other than
+//     classic ones in RAM.
 //
 // Example:
 //   auto f = sieve::ScalableBloomFilter::ForCapacity(1'000'000, 0.01);
