@@ -82,7 +82,7 @@ ScalableBloomFilter::OpenStageWithBudget(FilterOptions options) {
   // A stage is filled in RAM and written to its file once, when the room is
   // needed, then only read (one 64-byte pread per probe): a random 64-byte
   // pwrite into a file costs 3.7-29 us on ext4 here, a pread ~0.7 us
-  // (docs/benchmarks.md, "The filter's stages on disk").
+  // (docs/benchmarks.md, "Stages filled in RAM and written once").
   options.kind = FilterKind::kBlocked;
   absl::StatusOr<BloomParams> params =
       BloomMath::OptimalBlockedParams(options.capacity, options.fp_rate);

@@ -150,9 +150,9 @@ class ScalableBloomFilter {
   [[nodiscard]] absl::Status IntersectWith(const ScalableBloomFilter& other);
 
  private:
-  // A stage's bits: a classic filter in RAM; past the RAM budget
-  // (FilterOptions::disk_stages) a blocked one, filling in RAM, then sealed
-  // in a file.
+  // A stage's bits: a classic filter in RAM; with a RAM budget
+  // (FilterOptions::disk_stages) every stage after the first is a blocked one,
+  // in RAM, then in a file once the room is needed.
   using StageBits =
       std::variant<BloomFilter, BlockedBloomFilter, filter_internal::FileStage>;
   struct Stage {
