@@ -109,12 +109,14 @@ TEST(DiskStagesTest, AStageIsFilledInRamAndWrittenToItsFileOnce) {
   EXPECT_LE(filter.MemoryBytes(), Budget());
 
   // Adds to a stage write nothing (a stage in a file took one 64-byte pwrite
-  // per fresh key).
+  // per fresh key: 160,000 bytes here). The sanitizers write a few 16-byte
+  // probes of their own to a pipe, so the bound is a block per 100 keys.
   const KeySet more(kAbsentBase, kCapacity / 4);
   const int64_t written_before = BytesWritten();
   if (written_before < 0) GTEST_SKIP() << "no /proc/self/io wchar here";
   AddAll(filter, more);
-  EXPECT_EQ(BytesWritten() - written_before, 0);
+  EXPECT_LT(BytesWritten() - written_before,
+            static_cast<int64_t>(64 * more.size() / 100));
   ASSERT_EQ(filter.stage_count(), 3u);
 
   // Full, it goes to its file in one pass; the next stage fills in RAM.
