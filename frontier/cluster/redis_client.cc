@@ -125,8 +125,12 @@ absl::Status RedisClient::Open(Conn& conn) {
   absl::StatusOr<std::vector<RedisReply>> replies = PipelineOn(conn, setup);
   if (!replies.ok()) return replies.status();
   for (const RedisReply& r : *replies) {
-    if (r.is_error())
+    if (r.is_error()) {
+      // Not ready (LOADING after a restart): without its scripts the
+      // connection would answer NOSCRIPT; the next call opens it again.
+      Drop(conn);
       return absl::FailedPreconditionError(absl::StrCat("redis: ", r.str));
+    }
   }
   return absl::OkStatus();
 }
