@@ -1,7 +1,7 @@
 // The scalable filter's saved form: an image of kind kScalable whose payload
 // is a stage table (stage count, tightening ratio) followed by each stage's
 // fresh-insert count and image: a classic filter's, or a blocked filter's for a
-// stage that was on disk (FilterOptions::disk_stages).
+// stage of a filter with a RAM budget (FilterOptions::disk_stages).
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
