@@ -112,15 +112,6 @@ absl::StatusOr<FileStage> FileStage::Open(const std::string& dir,
   return FileStage(*fd, bit_count, hash_count, capacity, fp_rate, seed);
 }
 
-absl::StatusOr<FileStage> FileStage::Create(const std::string& dir,
-                                            uint64_t capacity, double fp_rate,
-                                            uint64_t seed) {
-  absl::StatusOr<BloomParams> params =
-      BloomMath::OptimalBlockedParams(capacity, fp_rate);
-  if (!params.ok()) return params.status();
-  return Open(dir, params->bits, params->hashes, capacity, fp_rate, seed);
-}
-
 absl::StatusOr<FileStage> FileStage::CopyOf(const BlockedBloomFilter& filter,
                                             const std::string& dir) {
   absl::StatusOr<FileStage> stage =

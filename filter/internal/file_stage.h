@@ -32,12 +32,6 @@ class FileStage {
   FileStage& operator=(const FileStage&) = delete;
   ~FileStage();
 
-  // An empty stage for `capacity` keys at `fp_rate`
-  // (BloomMath::OptimalBlockedParams) in a new file under `dir` (empty: a
-  // memfd). The file is sparse: its blocks take disk as they are first set.
-  static absl::StatusOr<FileStage> Create(const std::string& dir,
-                                          uint64_t capacity, double fp_rate,
-                                          uint64_t seed);
   // `filter`'s bits and sizes written to a new file under `dir`.
   static absl::StatusOr<FileStage> CopyOf(const BlockedBloomFilter& filter,
                                           const std::string& dir);
