@@ -32,7 +32,8 @@ class FileStage {
   FileStage& operator=(const FileStage&) = delete;
   ~FileStage();
 
-  // `filter`'s bits and sizes written to a new file under `dir`.
+  // `filter`'s bits and sizes written to a new file under `dir` (empty: a
+  // memfd, which costs RAM like the filter itself).
   static absl::StatusOr<FileStage> CopyOf(const BlockedBloomFilter& filter,
                                           const std::string& dir);
   // The same bits read back into a filter in RAM (the file's size of RAM).
