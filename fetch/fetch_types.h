@@ -90,6 +90,13 @@ struct FetchRequest {
   // browser is handed for a render's request). Cost: a string pair per
   // header. Default: false (only the parsed fields below).
   bool keep_all_headers = false;
+  // When the caller expects its next request to this host (the crawl's
+  // frontier estimates it). The connection stays open after this transfer
+  // only if that is within the 118 s an idle connection lives, so the idle
+  // slots (FetchOptions::max_idle_connections) go to hosts that will use
+  // them, not to hosts done or due again in minutes. Default: ZeroDuration
+  // (soon: keep it).
+  absl::Duration next_request_in = absl::ZeroDuration();
 };
 
 // Why a transfer failed. The curl codes behind each kind are listed in

@@ -202,8 +202,12 @@ void Fetcher::StartQueued(std::vector<FetchResponse>* out) {
     if (transfer->has_addresses())
       transfer->DropCurlDnsEntries(curl_dns_.TakeUnused());
     const std::string idle_key = transfer->curl_dns_key();
-    transfer->set_keep_connection(!transfer->host().empty() &&
-                                  idle_.Start(idle_key, true, absl::Now()));
+    transfer->set_keep_connection(
+        !transfer->host().empty() &&
+        idle_.Start(idle_key,
+                    transfer->request().next_request_in <
+                        absl::Seconds(fetch_internal::kMaxIdleSeconds),
+                    absl::Now()));
     // The easy handle is made just in time, so a queued request costs no
     // curl state.
     absl::Status started = transfer->Configure();

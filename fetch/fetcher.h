@@ -26,8 +26,9 @@
 //   - Connections outlive their transfers: up to
 //     FetchOptions::max_idle_connections stay open for the next request to
 //     their host (those of the hosts that took the slots first, while they
-//     are fetched again within 118 s; a transfer that finds no free slot has
-//     its connection closed when it ends), and each host's TLS session is
+//     are fetched again within 118 s; a transfer that finds no free slot, or
+//     whose FetchRequest::next_request_in is past those 118 s, has its
+//     connection closed when it ends), and each host's TLS session is
 //     kept so a new connection resumes it. So the connections open never
 //     pass max_idle_connections + max_concurrent_transfers, whatever the
 //     number of hosts (fetch/internal/idle_connections.h says why libcurl's

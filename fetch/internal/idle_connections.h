@@ -17,9 +17,13 @@
 // come back in rotation: the host idle longest is the one due next (the
 // earlier age-bound attempt opened 5.4 connections per host, docs/benchmarks.md).
 //
-// What this does instead: a transfer may keep its connection only if it takes
-// one its host left idle, or a slot is free (at most `cap` idle or reserved by
-// running transfers); otherwise the Fetcher sets CURLOPT_FORBID_REUSE and curl
+// What this does instead: a transfer may keep its connection only if its
+// caller expects the host again within `max_idle` (`want_keep`, from
+// FetchRequest::next_request_in: on a broad crawl most hosts are next due
+// minutes later, and a slot they held would go unused while a host due in
+// seconds found none) and it takes one its host left idle, or a slot is free
+// (at most `cap` idle or reserved by running transfers); otherwise the
+// Fetcher sets CURLOPT_FORBID_REUSE and curl
 // closes the connection at the end of that transfer, through the path that
 // drops its bundle (and skips the walk in curl_multi_remove_handle). The hosts
 // that hold slots keep them while they are fetched again within `max_idle`

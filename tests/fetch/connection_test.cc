@@ -137,6 +137,24 @@ TEST_F(ConnectionTest, IdleConnectionsAreKeptForMoreHostsThanTransfers) {
   EXPECT_EQ(fetcher->counters().connections_reused, 12u);
 }
 
+TEST_F(ConnectionTest, AHostDueBackAfterAnIdleConnectionLivesDoesNotKeepIt) {
+  // FetchRequest::next_request_in: a host not due again within the 118 s an
+  // idle connection lives leaves no connection open; one due soon keeps it.
+  OkServer server;
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(TestOptions());
+  const absl::Duration due[] = {absl::Minutes(5), absl::InfiniteDuration(),
+                                absl::Seconds(1), absl::ZeroDuration(),
+                                absl::ZeroDuration()};
+  for (const absl::Duration next : due) {
+    const FetchResponse r = FetchOne(
+        *fetcher, {.id = 1, .url = server.Url("/"), .next_request_in = next});
+    ASSERT_TRUE(r.ok()) << r.error_message;
+  }
+  // The first two close theirs; the third opens one the last two reuse.
+  EXPECT_EQ(fetcher->counters().connections_opened, 3u);
+  EXPECT_EQ(fetcher->counters().connections_reused, 2u);
+}
+
 TEST_F(ConnectionTest,
        HostsPastTheCapTakingTurnsLeaveTheFirstOnesTheirConnections) {
   // Three hosts in turn, room for two idle connections. Closing the one idle
