@@ -77,6 +77,15 @@ struct FrontierUrl {
   // ::detail) and call Done with FetchOutcome::NotFetched().
   std::string unreachable_error{};
   std::string unreachable_detail{};
+  // When the host's next URL is expected to be handed out, from Next: its
+  // delay when another URL of it is queued; else how long until its URLs in
+  // the Sieve come out, or one pushed now (a link the page may hold), at the
+  // rate the Sieve is drained (minutes on a broad crawl); InfiniteDuration
+  // for a host dropped. The crawl keeps a connection open only for a host
+  // due again soon (FetchRequest::next_request_in). Default: ZeroDuration,
+  // what a frontier that does not know (the cluster's, the gRPC client's)
+  // leaves.
+  absl::Duration host_due_again = absl::ZeroDuration();
 
   bool unreachable() const { return !unreachable_error.empty(); }
 };

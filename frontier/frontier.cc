@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontier/internal/frontier_hosts.h"
+#include "frontier/internal/sieve_wait.h"
 
 namespace sieve {
 
@@ -78,6 +79,7 @@ absl::StatusOr<std::unique_ptr<Frontier>> Frontier::Create(
 Frontier::Frontier(FrontierOptions options, std::unique_ptr<Sieve> sieve)
     : options_(std::move(options)),
       sieve_(std::move(sieve)),
+      sieve_wait_(std::make_unique<internal::SieveWait>(sieve_->size())),
       parked_(std::make_unique<ParkedStore>(
           [this] { return sieve_->OpenStore(); })),
       hosts_(std::make_unique<FrontierHosts>(
@@ -198,6 +200,13 @@ NextUrl Frontier::Next(absl::Time now) {
       host->next_allowed =
           now + DelayBetweenRequests(options_.politeness, host->politeness);
     }
+    // Its next URL: the next in its queue after its delay, else its newest in
+    // the Sieve or one the page may link to (internal/sieve_wait.h).
+    result.url.host_due_again =
+        host->dropped ? absl::InfiniteDuration()
+        : host->queue.empty()
+            ? sieve_wait_->WaitOf(host->name, now)
+            : std::max(host->next_allowed, host->blocked_until) - now;
     const absl::Time lease_until = options_.lease_timeout > absl::ZeroDuration()
                                        ? now + options_.lease_timeout
                                        : absl::InfiniteFuture();

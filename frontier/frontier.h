@@ -81,6 +81,9 @@ struct FrontierHosts;
 class ParkedStore;
 struct HostState;
 struct QueuedUrl;
+namespace internal {
+class SieveWait;
+}  // namespace internal
 
 struct FrontierOptions {
   // The Sieve behind the Frontier: filter size and kind, its queue's memory
@@ -356,6 +359,8 @@ class Frontier final : public CrawlFrontier {
 
   const FrontierOptions options_;
   const std::unique_ptr<Sieve> sieve_;
+  // When a host's URLs in the Sieve come out (FrontierUrl::host_due_again).
+  const std::unique_ptr<internal::SieveWait> sieve_wait_;
 
   // std::mutex rather than absl::Mutex: Debian's prebuilt Abseil carries no
   // ThreadSanitizer annotations, so TSan could not see absl::Mutex's ordering.

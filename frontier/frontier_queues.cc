@@ -16,6 +16,7 @@
 #include "frontier/frontier.h"
 #include "frontier/internal/frontier_hosts.h"
 #include "frontier/internal/record.h"
+#include "frontier/internal/sieve_wait.h"
 
 namespace sieve {
 namespace {
@@ -62,8 +63,12 @@ bool Frontier::Add(const FrontierAdd& add) {
     NoteRefused(add);
     return false;
   }
-  return sieve_->Push(add.url, EncodePayload(add.host, add.depth, add.metadata),
-                      add.dedup_key);
+  if (!sieve_->Push(add.url, EncodePayload(add.host, add.depth, add.metadata),
+                    add.dedup_key)) {
+    return false;
+  }
+  sieve_wait_->Pushed(add.host);
+  return true;
 }
 
 bool Frontier::AddUnfiltered(const FrontierAdd& add) {
@@ -74,6 +79,7 @@ bool Frontier::AddUnfiltered(const FrontierAdd& add) {
   }
   sieve_->PushUnfiltered(
       add.url, EncodePayload(add.host, add.depth, add.metadata), add.dedup_key);
+  sieve_wait_->Pushed(add.host);
   return true;
 }
 
@@ -107,13 +113,17 @@ void Frontier::AddMany(std::span<const FrontierAdd> urls,
   std::unique_ptr<bool[]> pushed(new bool[keys.size()]);
   sieve_->PushMany(keys, payload_views,
                    std::span<bool>(pushed.get(), keys.size()), dedup_keys);
-  for (size_t k = 0; k < keys.size(); ++k) queued[index[k]] = pushed[k];
+  for (size_t k = 0; k < keys.size(); ++k) {
+    queued[index[k]] = pushed[k];
+    if (pushed[k]) sieve_wait_->Pushed(urls[index[k]].host);
+  }
   for (size_t i : refused) NoteRefused(urls[i]);
 }
 
 bool Frontier::PullOne(absl::Time now) {
   std::optional<SieveEntry> entry = sieve_->PopEntry();
   if (!entry.has_value()) return false;
+  sieve_wait_->Popped(now);
   std::optional<Payload> payload = DecodePayload(entry->payload);
   if (!payload.has_value()) {
     // A malformed payload cannot come from Add: count it, never crash.
