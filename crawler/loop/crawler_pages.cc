@@ -49,7 +49,10 @@ PageRecord RecordOf(const FrontierUrl& url) {
 }
 
 void Crawler::Impl::SubmitPage(FrontierUrl url, absl::Time now) {
-  FetchRequest request{.id = 0, .url = url.url};
+  // A host due again soon keeps its connection; the others leave the idle
+  // slots to those (fetch/internal/idle_connections.h).
+  FetchRequest request{
+      .id = 0, .url = url.url, .next_request_in = url.host_due_again};
   revisits_->AddValidators(request);  // A revisit asks "changed since?".
   if (Origin::Decode(url.metadata).sitemap) {
     // sitemaps.org allows 50 MiB per file; ParseSitemap bounds it again
