@@ -1,6 +1,6 @@
 #include "frontier/internal/sieve_wait.h"
 
-#include "absl/hash/hash.h"
+#include "filter/key_hash.h"
 
 namespace sieve::internal {
 
@@ -9,7 +9,7 @@ SieveWait::SieveWait(uint64_t queued)
       pushed_(queued) {}
 
 std::atomic<uint64_t>& SieveWait::SlotOf(std::string_view host) const {
-  return (*slots_)[absl::Hash<std::string_view>{}(host) % kSlots];
+  return (*slots_)[Fingerprint64(host) % kSlots];
 }
 
 void SieveWait::Pushed(std::string_view host) {

@@ -37,13 +37,23 @@ FrontierUrl Take(Frontier& f, absl::Time now) {
   return next.url;
 }
 
-// Drains `count` one-page hosts at 100 URLs a second from `*now`: the Sieve's
-// drain rate is then measured.
-void DrainAtAHundredPerSecond(Frontier& f, int count, absl::Time* now) {
-  for (int i = 0; i < count; ++i) {
+// Queues a.test/1 behind 1,500 one-page hosts c<i> and before `b_hosts` more
+// b<i> (then a.test/2 when `a_again`); hands out the 1,500 at 100 a second
+// from *now, so the Sieve's drain rate is measured, then a.test/1.
+FrontierUrl TakeABehind(Frontier& f, int b_hosts, bool a_again,
+                        absl::Time* now) {
+  for (int i = 0; i < 1'500; ++i) AddPage(f, absl::StrCat("c", i, ".test"), 0);
+  AddPage(f, "a.test", 1);
+  for (int i = 0; i < b_hosts; ++i)
+    AddPage(f, absl::StrCat("b", i, ".test"), 0);
+  if (a_again) AddPage(f, "a.test", 2);
+  for (int i = 0; i < 1'500; ++i) {
     Take(f, *now);
     *now += absl::Milliseconds(10);
   }
+  const FrontierUrl a1 = Take(f, *now);
+  EXPECT_EQ(a1.url, "http://a.test/1");
+  return a1;
 }
 
 TEST(FrontierDueAgainTest, AHostWithAnotherUrlQueuedIsDueAfterItsDelay) {
@@ -62,15 +72,8 @@ TEST(FrontierDueAgainTest, AHostWithAnotherUrlQueuedIsDueAfterItsDelay) {
 TEST(FrontierDueAgainTest,
      AHostsUrlsDeepInTheSieveAreDueWhenTheDrainReachesThem) {
   std::unique_ptr<Frontier> f = MakeFrontier();
-  for (int i = 0; i < 1'500; ++i) AddPage(*f, absl::StrCat("c", i, ".test"), 0);
-  AddPage(*f, "a.test", 1);
-  for (int i = 0; i < 20'000; ++i)
-    AddPage(*f, absl::StrCat("b", i, ".test"), 0);
-  AddPage(*f, "a.test", 2);
   absl::Time now = kStart;
-  DrainAtAHundredPerSecond(*f, 1'500, &now);
-  const FrontierUrl a1 = Take(*f, now);
-  ASSERT_EQ(a1.url, "http://a.test/1");
+  const FrontierUrl a1 = TakeABehind(*f, 20'000, /*a_again=*/true, &now);
   // a/2 is 20,001 URLs back at 100 a second: ~200 s, past an idle
   // connection's life.
   EXPECT_GT(a1.host_due_again, absl::Seconds(180));
@@ -83,13 +86,8 @@ TEST(FrontierDueAgainTest,
 
 TEST(FrontierDueAgainTest, OnAShortSieveEveryHostIsDueSoon) {
   std::unique_ptr<Frontier> f = MakeFrontier();
-  for (int i = 0; i < 1'500; ++i) AddPage(*f, absl::StrCat("c", i, ".test"), 0);
-  AddPage(*f, "a.test", 1);
-  for (int i = 0; i < 300; ++i) AddPage(*f, absl::StrCat("b", i, ".test"), 0);
   absl::Time now = kStart;
-  DrainAtAHundredPerSecond(*f, 1'500, &now);
-  const FrontierUrl a1 = Take(*f, now);
-  ASSERT_EQ(a1.url, "http://a.test/1");
+  const FrontierUrl a1 = TakeABehind(*f, 300, /*a_again=*/false, &now);
   // A link to a pushed now comes out after the 300 b hosts: ~3 s.
   EXPECT_GT(a1.host_due_again, absl::Seconds(2));
   EXPECT_LT(a1.host_due_again, absl::Seconds(4));
