@@ -3,15 +3,18 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <functional>
+#include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "fetch/curl_init.h"
+#include "fetch/internal/curl_multis.h"
 #include "fetch/open_file_limit.h"
 
 namespace sieve {
 
-using fetch_internal::CurlMultiPtr;
+using fetch_internal::CurlMultis;
 using fetch_internal::CurlSharePtr;
 using fetch_internal::CurlSlistPtr;
 using fetch_internal::Transfer;
@@ -51,14 +54,11 @@ absl::StatusOr<std::unique_ptr<Fetcher>> Fetcher::Create(
     headers.release();  // Now owned by `grown`, which is the same list.
     headers.reset(grown);
   }
-  CurlMultiPtr multi(curl_multi_init());
-  if (multi == nullptr)
-    return absl::ResourceExhaustedError("curl_multi_init failed");
-  // One share handle for TLS sessions and DNS answers. Connections are not
-  // shared through it: the multi handle's own connection cache already serves
-  // every transfer of this Fetcher. libcurl 7.88 keeps only 8 TLS sessions in
-  // a share handle (lib/share.c); TlsSessionCache keeps one per host name
-  // beyond that.
+  // One share handle for TLS sessions and DNS answers, across the multi
+  // handles. Connections are not shared through it: each host's live in the
+  // one multi handle its transfers go to. libcurl 7.88 keeps only 8 TLS
+  // sessions in a share handle (lib/share.c); TlsSessionCache keeps one per
+  // host name beyond that.
   CurlSharePtr share(curl_share_init());
   if (share == nullptr ||
       curl_share_setopt(share.get(), CURLSHOPT_SHARE,
@@ -68,58 +68,56 @@ absl::StatusOr<std::unique_ptr<Fetcher>> Fetcher::Create(
     return absl::ResourceExhaustedError("curl_share_init failed");
   }
   const long max_idle = IdleConnectionCap(options);
-  // Only a backstop: IdleConnections keeps curl's cache under max_idle +
-  // the transfers in flight, so curl's eviction, which leaks a bundle per
-  // host (fetch/internal/idle_connections.h), does not run. Redirects curl
+  // Each multi handle holds at most kIdleConnectionsPerMulti idle
+  // (fetch/internal/curl_multis.h says why).
+  const long multis =
+      (max_idle + fetch_internal::kIdleConnectionsPerMulti - 1) /
+      fetch_internal::kIdleConnectionsPerMulti;
+  const long idle_each = (max_idle + multis - 1) / multis;
+  // Only a backstop: IdleConnections keeps each cache under idle_each + the
+  // transfers in flight, so curl's eviction, which leaks a bundle per host
+  // (fetch/internal/idle_connections.h), does not run. Redirects curl
   // follows itself may hold one more connection each.
   const long max_connects =
-      max_idle + 2 * static_cast<long>(options.max_concurrent_transfers);
-  if (CURLMcode rc =
-          curl_multi_setopt(multi.get(), CURLMOPT_MAXCONNECTS, max_connects);
-      rc != CURLM_OK) {
-    return absl::InternalError(
-        absl::StrCat("curl_multi_setopt: ", curl_multi_strerror(rc)));
-  }
-  // No CURLMOPT_MAX_HOST_CONNECTIONS: a transfer curl held back for a free
-  // connection would already run its timeouts. Per-host concurrency is the
-  // caller's (the Frontier's) to bound.
-  const CURLMcode rc =
-      curl_multi_setopt(multi.get(), CURLMOPT_PIPELINING,
-                        options.http2 ? CURLPIPE_MULTIPLEX : CURLPIPE_NOTHING);
-  if (rc != CURLM_OK) {
-    return absl::InternalError(
-        absl::StrCat("curl_multi_setopt: ", curl_multi_strerror(rc)));
-  }
-  return std::unique_ptr<Fetcher>(
-      new Fetcher(std::move(options), std::move(multi), std::move(headers),
-                  std::move(share), max_idle, std::move(dns)));
+      idle_each + 2 * static_cast<long>(options.max_concurrent_transfers);
+  absl::StatusOr<std::unique_ptr<fetch_internal::CurlMultis>> set =
+      fetch_internal::CurlMultis::Create(static_cast<int>(multis), max_connects,
+                                         options.http2);
+  if (!set.ok()) return set.status();
+  return std::unique_ptr<Fetcher>(new Fetcher(
+      std::move(options), std::move(*set), std::move(headers), std::move(share),
+      max_idle, static_cast<size_t>(idle_each), std::move(dns)));
 }
 
-Fetcher::Fetcher(FetchOptions options, CurlMultiPtr multi,
+Fetcher::Fetcher(FetchOptions options, std::unique_ptr<CurlMultis> multis,
                  CurlSlistPtr extra_headers, CurlSharePtr share,
-                 long max_idle_connections, std::shared_ptr<DnsCache> dns)
+                 long max_idle_connections, size_t idle_each,
+                 std::shared_ptr<DnsCache> dns)
     : options_(std::move(options)),
       extra_headers_(std::move(extra_headers)),
       addresses_(options_),
       share_(std::move(share)),
       max_idle_connections_(max_idle_connections),
-      // A margin over curl's age limit: it closes a connection past it only
-      // on its next once-a-second pass, so this count stays an upper bound.
-      idle_(static_cast<size_t>(max_idle_connections),
-            absl::Seconds(fetch_internal::kMaxIdleSeconds + 2)),
-      multi_(std::move(multi)),
+      multis_(std::move(multis)),
       dns_(std::move(dns)) {
+  // A margin over curl's age limit: it closes a connection past it only on
+  // its next once-a-second pass, so these counts stay an upper bound.
+  idle_.reserve(static_cast<size_t>(multis_->size()));
+  for (int i = 0; i < multis_->size(); ++i) {
+    idle_.emplace_back(idle_each,
+                       absl::Seconds(fetch_internal::kMaxIdleSeconds + 2));
+  }
   dns_->SetListener([this] {
     dns_answered_.store(true, std::memory_order_release);
-    curl_multi_wakeup(multi_.get());
+    multis_->Wakeup();
   });
 }
 
 Fetcher::~Fetcher() {
-  dns_->SetListener(nullptr);  // No wakeup of multi_ from now on.
+  dns_->SetListener(nullptr);  // No wakeup of multis_ from now on.
   // An easy handle must leave its multi handle before either is cleaned up.
-  for (auto& [transfer, owned] : running_)
-    curl_multi_remove_handle(multi_.get(), transfer->easy());
+  for (auto& [transfer, running] : running_)
+    curl_multi_remove_handle(multis_->multi(running.multi), transfer->easy());
   running_.clear();
 }
 
@@ -131,11 +129,24 @@ void Fetcher::Submit(FetchRequest request) {
 
 void Fetcher::Wakeup() {
   woken_.store(true, std::memory_order_release);
-  curl_multi_wakeup(multi_.get());
+  multis_->Wakeup();
 }
 
 size_t Fetcher::in_flight() const {
   return queue_.size() + resolving_count_ + running_.size();
+}
+
+size_t Fetcher::idle_connections() const {
+  size_t idle = 0;
+  for (const fetch_internal::IdleConnections& each : idle_) idle += each.idle();
+  return idle;
+}
+
+int Fetcher::MultiOf(const std::string& idle_key) const {
+  if (multis_->size() == 1) return 0;
+  // The same host always to the same handle: its idle connections are there.
+  return static_cast<int>(std::hash<std::string>{}(idle_key) %
+                          static_cast<size_t>(multis_->size()));
 }
 
 FetchCounters Fetcher::counters() const {
@@ -202,53 +213,58 @@ void Fetcher::StartQueued(std::vector<FetchResponse>* out) {
     if (transfer->has_addresses())
       transfer->DropCurlDnsEntries(curl_dns_.TakeUnused());
     const std::string idle_key = transfer->curl_dns_key();
+    const int multi = MultiOf(idle_key);
+    fetch_internal::IdleConnections& idle = idle_[multi];
     transfer->set_keep_connection(
         !transfer->host().empty() &&
-        idle_.Start(idle_key,
-                    transfer->request().next_request_in <
-                        absl::Seconds(fetch_internal::kMaxIdleSeconds),
-                    absl::Now()));
+        idle.Start(idle_key,
+                   transfer->request().next_request_in <
+                       absl::Seconds(fetch_internal::kMaxIdleSeconds),
+                   absl::Now()));
     // The easy handle is made just in time, so a queued request costs no
     // curl state.
     absl::Status started = transfer->Configure();
     if (started.ok()) {
-      if (CURLMcode rc = curl_multi_add_handle(multi_.get(), transfer->easy());
+      if (CURLMcode rc =
+              curl_multi_add_handle(multis_->multi(multi), transfer->easy());
           rc != CURLM_OK) {
         started = absl::ResourceExhaustedError(
             absl::StrCat("curl_multi_add_handle: ", curl_multi_strerror(rc)));
       }
     }
     if (!started.ok()) {
-      idle_.Finish(idle_key, transfer->keep_connection(), false, absl::Now());
+      idle.Finish(idle_key, transfer->keep_connection(), false, absl::Now());
       out->push_back(transfer->FailedResponse(started));
       continue;
     }
     if (transfer->has_addresses()) curl_dns_.Started(transfer->curl_dns_key());
     Transfer* key = transfer.get();
-    running_.emplace(key, std::move(transfer));
+    running_.emplace(key, Running{std::move(transfer), multi});
   }
 }
 
 void Fetcher::CollectCompleted(std::vector<FetchResponse>* out) {
-  int messages_left = 0;
-  while (CURLMsg* message =
-             curl_multi_info_read(multi_.get(), &messages_left)) {
-    if (message->msg != CURLMSG_DONE) continue;
-    CURL* easy = message->easy_handle;
-    const CURLcode code =
-        message->data.result;  // `message` dies with remove_handle.
-    char* context = nullptr;
-    curl_easy_getinfo(easy, CURLINFO_PRIVATE, &context);
-    curl_multi_remove_handle(multi_.get(), easy);
-    auto node = running_.extract(reinterpret_cast<Transfer*>(context));
-    if (node.empty()) continue;  // Not ours; cannot happen.
-    Transfer& transfer = *node.mapped();
-    if (transfer.has_addresses()) curl_dns_.Finished(transfer.curl_dns_key());
-    // curl keeps the connection of a transfer that ended without error
-    // (unless the server said close: then it is counted until it ages out).
-    idle_.Finish(transfer.curl_dns_key(), transfer.keep_connection(),
-                 code == CURLE_OK, absl::Now());
-    out->push_back(node.mapped()->Finish(code));
+  for (int multi = 0; multi < multis_->size(); ++multi) {
+    int messages_left = 0;
+    while (CURLMsg* message =
+               curl_multi_info_read(multis_->multi(multi), &messages_left)) {
+      if (message->msg != CURLMSG_DONE) continue;
+      CURL* easy = message->easy_handle;
+      const CURLcode code =
+          message->data.result;  // `message` dies with remove_handle.
+      char* context = nullptr;
+      curl_easy_getinfo(easy, CURLINFO_PRIVATE, &context);
+      curl_multi_remove_handle(multis_->multi(multi), easy);
+      auto node = running_.extract(reinterpret_cast<Transfer*>(context));
+      if (node.empty()) continue;  // Not ours; cannot happen.
+      Transfer& transfer = *node.mapped().transfer;
+      if (transfer.has_addresses()) curl_dns_.Finished(transfer.curl_dns_key());
+      // curl keeps the connection of a transfer that ended without error
+      // (unless the server said close: then it is counted until it ages out).
+      idle_[multi].Finish(transfer.curl_dns_key(), transfer.keep_connection(),
+                          code == CURLE_OK, absl::Now());
+      out->push_back(transfer.Finish(code));
+    }
   }
 }
 
@@ -257,20 +273,12 @@ std::vector<FetchResponse> Fetcher::Poll(absl::Duration max_wait) {
   std::vector<FetchResponse> out;
   while (true) {
     StartQueued(&out);
-    int still_running = 0;
-    curl_multi_perform(multi_.get(), &still_running);
+    // No wait when StartQueued already has responses (failed lookups).
+    multis_->Run(out.empty() ? deadline - absl::Now() : absl::ZeroDuration());
     CollectCompleted(&out);
     if (!out.empty() || woken_.exchange(false, std::memory_order_acq_rel))
       break;
-
-    const absl::Time now = absl::Now();
-    if (now >= deadline) break;
-    const absl::Duration wait =
-        std::min(deadline - now, absl::Hours(1));  // Fits an int of ms.
-    // Round up: a wait rounded down to 0 ms would spin until the deadline.
-    const int wait_ms = static_cast<int>(
-        absl::ToInt64Milliseconds(absl::Ceil(wait, absl::Milliseconds(1))));
-    curl_multi_poll(multi_.get(), nullptr, 0, wait_ms, nullptr);
+    if (absl::Now() >= deadline) break;
   }
   return out;
 }

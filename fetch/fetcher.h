@@ -1,4 +1,4 @@
-// fetch/fetcher.h: many HTTP transfers at once on one libcurl multi handle,
+// fetch/fetcher.h: many HTTP transfers at once on libcurl multi handles,
 // driven by the caller's loop through a non-blocking Submit/Poll interface.
 //
 // Surprises first:
@@ -43,9 +43,13 @@
 //     resolved by curl itself.
 //
 // The loop is curl's docs/examples/10-at-a-time.c: at most
-// max_concurrent_transfers easy handles in the multi handle, each carrying its
-// context in CURLOPT_PRIVATE; Poll runs curl_multi_perform ->
-// curl_multi_info_read -> curl_multi_poll until something completes.
+// max_concurrent_transfers easy handles in the multi handles, each carrying
+// its context in CURLOPT_PRIVATE; Poll waits for their sockets and timers in
+// one epoll set, lets curl act on them (curl_multi_socket_action), and reads
+// curl_multi_info_read until something completes. A host's transfers all go
+// to one multi handle, one per kIdleConnectionsPerMulti idle connections
+// allowed (fetch/internal/curl_multis.h: libcurl walks a handle's whole
+// connection cache per transfer).
 //
 // Example:
 //   absl::StatusOr<std::unique_ptr<sieve::Fetcher>> fetcher =
@@ -77,6 +81,7 @@
 #include "fetch/fetch_types.h"
 #include "fetch/internal/curl_dns_entries.h"
 #include "fetch/internal/curl_handles.h"
+#include "fetch/internal/curl_multis.h"
 #include "fetch/internal/idle_connections.h"
 #include "fetch/internal/tls_session_cache.h"
 #include "fetch/internal/transfer.h"
@@ -107,7 +112,7 @@ class Fetcher {
 
   // Runs transfers until at least one completes, `max_wait` passes, or Wakeup
   // is called; returns the completed ones (possibly none), in completion order.
-  // Waits in curl_multi_poll, so an idle Fetcher costs no CPU. A Poll with
+  // Waits in epoll_wait, so an idle Fetcher costs no CPU. A Poll with
   // max_wait = 0 does the pending work without waiting.
   std::vector<FetchResponse> Poll(absl::Duration max_wait);
 
@@ -135,13 +140,21 @@ class Fetcher {
   long max_idle_connections() const { return max_idle_connections_; }
   // Idle connections kept now (an upper bound: one the server closed counts
   // until it ages out). O(1).
-  size_t idle_connections() const { return idle_.idle(); }
+  size_t idle_connections() const;
+  // libcurl multi handles the transfers are spread over, by host: one per
+  // kIdleConnectionsPerMulti idle connections allowed
+  // (fetch/internal/curl_multis.h). O(1).
+  int multi_handles() const { return multis_->size(); }
 
  private:
-  Fetcher(FetchOptions options, fetch_internal::CurlMultiPtr multi,
+  Fetcher(FetchOptions options,
+          std::unique_ptr<fetch_internal::CurlMultis> multis,
           fetch_internal::CurlSlistPtr extra_headers,
           fetch_internal::CurlSharePtr share, long max_idle_connections,
-          std::shared_ptr<DnsCache> dns);
+          size_t idle_each, std::shared_ptr<DnsCache> dns);
+
+  // The multi handle of the transfers to `idle_key` ("host:port").
+  int MultiOf(const std::string& idle_key) const;
 
   void StartQueued(std::vector<FetchResponse>* out);
   // Gives `transfer` its host's addresses from the DnsCache; false when it
@@ -164,28 +177,31 @@ class Fetcher {
   // the multi handle and the transfers, so it is cleaned up after them.
   const fetch_internal::CurlSharePtr share_;
   // Hosts' TLS sessions beyond the share handle's 8; outlives the
-  // connections in multi_, whose SSL contexts point at it.
+  // connections in multis_, whose SSL contexts point at it.
   fetch_internal::TlsSessionCache tls_sessions_{16384};
   // The hosts whose addresses running transfers put in curl's DNS cache,
   // taken out again when their transfers are done.
   fetch_internal::CurlDnsEntries curl_dns_;
   const long max_idle_connections_;
-  // Which transfers may keep their connections: at most
-  // max_idle_connections_ idle, so libcurl never evicts one itself.
-  fetch_internal::IdleConnections idle_;
   FetchCounters counters_;
   // Declared before the transfers; the destructor removes every easy handle
-  // from it first.
-  const fetch_internal::CurlMultiPtr multi_;
+  // from its multi handle first.
+  const std::unique_ptr<fetch_internal::CurlMultis> multis_;
+  // Which transfers may keep their connections, per multi handle: at most
+  // its share of max_idle_connections_ idle, so libcurl never evicts one
+  // itself.
+  std::vector<fetch_internal::IdleConnections> idle_;
   // Submitted, not started yet (FIFO). Their easy handles are made when they
   // start.
   std::deque<std::unique_ptr<fetch_internal::Transfer>> queue_;
-  absl::flat_hash_map<fetch_internal::Transfer*,
-                      std::unique_ptr<fetch_internal::Transfer>>
-      running_;
+  struct Running {
+    std::unique_ptr<fetch_internal::Transfer> transfer;
+    int multi;  // Its index in multis_.
+  };
+  absl::flat_hash_map<fetch_internal::Transfer*, Running> running_;
   std::atomic<bool> woken_{false};
-  // Declared after multi_: its listener (set in the constructor, removed
-  // first thing in the destructor) wakes multi_.
+  // Declared after multis_: its listener (set in the constructor, removed
+  // first thing in the destructor) wakes multis_.
   const std::shared_ptr<DnsCache> dns_;
   // Transfers waiting for their host's address, by host, in submission
   // order; resolving_count_ of them.

@@ -178,6 +178,49 @@ TEST_F(ConnectionTest,
   EXPECT_EQ(fetcher->idle_connections(), 2u);
 }
 
+TEST_F(ConnectionTest, HostsSpreadOverSeveralMultiHandlesKeepTheirConnections) {
+  // Past kIdleConnectionsPerMulti idle connections the hosts are spread over
+  // several multi handles (fetch/internal/curl_multis.h); each host's
+  // connection is found again in its own, whether the hosts are taken in turn
+  // or all at once.
+  std::vector<std::unique_ptr<OkServer>> hosts;
+  for (int i = 0; i < 16; ++i) hosts.push_back(std::make_unique<OkServer>());
+  FetchOptions options = TestOptions();
+  options.max_idle_connections =
+      2 * fetch_internal::kIdleConnectionsPerMulti + 1;
+  options.max_concurrent_transfers = 16;
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(options);
+  EXPECT_EQ(fetcher->multi_handles(), 3);
+  for (const auto& host : hosts) {  // In turn.
+    ASSERT_TRUE(FetchOne(*fetcher, {.id = 1, .url = host->Url("/")}).ok());
+  }
+  for (int round = 0; round < 2; ++round) {  // All at once.
+    for (const auto& host : hosts) {
+      fetcher->Submit({.id = 1, .url = host->Url("/")});
+    }
+    size_t done = 0;
+    const absl::Time deadline = absl::Now() + absl::Seconds(30);
+    while (fetcher->in_flight() > 0 && absl::Now() < deadline) {
+      for (const FetchResponse& r : fetcher->Poll(absl::Seconds(1))) {
+        ASSERT_TRUE(r.ok()) << r.error_message;
+        ++done;
+      }
+    }
+    ASSERT_EQ(done, hosts.size());
+  }
+  EXPECT_EQ(fetcher->counters().connections_opened, 16u);
+  EXPECT_EQ(fetcher->counters().connections_reused, 32u);
+  EXPECT_EQ(fetcher->idle_connections(), 16u);
+}
+
+TEST_F(ConnectionTest, OneMultiHandleServesUpToItsShareOfIdleConnections) {
+  FetchOptions options = TestOptions();
+  options.max_idle_connections = fetch_internal::kIdleConnectionsPerMulti;
+  EXPECT_EQ(MakeFetcher(options)->multi_handles(), 1);
+  options.max_idle_connections = fetch_internal::kIdleConnectionsPerMulti + 1;
+  EXPECT_EQ(MakeFetcher(options)->multi_handles(), 2);
+}
+
 // Client connections from this process to `ports` that are open (TCP
 // ESTABLISHED, from /proc/net/tcp: the servers live in this process too, so
 // their side is told apart by the remote port).
