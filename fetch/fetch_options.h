@@ -32,15 +32,15 @@
 namespace sieve {
 
 // FetchOptions::max_idle_connections when 0: one per host of a crawl over
-// 1,000 hosts in rotation, few enough that libcurl's walks over them stay a
-// small part of the CPU per page. libcurl 7.88 prunes dead connections (its
-// once-a-second prune_dead_connections) by walking its cache again from the
-// start after each one it closes: D dead among N held cost D x N, so
-// connections that die together (a server's keep-alive timeout, the age
-// limit) stall the crawl: at 4,096 it made no request for 30 s of a 2-minute
-// run on the unbounded-web benchmark, and at 10,000 (the open-file bound of
-// before) issue #36 measured stalls of 60-80 s.
-inline constexpr int64_t kDefaultMaxIdleConnections = 1024;
+// 10,000 hosts in rotation (each host's next request then skips TCP and TLS
+// setup), at ~36 KB each over HTTPS (docs/architecture.md, memory). The
+// Fetcher spreads them over multi handles of kIdleConnectionsPerMulti each
+// (fetch/internal/curl_multis.h): libcurl 7.88 walks a handle's whole cache
+// per transfer, and prunes dead connections by walking it again after each
+// one it closes (D dead among N held cost D x N), so one handle of 4,096
+// made no request for 30 s of a 2-minute run on the unbounded-web benchmark,
+// and of 10,000 (the open-file bound of before) stalled 60-80 s (issue #36).
+inline constexpr int64_t kDefaultMaxIdleConnections = 10240;
 
 struct FetchOptions {
   // Transfers running at once; further Submit()s wait in the Fetcher's FIFO
@@ -103,10 +103,10 @@ struct FetchOptions {
   // the one idle longest, which in a rotation is the host due next). Each
   // costs a file descriptor (see fetch/open_file_limit.h) and, more, time:
   // libcurl 7.88 walks every connection it holds on each transfer that keeps
-  // one (fetch/internal/idle_connections.h). Measured on the unbounded-web
-  // benchmark (docs/benchmarks.md): 1,024 held the speed and the CPU per page
-  // flat; 4,096 and the open-file bound of before (10,000 at a limit of
-  // 20,000) stalled the crawl within 2 minutes (kDefaultMaxIdleConnections).
+  // one (fetch/internal/idle_connections.h), so the Fetcher gives each of its
+  // multi handles at most 1,024 (fetch/internal/curl_multis.h). Measured on
+  // the broad-web and unbounded-web benchmarks (docs/benchmarks.md,
+  // "Several multi handles"): kDefaultMaxIdleConnections.
   // 0 = kDefaultMaxIdleConnections, lowered to half the soft open-file limit
   // when that is less, and at least 4 x max_concurrent_transfers.
   // REQUIRES: >= 0. Default: 0.

@@ -268,15 +268,31 @@ TEST_F(ConnectionTest, MoreHostsThanTheCapLeaveAtMostTheCapOpen) {
 }
 
 TEST_F(ConnectionTest, TheDefaultIdleCapStaysSmallWhateverTheOpenFileLimit) {
-  // sieve crawl raises its open-file limit to the hard limit; half of that
-  // (10,000 at Debian's usual 20,000) made libcurl walk thousands of
-  // connections per transfer on a web of many hosts (issue #36).
+  // sieve crawl raises its open-file limit to the hard limit, which may be
+  // far more than the connections worth their memory (~36 KB each over
+  // HTTPS): the cap is the smaller of the default and half that limit.
   RaiseOpenFileLimit();
   std::unique_ptr<Fetcher> fetcher = MakeFetcher(TestOptions());
   EXPECT_LE(fetcher->max_idle_connections(), kDefaultMaxIdleConnections);
   EXPECT_GE(fetcher->max_idle_connections(),
             std::min<int64_t>(kDefaultMaxIdleConnections,
                               CurrentOpenFileLimit() / 2));
+}
+
+TEST_F(ConnectionTest, TheDefaultKeepsAConnectionPerHostOfTenThousand) {
+  // A crawl of 10,000 hosts in rotation reuses each host's connection
+  // (docs/benchmarks.md, "Several multi handles"), spread over multi handles
+  // of kIdleConnectionsPerMulti.
+  RaiseOpenFileLimit();
+  if (CurrentOpenFileLimit() < 20000)
+    GTEST_SKIP() << "the open-file limit is " << CurrentOpenFileLimit()
+                 << ", under 20,000: the default cap is half of it";
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(TestOptions());
+  EXPECT_GE(fetcher->max_idle_connections(), 10000);
+  EXPECT_EQ(fetcher->multi_handles(),
+            (fetcher->max_idle_connections() +
+             fetch_internal::kIdleConnectionsPerMulti - 1) /
+                fetch_internal::kIdleConnectionsPerMulti);
 }
 
 TEST(FetchOptionsDefaultsTest,
