@@ -139,7 +139,7 @@ class Fetcher {
   // resolved).
   long max_idle_connections() const { return max_idle_connections_; }
   // Idle connections kept now (an upper bound: one the server closed counts
-  // until it ages out). O(1).
+  // until it ages out). O(multi_handles()).
   size_t idle_connections() const;
   // libcurl multi handles the transfers are spread over, by host: one per
   // kIdleConnectionsPerMulti idle connections allowed
