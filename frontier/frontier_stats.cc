@@ -1,11 +1,11 @@
-// The helpers over SIEVE_FRONTIER_STATS (frontier/crawl_frontier.h): the one
+// The helpers over SIEVE_FRONTIER_STATS (frontier/frontier_stats.h): the one
 // list of FrontierStats' fields.
+#include "frontier/frontier_stats.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
-
-#include "frontier/crawl_frontier.h"
 
 namespace sieve {
 namespace {

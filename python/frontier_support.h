@@ -167,7 +167,7 @@ void DefineCrawlFrontierMethods(py::class_<W>& cls) {
             return StatsDict(s);
           },
           "The frontier's counters (FrontierStats in "
-          "frontier/crawl_frontier.h) as a dict.")
+          "frontier/frontier_stats.h) as a dict.")
       .def(
           "filter_stats",
           [](W& self) {

@@ -40,7 +40,7 @@ namespace sieve {
 // writes them from this list; a field missing here fails to compile there).
 // Each is counted once, by the owner that does the thing. What the frontier
 // decides (throttled answers, URLs given up, retries) is the frontier's to
-// count: FrontierStats (frontier/crawl_frontier.h), not listed here.
+// count: FrontierStats (frontier/frontier_stats.h), not listed here.
 // clang-format off
 #define SIEVE_CRAWL_COUNTERS(X)                                              \
   X(pages)               /* Records written to pages.jsonl. */               \

@@ -54,7 +54,7 @@ struct HostSnapshot {
   };
   uint64_t next_seq = 1;
   // The Frontier's cumulative counters (FrontierTotals, in the order of
-  // SIEVE_FRONTIER_STATS in frontier/crawl_frontier.h); a reader that knows
+  // SIEVE_FRONTIER_STATS in frontier/frontier_stats.h); a reader that knows
   // fewer takes the first ones, one that knows more keeps the rest at 0.
   std::vector<uint64_t> counters;
   std::vector<Host> hosts;

@@ -1,10 +1,11 @@
 // The one list of FrontierStats' fields (SIEVE_FRONTIER_STATS in
-// frontier/crawl_frontier.h) and what is built on it: the counters a
+// frontier/frontier_stats.h) and what is built on it: the counters a
 // checkpoint saves and restores, and the sum over a worker's shards.
+#include "frontier/frontier_stats.h"
+
 #include <cstdint>
 #include <vector>
 
-#include "frontier/crawl_frontier.h"
 #include "gtest/gtest.h"
 
 namespace sieve {
