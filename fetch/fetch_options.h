@@ -32,15 +32,19 @@
 namespace sieve {
 
 // FetchOptions::max_idle_connections when 0: one per host of a crawl over
-// 1,000 hosts in rotation. The Fetcher spreads a larger cap over multi
-// handles of kIdleConnectionsPerMulti each (fetch/internal/curl_multis.h), so
-// libcurl 7.88's walks of a handle's cache stay short whatever the cap, and
-// 10,240 gave 10,000 hosts over HTTPS a connection each (2.59x the pages/s).
-// But on the unbounded-web benchmark over HTTPS, 10,240 made the speed fall
-// over the run (last quarter 0.47x the first, against 1.54x at 1,024) and
-// cost 190 MB more RSS (docs/benchmarks.md, "Several multi handles"), so the
-// default stays here; a crawl of a fixed set of many hosts raises it.
-inline constexpr int64_t kDefaultMaxIdleConnections = 1024;
+// 10,000 hosts in rotation (each host's next request then skips TCP and TLS
+// setup), at ~36 KB each over HTTPS (docs/architecture.md, memory). The
+// Fetcher spreads them over multi handles of kIdleConnectionsPerMulti each
+// (fetch/internal/curl_multis.h): libcurl 7.88 walks a handle's whole cache
+// per transfer, and prunes dead connections by walking it again after each
+// one it closes (D dead among N held cost D x N), so one handle of 4,096
+// made no request for 30 s of a 2-minute run on the unbounded-web benchmark,
+// and of 10,000 (the open-file bound of before) stalled 60-80 s (issue #36).
+// At 1,024, 10,000 hosts over HTTPS ran at 0.72x the pages/s of the crawler
+// before issue #36; at 10,240, 10 minutes of the unbounded web over HTTPS
+// keep their speed (last quarter 1.00x the first) for 165 MB more RSS than
+// 1,024 (docs/benchmarks.md, "Side by side with main before issue 36, again").
+inline constexpr int64_t kDefaultMaxIdleConnections = 10240;
 
 struct FetchOptions {
   // Transfers running at once; further Submit()s wait in the Fetcher's FIFO

@@ -210,7 +210,7 @@ const ConfigKey kKeys[] = {
     {"fetch.compressed", "", "ask for compressed responses",
      SIEVE_FIELD(fetch.compressed)},
     {"fetch.max_idle_connections", "",
-     "idle connections kept for later requests to their hosts (0 = 1024, or "
+     "idle connections kept for later requests to their hosts (0 = 10240, or "
      "half the open-file limit if less)",
      SIEVE_FIELD(fetch.max_idle_connections), 0, 1 << 20},
     {"fetch.dns_min_ttl", "",

@@ -279,6 +279,22 @@ TEST_F(ConnectionTest, TheDefaultIdleCapStaysSmallWhateverTheOpenFileLimit) {
                               CurrentOpenFileLimit() / 2));
 }
 
+TEST_F(ConnectionTest, TheDefaultKeepsAConnectionPerHostOfTenThousand) {
+  // A crawl of 10,000 hosts in rotation reuses each host's connection
+  // (docs/benchmarks.md, "Several multi handles"), spread over multi handles
+  // of kIdleConnectionsPerMulti.
+  RaiseOpenFileLimit();
+  if (CurrentOpenFileLimit() < 20000)
+    GTEST_SKIP() << "the open-file limit is " << CurrentOpenFileLimit()
+                 << ", under 20,000: the default cap is half of it";
+  std::unique_ptr<Fetcher> fetcher = MakeFetcher(TestOptions());
+  EXPECT_GE(fetcher->max_idle_connections(), 10000);
+  EXPECT_EQ(fetcher->multi_handles(),
+            (fetcher->max_idle_connections() +
+             fetch_internal::kIdleConnectionsPerMulti - 1) /
+                fetch_internal::kIdleConnectionsPerMulti);
+}
+
 TEST(FetchOptionsDefaultsTest,
      DnsAnswersLiveTheirTtlBetweenFiveMinutesAndAnHour) {
   EXPECT_EQ(FetchOptions{}.dns.min_ttl, absl::Minutes(5));
