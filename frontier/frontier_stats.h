@@ -8,7 +8,8 @@
 //   for (const sieve::FrontierStats& shard : shards) {
 //     sieve::AddFrontierStats(shard, sum);
 //   }
-//   std::vector<uint64_t> saved = sieve::FrontierTotals(sum);  // To a checkpoint.
+//   // What a checkpoint saves:
+//   std::vector<uint64_t> saved = sieve::FrontierTotals(sum);
 #ifndef SIEVE_FRONTIER_FRONTIER_STATS_H_
 #define SIEVE_FRONTIER_FRONTIER_STATS_H_
 
