@@ -145,8 +145,13 @@ size_t DomainBudget::bytes() const { return slot_count_ * sizeof(Slot); }
 std::string DomainBudget::Save() const {
   std::lock_guard lock(mu_);
   std::string out;
-  out.reserve(stats_.domains * sizeof(Slot));
+  const size_t used = stats_.domains * sizeof(Slot);
+  out.reserve(used);
+  // The walk ends at the last used slot: a table no domain touched (a crawl
+  // of the seeds' domains) is not read at all, so its calloc'd pages are not
+  // faulted in (2,048 page faults a checkpoint at 8 MiB).
   for (const Slot& slot : std::span(slots_.get(), slot_count_)) {
+    if (out.size() == used) break;
     if (slot.key == 0) continue;
     out.append(reinterpret_cast<const char*>(&slot), sizeof(Slot));
   }

@@ -102,6 +102,8 @@ class DomainBudget {
   // The used slots, as bytes to keep in a checkpoint; Load puts them back
   // into a table of any size (slots that do not fit are dropped as in a
   // full bucket). DataLoss when `saved` is not a whole number of slots.
+  // Save reads the table up to its last used slot: nothing when no domain
+  // was counted (a crawl of the seeds' domains), so no page is faulted in.
   std::string Save() const;
   [[nodiscard]] absl::Status Load(std::string_view saved);
 
