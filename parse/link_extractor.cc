@@ -171,6 +171,7 @@ ExtractedLinks html_internal::ExtractLinksWith(
                                &collected.robots);
   result.nofollow = collected.robots.nofollow;
   result.noindex = collected.robots.noindex;
+  result.found_id = collected.found_id;
   return result;
 }
 

@@ -94,6 +94,8 @@ struct ExtractedLinks {
   int skipped_scheme =
       0;  // hrefs with a scheme other than http(s): javascript:, mailto:, ...
   int skipped_invalid = 0;  // hrefs that do not resolve to a valid URL
+  // An element of the document has an id of LinkOptions::find_ids.
+  bool found_id = false;
 };
 
 // Which HTML parser finds the links. Both give the same links (the
@@ -126,6 +128,14 @@ struct LinkOptions {
 
   // Also extract the page's requisites (Link::requisite). Default: false.
   bool requisites = false;
+
+  // Element ids to look for, compared with the id attribute's value as the
+  // tree has it (case-sensitive, character references decoded):
+  // ExtractedLinks::found_id says whether an element has one. The crawler's
+  // render `auto` mode looks for the frameworks' app roots this way
+  // (crawler/render/render_signs.h) instead of reading the page again.
+  // Default: {} (none looked for). Cost: one attribute lookup per element.
+  std::vector<std::string> find_ids;
 };
 
 // Extracts the links of `html_bytes`, a page fetched from `base_url`.

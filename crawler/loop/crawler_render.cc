@@ -91,7 +91,7 @@ bool Crawler::Impl::ShouldRender(const FetchResponse& response,
                                  const PageLinks& links) const {
   if (render_ == nullptr || !render_->unavailable().ok()) return false;
   if (config().render.mode == RenderMode::kAlways) return true;
-  return ShouldRenderAuto(response.body, links.found);
+  return ShouldRenderAuto(response.body, links.found, links.found_id);
 }
 
 bool Crawler::Impl::RenderPays(std::string_view host) const {

@@ -6,6 +6,8 @@
 
 #include "absl/strings/ascii.h"
 #include "crawler/config/crawl_options.h"
+#include "crawler/render/render_mode.h"
+#include "crawler/render/render_signs.h"
 
 namespace sieve {
 
@@ -62,7 +64,10 @@ absl::Status LinkRules::Start(const CrawlConfig& config,
       .robots_name = absl::AsciiStrToLower(links.robots_token),
       .html_parser = config.parse.html_parser,
       .record_skipped = links.record_skipped,
-      .page_requisites = config.crawl.page_requisites};
+      .page_requisites = config.crawl.page_requisites,
+      .find_ids = config.render.mode == RenderMode::kAuto
+                      ? AppRootIds()
+                      : std::vector<std::string>{}};
   return absl::OkStatus();
 }
 

@@ -102,6 +102,9 @@ struct LinkPolicy {
   // Queue a page's images, stylesheets, scripts and icons, and a
   // stylesheet's url()s (crawl.page_requisites).
   bool page_requisites = false;
+  // Element ids a page's PageLinks::found_id reports (LinkOptions::find_ids):
+  // render auto's app roots (crawler/render/render_signs.h).
+  std::vector<std::string> find_ids;
 };
 
 // The form under which the crawl queues (and records) a discovered URL: a
@@ -144,6 +147,7 @@ struct PageLinks : LinkOutcomes {
   bool nofollow_page =
       false;  // <meta name=robots content=nofollow> or X-Robots-Tag.
   bool noindex_page = false;
+  bool found_id = false;  // An element has an id of LinkPolicy::find_ids.
 };
 
 // Extracts the links of an HTML `response` (fetched at `depth`) and adds them.

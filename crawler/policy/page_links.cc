@@ -48,7 +48,8 @@ LinkOptions PageLinkOptions(const LinkPolicy& policy) {
   return LinkOptions{.html_parser = policy.html_parser,
                      .url = std::move(resolve),
                      .robots_name = policy.robots_name,
-                     .requisites = policy.page_requisites};
+                     .requisites = policy.page_requisites,
+                     .find_ids = policy.find_ids};
 }
 
 // The page's own host and domain: its links to other domains raise their
@@ -194,6 +195,7 @@ PageLinks ProcessHtmlPage(const LinkPolicy& policy,
                    response.headers.x_robots_tag, PageLinkOptions(policy));
   out.nofollow_page = page.nofollow;
   out.noindex_page = page.noindex;
+  out.found_id = page.found_id;
   const PageSource source = SourceOf(policy, response);
   PageLinkJudge judge(
       policy, depth + 1, source.View(),

@@ -1,7 +1,8 @@
 #include "crawler/render/render_signs.h"
 
-#include <cstring>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -20,10 +21,6 @@ bool IsAppRootId(std::string_view id) {
     if (id == known) return true;
   }
   return false;
-}
-
-bool IsSpace(char c) {
-  return absl::ascii_isspace(static_cast<unsigned char>(c));
 }
 
 bool IsWhitespace(std::string_view text) {
@@ -113,45 +110,17 @@ bool MayHaveScript(std::string_view html) {
   return false;
 }
 
-// Whether `html` may give an element an app root's id: an "id" attribute
-// (any case, spaces around '=', quoted or not) whose value starts with one
-// of kAppRootIds followed by its end. One pass over the '=' signs; an id
-// written with character references is not seen.
-bool MayNameAnAppRoot(std::string_view html) {
-  const char* const begin = html.data();
-  const char* const end = begin + html.size();
-  for (const char* eq = begin;
-       (eq = static_cast<const char*>(memchr(eq, '=', end - eq))) != nullptr;
-       ++eq) {
-    const char* name_end = eq;
-    while (name_end > begin && IsSpace(name_end[-1])) --name_end;
-    if (name_end - begin < 2 || (name_end[-2] | 0x20) != 'i' ||
-        (name_end[-1] | 0x20) != 'd') {
-      continue;
-    }
-    const char* value = eq + 1;
-    while (value < end && IsSpace(*value)) ++value;
-    if (value < end && (*value == '"' || *value == '\'')) ++value;
-    const std::string_view rest(value, end - value);
-    for (std::string_view id : kAppRootIds) {
-      if (!rest.starts_with(id)) continue;
-      if (rest.size() == id.size()) return true;
-      const char after = rest[id.size()];
-      if (after == '"' || after == '\'' || after == '>' || after == '/' ||
-          IsSpace(after)) {
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
-bool ShouldRenderAuto(std::string_view html, int64_t links_found) {
+std::vector<std::string> AppRootIds() {
+  return {std::begin(kAppRootIds), std::end(kAppRootIds)};
+}
+
+bool ShouldRenderAuto(std::string_view html, int64_t links_found,
+                      bool names_app_root) {
   // With kFewLinks links or more only an empty app root makes a page render
   // (LooksScriptBuilt): a page that names none is not read a second time.
-  if (links_found >= kFewLinks && !MayNameAnAppRoot(html)) return false;
+  if (links_found >= kFewLinks && !names_app_root) return false;
   return LooksScriptBuilt(ReadRenderSigns(html), links_found);
 }
 

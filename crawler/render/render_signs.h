@@ -17,18 +17,25 @@
 // (the frontier keeps the count with the host, parked and checkpointed too:
 // CrawlFrontier::RendersWithoutLinks); a render that adds one resets it.
 //
-// Thread-safe (no state). Cost of ShouldRenderAuto: a page with kFewLinks
-// links or more and no id naming an app root, one scan of its '=' signs;
-// any other page, a scan for "<script" (find('<') steps), then, only when
-// one is there, one pass of the tokenizer with text on.
+// Thread-safe (no state). Cost of ShouldRenderAuto: nothing more for a page
+// with kFewLinks links or more and no element with an app root's id (the
+// link extractor's pass looks for them: LinkOptions::find_ids =
+// AppRootIds()); any other page, a scan for "<script" (find('<') steps),
+// then, only when one is there, one pass of the tokenizer with text on.
 //
 // Example:
-//   if (sieve::ShouldRenderAuto(html, links.found)) Render(page);
+//   LinkOptions options;
+//   options.find_ids = sieve::AppRootIds();
+//   ExtractedLinks links = ExtractLinks(html, url, "", "", options);
+//   if (sieve::ShouldRenderAuto(html, links.links.size(), links.found_id))
+//     Render(page);
 #ifndef SIEVE_CRAWLER_RENDER_RENDER_SIGNS_H_
 #define SIEVE_CRAWLER_RENDER_RENDER_SIGNS_H_
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace sieve {
 
@@ -44,6 +51,10 @@ inline constexpr uint32_t kRendersWithoutLinks = 3;
 // Followable links under which a page with a <noscript> about JavaScript
 // counts as showing little: a site's navigation alone has more.
 inline constexpr int64_t kFewLinks = 5;
+
+// The ids of the common frameworks' mount points, an app root's id: app,
+// root, __next, __nuxt, ___gatsby, svelte.
+std::vector<std::string> AppRootIds();
 
 // What the signs found in one page.
 struct RenderSigns {
@@ -62,7 +73,11 @@ bool LooksScriptBuilt(const RenderSigns& signs, int64_t links_found);
 
 // LooksScriptBuilt(ReadRenderSigns(html), links_found), with the signs read
 // only when they can change the answer: what the crawl calls per HTML page.
-bool ShouldRenderAuto(std::string_view html, int64_t links_found);
+// REQUIRES: `names_app_root` says whether an element of `html` has an id of
+// AppRootIds() (ExtractedLinks::found_id with LinkOptions::find_ids =
+// AppRootIds()).
+bool ShouldRenderAuto(std::string_view html, int64_t links_found,
+                      bool names_app_root);
 
 }  // namespace sieve
 

@@ -1,5 +1,6 @@
 #include "parse/internal/link_collector.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -106,6 +107,13 @@ std::vector<std::string> SrcsetUrls(std::string_view s) {
 
 void VisitElement(std::string_view tag, AttributeLookup attribute,
                   const LinkOptions& options, Collected* out) {
+  if (!options.find_ids.empty() && !out->found_id) {
+    if (const std::optional<std::string_view> id = attribute("id")) {
+      out->found_id =
+          std::find(options.find_ids.begin(), options.find_ids.end(), *id) !=
+          options.find_ids.end();
+    }
+  }
   if (options.requisites) {
     for (const RequisiteElement& element : kRequisiteElements) {
       if (element.tag != tag) continue;

@@ -25,6 +25,7 @@ struct Collected {
   std::vector<RawLink> links;
   std::optional<std::string> base_href;  // the first <base href>
   RobotsDirectives robots;
+  bool found_id = false;  // An element has an id of LinkOptions::find_ids.
 };
 
 // The value of an element's attribute (lower-case name), or nullopt.
@@ -32,7 +33,8 @@ using AttributeLookup =
     absl::FunctionRef<std::optional<std::string_view>(std::string_view)>;
 
 // Adds what element `tag` (lower-case name) contributes: a link (a, area,
-// link, iframe, frame, meta refresh), the first base href, meta robots.
+// link, iframe, frame, meta refresh), the first base href, meta robots, an
+// id of LinkOptions::find_ids.
 void VisitElement(std::string_view tag, AttributeLookup attribute,
                   const LinkOptions& options, Collected* out);
 

@@ -34,12 +34,14 @@ class LinkSink : public html::ElementSink {
     body_links_ = out_->links.size();
     head_base_ = out_->base_href;
     head_robots_ = out_->robots;
+    head_found_id_ = out_->found_id;
   }
 
   void DiscardBody() override {
     out_->links.resize(body_links_);
     out_->base_href = head_base_;
     out_->robots = head_robots_;
+    out_->found_id = head_found_id_;
   }
 
  private:
@@ -49,6 +51,7 @@ class LinkSink : public html::ElementSink {
   size_t body_links_ = 0;
   std::optional<std::string> head_base_;
   RobotsDirectives head_robots_;
+  bool head_found_id_ = false;
 };
 
 }  // namespace

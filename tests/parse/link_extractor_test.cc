@@ -337,6 +337,37 @@ TEST(LinkExtractorTest, TheTokenizerIsTheDefaultAndGumboIsChosenByName) {
 namespace sieve {
 namespace {
 
+// LinkOptions::find_ids: whether an element has one of the ids, however its
+// attribute is written (case, spaces, quotes, character references), from
+// both parsers; never without the option.
+TEST(LinkExtractorTest, FindsAnElementIdFromBothParsers) {
+  const std::vector<std::string> ids = {"app", "__next"};
+  for (const HtmlParser parser : {HtmlParser::kTokenizer, HtmlParser::kGumbo}) {
+    SCOPED_TRACE(HtmlParserName(parser));
+    LinkOptions options;
+    options.html_parser = parser;
+    options.find_ids = ids;
+    auto found = [&](const std::string& html) {
+      return ExtractLinks(html, "http://example.com/", "", "", options)
+          .found_id;
+    };
+    for (const char* page :
+         {"<div id=app></div>", "<div ID = 'app'></div>",
+          "<p>x</p><main id=\"__next\">y</main>", "<div id=&#97;pp></div>",
+          "<svg><g id=app></g></svg>"}) {
+      EXPECT_TRUE(found(page)) << page;
+    }
+    for (const char* page :
+         {"<div id=application></div>", "<div class=app></div>",
+          "<div id=App></div>", "<!-- <div id=app> -->",
+          "<script>'<div id=app>'</script>", "<p>id=app</p>"}) {
+      EXPECT_FALSE(found(page)) << page;
+    }
+    options.find_ids.clear();
+    EXPECT_FALSE(found("<div id=app></div>"));
+  }
+}
+
 // Page requisites (LinkOptions::requisites), from both parsers: what a
 // browser loads to display the page, marked requisite; none without the
 // option.

@@ -471,6 +471,34 @@ TEST(CrawlRenderTest, SubresourcesCarryThePagesMethodHeadersAndCookies) {
   EXPECT_EQ(c.value("subresources_refused_budget", 0), 0) << why;
 }
 
+// A page full of static links whose app root (<div id=root>, its id written
+// as `ID = 'root'`) is empty: auto renders it, found by the link extractor's
+// own pass (LinkPolicy::find_ids), and follows what the script made.
+TEST(CrawlRenderTest, AutoRendersAnEmptyAppRootAmongManyLinks) {
+  SIEVE_SKIP_WITHOUT_CHROMIUM();
+  std::string home =
+      "<!doctype html><title>Nav</title><div ID = 'root'></div>"
+      "<script src=\"/app.js\"></script>";
+  std::map<std::string, std::pair<std::string, std::string>> files = {
+      {"/app.js",
+       {kJs,
+        "document.getElementById('root').innerHTML = "
+        "'<a href=\"/made.html\">made</a>';"}},
+      {"/made.html", {kHtml, Leaf("made")}}};
+  for (int i = 0; i < 6; ++i) {
+    const std::string path = absl::StrCat("/nav", i, ".html");
+    absl::StrAppend(&home, "<a href=\"", path, "\">", i, "</a>");
+    files[path] = {kHtml, Leaf(path)};
+  }
+  files["/"] = {kHtml, home};
+  GatedSite site(std::move(files));
+  const CrawlOutput out = Crawl("render_root_with_links", {site.url("/")}, {});
+  const nlohmann::json* page = RecordOf(out, site.url("/"));
+  ASSERT_NE(page, nullptr) << Dump(out);
+  EXPECT_TRUE(page->value("rendered", false)) << Dump(out);
+  EXPECT_TRUE(site.Paths().count("/made.html")) << Dump(out);
+}
+
 // --frontier's frontier has no host lane to keep a render's requests polite:
 // `always` is refused at start (exit 1, saying why), before any connection.
 // render.mode = auto's per-host decision: a host whose pages all look built

@@ -8,12 +8,19 @@
 #include "crawler/render/render_signs.h"
 #include "frontier/frontier.h"
 #include "gtest/gtest.h"
+#include "parse/link_extractor.h"
 
 namespace sieve {
 namespace {
 
+// ShouldRenderAuto as the crawl calls it: the app roots looked for by the
+// link extractor's pass.
 bool Renders(const std::string& html, int64_t links) {
-  const bool renders = ShouldRenderAuto(html, links);
+  LinkOptions options;
+  options.find_ids = AppRootIds();
+  const bool found_id =
+      ExtractLinks(html, "http://a.test/", "", "", options).found_id;
+  const bool renders = ShouldRenderAuto(html, links, found_id);
   EXPECT_EQ(renders, LooksScriptBuilt(ReadRenderSigns(html), links)) << html;
   return renders;
 }
@@ -78,7 +85,8 @@ TEST(RenderSignsTest, AnAppRootAmongManyLinksIsFoundHoweverItsIdIsWritten) {
   // Ids that only start like one, and other attributes, are not app roots.
   for (const char* other :
        {"<div id=\"application\"></div>", "<div class=\"app\"></div>",
-        "<div data-x=\"root\"></div>"}) {
+        "<div data-x=\"root\"></div>", "<p>id=app</p>",
+        "<!-- <div id=app></div> -->"}) {
     EXPECT_FALSE(Renders(links + other + "<script src=a.js></script>", 6))
         << other;
   }
