@@ -146,6 +146,10 @@ void CurlMultis::Run(absl::Duration max_wait) {
     if (fd == wake_fd_) {
       uint64_t count = 0;
       [[maybe_unused]] ssize_t n = read(wake_fd_, &count, sizeof(count));
+      // Read, then cleared: a Wakeup in between wrote nothing, and this
+      // Run returns after it anyway. The exchange reads that Wakeup's own
+      // exchange, so what its thread did before is seen by Run's caller.
+      wake_pending_.exchange(false, std::memory_order_acq_rel);
       continue;
     }
     const size_t slot = static_cast<size_t>(fd);
@@ -168,6 +172,7 @@ void CurlMultis::Run(absl::Duration max_wait) {
 }
 
 void CurlMultis::Wakeup() {
+  if (wake_pending_.exchange(true, std::memory_order_acq_rel)) return;
   const uint64_t one = 1;
   [[maybe_unused]] ssize_t n = write(wake_fd_, &one, sizeof(one));
 }

@@ -32,6 +32,7 @@
 
 #include <curl/curl.h>
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -87,6 +88,10 @@ class CurlMultis {
 
   const int epoll_fd_;
   const int wake_fd_;  // An eventfd in the epoll set.
+  // A Wakeup wrote to wake_fd_ and Run has not read it yet: later Wakeups
+  // need not write (one system call and a wake of the epoll set saved each;
+  // half of a documentation-site crawl's were such repeats).
+  std::atomic<bool> wake_pending_{false};
   // Stable addresses: the callbacks' userp.
   std::vector<std::unique_ptr<Multi>> multis_;
   // By file descriptor: the multi handle whose socket it is in the epoll set,

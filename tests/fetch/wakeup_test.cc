@@ -1,5 +1,6 @@
 // Wakeup is the one call another thread may make; this test also runs under
 // TSan.
+#include <atomic>
 #include <thread>
 
 #include "fetch/fetcher.h"
@@ -36,6 +37,31 @@ TEST(WakeupTest, AWakeupBeforePollEndsTheNextPollEarly) {
   const absl::Time start = absl::Now();
   EXPECT_TRUE((*fetcher)->Poll(absl::Seconds(60)).empty());
   EXPECT_LT(absl::Now() - start, absl::Seconds(30));
+}
+
+// Wakeups from another thread at any moment, a Poll after each: none is
+// lost (a Wakeup that finds an earlier one unread writes nothing, so one
+// lost would leave every later Poll waiting its full time).
+TEST(WakeupTest, NoWakeupIsLostAmongConcurrentOnes) {
+  absl::StatusOr<std::unique_ptr<Fetcher>> fetcher =
+      Fetcher::Create(TestOptions());
+  ASSERT_TRUE(fetcher.ok()) << fetcher.status();
+  std::atomic<int> polls{0};
+  std::atomic<bool> done{false};
+  std::thread waker([&] {
+    while (!done.load()) {
+      (*fetcher)->Wakeup();
+      std::this_thread::yield();
+    }
+  });
+  const absl::Time start = absl::Now();
+  for (int i = 0; i < 2000 && absl::Now() - start < absl::Seconds(20); ++i) {
+    EXPECT_TRUE((*fetcher)->Poll(absl::Seconds(60)).empty());
+    polls.fetch_add(1);
+  }
+  done.store(true);
+  waker.join();
+  EXPECT_EQ(polls.load(), 2000) << "Polls waited for their full max_wait";
 }
 
 TEST(WakeupTest, ManyWakeupsWhileTransfersRunAreSafe) {
