@@ -142,14 +142,18 @@ void PageLinkJudge::Repeat(const Judged& first, const std::string& url) {
 }
 
 void PageLinkJudge::Judge(const std::string& url) {
-  if (auto it = judged_.find(url); it != judged_.end()) {
+  // One hash of the URL, whether it is a repeat or not (nothing is added to
+  // judged_ before `judged` is set, so it stays valid).
+  const auto [it, first] = judged_.try_emplace(url);
+  if (!first) {
     Repeat(it->second, url);
     return;
   }
+  Judged& judged = it->second;
   bool session_id = false;
   AddOutcome outcome = Vet(policy_, url, /*page_link=*/true, depth_, &cap_,
                            &session_id, source_, &candidate_);
-  judged_.emplace(url, Judged{.outcome = outcome, .session_id = session_id});
+  judged = Judged{.outcome = outcome, .session_id = session_id};
   if (session_id) ++out_.session_ids;
   if (outcome == AddOutcome::kQueued) {
     if (session_id) candidate_.session_url = url;
@@ -158,7 +162,7 @@ void PageLinkJudge::Judge(const std::string& url) {
       return;
     }
     outcome = AddCandidate(policy_, candidate_, depth_, metadata_);
-    judged_[url].outcome = outcome;
+    judged.outcome = outcome;
     if (outcome == AddOutcome::kSeen) Seen(candidate_);
   }
   out_.Note(policy_, url, outcome);
