@@ -35,6 +35,12 @@ Collected CollectWithGumbo(std::string_view utf8, const LinkOptions& options,
       };
       VisitElement(gumbo_normalized_tagname(element.tag), attribute, options,
                    &out);
+      if (!options.find_ids.empty() && !out.found_id) {
+        if (const GumboAttribute* id =
+                gumbo_get_attribute(&element.attributes, "id")) {
+          NoteId(id->value, options, &out);
+        }
+      }
       children = &element.children;
     }
     if (children == nullptr) continue;

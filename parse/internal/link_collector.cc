@@ -105,15 +105,15 @@ std::vector<std::string> SrcsetUrls(std::string_view s) {
   return urls;
 }
 
+void NoteId(std::string_view id, const LinkOptions& options, Collected* out) {
+  if (std::find(options.find_ids.begin(), options.find_ids.end(), id) !=
+      options.find_ids.end()) {
+    out->found_id = true;
+  }
+}
+
 void VisitElement(std::string_view tag, AttributeLookup attribute,
                   const LinkOptions& options, Collected* out) {
-  if (!options.find_ids.empty() && !out->found_id) {
-    if (const std::optional<std::string_view> id = attribute("id")) {
-      out->found_id =
-          std::find(options.find_ids.begin(), options.find_ids.end(), *id) !=
-          options.find_ids.end();
-    }
-  }
   if (options.requisites) {
     for (const RequisiteElement& element : kRequisiteElements) {
       if (element.tag != tag) continue;

@@ -32,9 +32,15 @@ struct Collected {
 using AttributeLookup =
     absl::FunctionRef<std::optional<std::string_view>(std::string_view)>;
 
+// Sets out->found_id when `id`, an element's id, is one of
+// LinkOptions::find_ids. Each parser calls it for every element with an id
+// while out->found_id is false and find_ids is not empty (reading the id
+// itself, not through an AttributeLookup: every element has it looked up,
+// not only the links').
+void NoteId(std::string_view id, const LinkOptions& options, Collected* out);
+
 // Adds what element `tag` (lower-case name) contributes: a link (a, area,
-// link, iframe, frame, meta refresh), the first base href, meta robots, an
-// id of LinkOptions::find_ids.
+// link, iframe, frame, meta refresh), the first base href, meta robots.
 void VisitElement(std::string_view tag, AttributeLookup attribute,
                   const LinkOptions& options, Collected* out);
 

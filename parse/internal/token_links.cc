@@ -28,6 +28,11 @@ class LinkSink : public html::ElementSink {
       return std::nullopt;
     };
     VisitElement(tag.name, attribute, options_, out_);
+    if (!options_.find_ids.empty() && !out_->found_id) {
+      if (const std::string_view* id = tag.Find("id")) {
+        NoteId(*id, options_, out_);
+      }
+    }
   }
 
   void BodyStarts() override {
