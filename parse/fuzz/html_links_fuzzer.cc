@@ -1,6 +1,6 @@
 // Differential: ExtractLinks with HtmlParser::kTokenizer must give the same
 // set of links as gumbo (HtmlParser::kGumbo): the same distinct (URL, kind,
-// rel), the same base and robots directives, on any UTF-8 page. Abort on the
+// rel), the same base, robots directives and found_id, on any UTF-8 page. Abort on the
 // first difference. Only the set: the two tree-builder steps TreeState does not
 // model (parse/html/tree_state.h) change the multiplicity and order of links,
 // never the set: the adoption agency clones an <a> (a second copy of a link
@@ -33,6 +33,7 @@ sieve::ExtractedLinks Extract(std::string_view html, sieve::HtmlParser parser) {
   options.html_parser = parser;
   options.robots_name = "sievebot";
   options.requisites = true;  // Images, scripts and srcsets compared too.
+  options.find_ids = {"app", "root"};  // And whether an element has one.
   return sieve::ExtractLinks(html, "http://example.com/dir/page.html",
                              "text/html; charset=utf-8", "", options);
 }
@@ -70,12 +71,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       Extract(html, sieve::HtmlParser::kTokenizer);
   const bool same =
       gumbo.base_url == tokens.base_url && gumbo.nofollow == tokens.nofollow &&
-      gumbo.noindex == tokens.noindex && Distinct(gumbo) == Distinct(tokens);
+      gumbo.noindex == tokens.noindex && gumbo.found_id == tokens.found_id &&
+      Distinct(gumbo) == Distinct(tokens);
   if (!same) {
     for (const auto* page : {&gumbo, &tokens}) {
-      std::fprintf(stderr, "%s: base %s\n",
+      std::fprintf(stderr, "%s: base %s, found_id %d\n",
                    page == &gumbo ? "gumbo" : "tokenizer",
-                   page->base_url.c_str());
+                   page->base_url.c_str(), page->found_id ? 1 : 0);
       for (const sieve::Link& link : page->links) {
         std::fprintf(stderr, "  %s %s [%s]\n",
                      std::string(sieve::LinkKindName(link.kind)).c_str(),
